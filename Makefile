@@ -1,0 +1,34 @@
+# Vigil — one entry point for running, testing and building the whole stack.
+# Defaults (ports, versions) live in infra/defaults.env; override any with VIGIL_* variables.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+.PHONY: help up down status restart logs install test lint generate migrate clean
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+up: ## install what is missing and start the whole stack with demo data
+	@infra/up.sh
+down: ## stop everything `make up` started (data is kept)
+	@infra/down.sh
+status: ## show each service and its health
+	@infra/status.sh
+restart: down up ## stop, then start again
+logs: ## follow every service's log
+	@tail -n 20 -F .vigil/log/*.log
+install: ## install dependencies and build everything, start nothing
+	@infra/install.sh
+test: ## run every test suite against real services on test ports
+	@infra/test.sh
+lint: ## static checks for every part
+	@$(MAKE) -s -C storage vet
+	@$(MAKE) -s -C ingest/agent vet
+	@cd frontend && npm run -s lint
+migrate: ## apply database migrations to the running stack
+	@source infra/lib.sh && load_secrets && "$$VIGIL_VENV/bin/vigil-admin" migrate
+generate: ## regenerate the OpenAPI document and the UI's typed client
+	@source infra/lib.sh && load_secrets && "$$VIGIL_VENV/bin/vigil-admin" openapi > backend/openapi.json
+	@cd frontend && npm run -s generate-client
+clean: ## remove builds and caches (keeps .vigil/data)
+	rm -rf .vigil/bin .vigil/venv frontend/dist frontend/node_modules e2e/node_modules

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# make test: every suite, against real services started on their own ports and data
+# directories (.vigil/test, ports 1xxxx), so a running `make up` is never disturbed.
+# Exits non-zero when any suite fails and ends with a summary.
+#   infra/test.sh                 all suites
+#   VIGIL_TEST_ONLY="go-storage e2e" infra/test.sh   a subset, by suite name
+root="$(cd "$(dirname "$0")/.." && pwd)"
+export VIGIL_HOME="${VIGIL_TEST_HOME:-$root/.vigil/test}"
+export VIGIL_BACKEND_PORT="${VIGIL_TEST_BACKEND_PORT:-18000}"
+export VIGIL_GATEWAY_PORT="${VIGIL_TEST_GATEWAY_PORT:-18001}"
+export VIGIL_CONSUMER_PORT="${VIGIL_TEST_CONSUMER_PORT:-18002}"
+export VIGIL_STORAGE_PORT="${VIGIL_TEST_STORAGE_PORT:-18482}"
+export VIGIL_POSTGRES_PORT="${VIGIL_TEST_POSTGRES_PORT:-15432}"
+export VIGIL_KAFKA_PORT="${VIGIL_TEST_KAFKA_PORT:-19092}"
+export VIGIL_KAFKA_CONTROLLER_PORT="${VIGIL_TEST_KAFKA_CONTROLLER_PORT:-19093}"
+export VIGIL_AGENT_INTERVAL="${VIGIL_TEST_AGENT_INTERVAL:-2s}"
+# URLs derive from the ports above, never from a caller's `make up` environment.
+unset VIGIL_DATABASE_URL VIGIL_KAFKA_BOOTSTRAP VIGIL_STORAGE_URL VIGIL_GATEWAY_URL \
+  VIGIL_CONSUMER_URL VIGIL_BACKEND_URL VIGIL_INTERNAL_TOKEN VIGIL_SECRET_KEY
+source "$root/infra/lib.sh"
+set +e
+
+only=" ${VIGIL_TEST_ONLY:-} "
+names=(); results=(); times=()
+suite() { # name cmd...
+  local name=$1; shift
+  if [ "$only" != "  " ] && [[ "$only" != *" $name "* ]]; then return 0; fi
+  say "suite $name"
+  local t0=$SECONDS
+  ( "$@" ) 2>&1 | tee "$VIGIL_LOG/test-$name.log"
+  local rc=${PIPESTATUS[0]}
+  names+=("$name"); results+=("$rc"); times+=($((SECONDS - t0)))
+  if [ "$rc" -eq 0 ]; then ok "$name passed"; else warn "$name FAILED (exit $rc, log ${VIGIL_LOG#"$VIGIL_ROOT"/}/test-$name.log)"; fi
+}
+stack_down() { "$VIGIL_ROOT/infra/down.sh" >/dev/null 2>&1; }
+trap stack_down EXIT
+
+say "installing (idempotent)"
+"$VIGIL_ROOT/infra/install.sh" test || exit 1
+py="$VIGIL_VENV/bin"
+
+# A clean test stack every run.
+stack_down
+rm -rf "$VIGIL_DATA" "$VIGIL_HOME/demo.env"; mkdir -p "$VIGIL_DATA"
+
+# --- suites that need no services ------------------------------------------------------------------
+suite compose env DOCKER_CONFIG="$VIGIL_CACHE/docker" VIGIL_INTERNAL_TOKEN=check VIGIL_SECRET_KEY=check docker compose -f "$VIGIL_ROOT/docker-compose.yml" config -q
+suite go-storage make -s -C "$VIGIL_ROOT/storage" test
+suite go-dql-fuzz make -s -C "$VIGIL_ROOT/storage" fuzz FUZZTIME="${VIGIL_FUZZTIME:-20s}"
+suite go-agent make -s -C "$VIGIL_ROOT/ingest/agent" test
+suite ingest-unit "$py/pytest" -q -m "not integration" "$VIGIL_ROOT/ingest/tests"
+suite frontend-unit bash -c "cd '$VIGIL_ROOT/frontend' && npm run -s lint && npm test --silent"
+
+# --- the real stack on test ports ---------------------------------------------------------------------
+say "starting the test stack"
+if "$VIGIL_ROOT/infra/up.sh" > "$VIGIL_LOG/test-up.log" 2>&1; then
+  ok "test stack up"; stack=0
+else
+  warn "test stack failed to start:"; tail -n 60 "$VIGIL_LOG/test-up.log" >&2; stack=1
+fi
+names+=("stack-up"); results+=("$stack"); times+=(0)
+if [ "$stack" -eq 0 ]; then
+  set -a; source "$VIGIL_HOME/demo.env"; set +a
+  export VIGIL_BASE_URL="$VIGIL_BACKEND_URL" VIGIL_INTERNAL_TOKEN VIGIL_SECRET_KEY
+  suite backend "$py/pytest" -q "$VIGIL_ROOT/backend/tests"
+  suite ingest-integration "$py/pytest" -q -m integration "$VIGIL_ROOT/ingest/tests"
+  suite stack "$py/pytest" -q "$VIGIL_ROOT/infra/tests"
+  suite e2e bash -c "cd '$VIGIL_ROOT/e2e' && npx playwright test"
+fi
+stack_down; trap - EXIT
+
+# --- summary ----------------------------------------------------------------------------------------
+passed=0; failed=0
+say "summary"
+for i in "${!names[@]}"; do
+  if [ "${results[$i]}" -eq 0 ]; then passed=$((passed + 1)); s="${_g}pass${_n}"; else failed=$((failed + 1)); s="${_r}FAIL${_n}"; fi
+  printf '  %-20s %s  %4ss\n' "${names[$i]}" "$s" "${times[$i]}"
+done
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
