@@ -1,0 +1,63 @@
+package ingest
+
+import (
+	"flag"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmstorage"
+)
+
+var visibilityInterval = flag.Duration("ingest.visibilityInterval", 500*time.Millisecond, "How soon written samples and new series become searchable. "+
+	"VictoriaMetrics keeps new rows and index entries in memory for up to 2s and refreshes its tag-filter cache only every ~10s, "+
+	"so a query that runs just after a write could miss a new series for up to 10s. vigil-storage makes writes searchable "+
+	"at this interval instead (only when something was written). Zero disables it")
+
+var (
+	written    atomic.Bool
+	flusherWG  sync.WaitGroup
+	flusherCh  chan struct{}
+	flushCount atomic.Uint64
+)
+
+// markWritten records that data was written since the last visibility flush.
+func markWritten() { written.Store(true) }
+
+// StartVisibilityFlusher starts making writes searchable every -ingest.visibilityInterval.
+// Call it after vmstorage.Init and StopVisibilityFlusher before vmstorage.Stop.
+func StartVisibilityFlusher() {
+	if *visibilityInterval <= 0 {
+		return
+	}
+	flusherCh = make(chan struct{})
+	flusherWG.Add(1)
+	go func() {
+		defer flusherWG.Done()
+		t := time.NewTicker(*visibilityInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-flusherCh:
+				return
+			case <-t.C:
+				if written.Swap(false) {
+					vmstorage.WG.Add(1)
+					vmstorage.Storage.DebugFlush()
+					vmstorage.WG.Done()
+					flushCount.Add(1)
+				}
+			}
+		}
+	}()
+}
+
+// StopVisibilityFlusher stops the flusher started by StartVisibilityFlusher.
+func StopVisibilityFlusher() {
+	if flusherCh == nil {
+		return
+	}
+	close(flusherCh)
+	flusherWG.Wait()
+	flusherCh = nil
+}

@@ -1,0 +1,450 @@
+// Package promapi serves the Prometheus HTTP read API for one workspace.
+//
+// /api/v1/query and /api/v1/query_range run VictoriaMetrics' own handlers after the query
+// was parsed and refused if it names a tenant label; the workspace filter reaches the
+// engine as a parsed tag filter (extra_label → promql.EvalConfig.EnforcedTagFilterss), and
+// the tenant label is removed from the JSON answer. /api/v1/series, labels, label values
+// and export go through vmsource, which scopes and strips the same way.
+package promapi
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/prometheus"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/httputil"
+	"github.com/VictoriaMetrics/metricsql"
+
+	"vigil/storage/app/querylimits"
+	"vigil/storage/app/vmsource"
+	"vigil/storage/lib/apierror"
+	"vigil/storage/lib/dql"
+	"vigil/storage/lib/tenancy"
+)
+
+// Source is what the series, labels, label values and export endpoints read from: the
+// embedded storage (vmsource) or a remote cluster (remote), scoped to one workspace.
+type Source interface {
+	dql.Source
+	// Series returns the label sets of the series matching filterss within [start, end].
+	Series(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]map[string]string, error)
+}
+
+// Backend is where the API's requests go.
+type Backend struct {
+	// Source returns the scoped source of workspace ws, limited to maxSeries series per call.
+	Source func(ws string, maxSeries int) Source
+	// Query answers /api/v1/query (isRange false) or /api/v1/query_range for workspace ws.
+	// r.Form is already checked and carries the workspace filter as extra_label. It returns
+	// the JSON answer, which still holds the tenant label.
+	Query func(r *http.Request, ws string, isRange bool) (status int, body []byte, err error)
+}
+
+var backend = Backend{
+	Source: func(ws string, maxSeries int) Source {
+		src := vmsource.New(ws)
+		src.MaxSeries = maxSeries
+		return src
+	},
+	Query: embeddedQuery,
+}
+
+// SetBackend replaces the embedded storage with b (remote mode).
+func SetBackend(b Backend) { backend = b }
+
+// Handler serves path for workspace ws and reports whether path belongs to this API.
+func Handler(w http.ResponseWriter, r *http.Request, path, ws string) (bool, error) {
+	var h func(http.ResponseWriter, *http.Request, string, querylimits.Limits) error
+	switch path {
+	case "/api/v1/query":
+		h = queryHandler
+	case "/api/v1/query_range":
+		h = queryRangeHandler
+	case "/api/v1/series":
+		h = seriesHandler
+	case "/api/v1/labels":
+		h = labelsHandler
+	case "/api/v1/export":
+		h = exportHandler
+	default:
+		if name, ok := strings.CutPrefix(path, "/api/v1/label/"); ok {
+			if name, ok = strings.CutSuffix(name, "/values"); ok && name != "" && !strings.Contains(name, "/") {
+				h = func(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
+					return labelValuesHandler(w, r, ws, name, lim)
+				}
+			}
+		}
+	}
+	if h == nil {
+		return false, nil
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodPost {
+		return true, apierror.New(http.StatusMethodNotAllowed, apierror.TypeMethodNotAllowed, "method %s not allowed; use GET or POST", r.Method)
+	}
+	if err := r.ParseForm(); err != nil {
+		return true, apierror.BadData("cannot parse request parameters: %s", err)
+	}
+	lim, err := querylimits.FromRequest(r)
+	if err != nil {
+		return true, err
+	}
+	return true, h(w, r, ws, lim)
+}
+
+// scopeForm makes VictoriaMetrics' handlers enforce workspace ws: it drops every
+// caller-supplied extra filter and the trace switch, then adds the tenant filter.
+func scopeForm(r *http.Request, ws string, lim querylimits.Limits) {
+	for _, k := range []string{"extra_label", "extra_filters", "extra_filters[]", "trace", "timeout"} {
+		r.Form.Del(k)
+		r.PostForm.Del(k)
+	}
+	r.Form.Set("extra_label", tenancy.Label+"="+ws)
+	r.Form.Set("timeout", lim.Timeout.String())
+}
+
+func checkTimeArgs(r *http.Request, names ...string) error {
+	for _, name := range names {
+		if _, err := httputil.GetTime(r, name, 0); err != nil {
+			return apierror.BadData("%s", err)
+		}
+	}
+	return nil
+}
+
+func checkDurationArgs(r *http.Request, names ...string) error {
+	for _, name := range names {
+		if _, err := httputil.GetDuration(r, name, 0); err != nil {
+			return apierror.BadData("%s", err)
+		}
+	}
+	return nil
+}
+
+func queryHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
+	return runVMQuery(w, r, ws, lim, false)
+}
+
+func queryRangeHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
+	return runVMQuery(w, r, ws, lim, true)
+}
+
+func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits, isRange bool) error {
+	q := r.Form.Get("query")
+	if q == "" {
+		return apierror.BadData("missing `query` parameter")
+	}
+	if _, err := tenancy.ParseQuery(q); err != nil {
+		return apierror.BadData("%s", err)
+	}
+	if err := checkTimeArgs(r, "time", "start", "end"); err != nil {
+		return err
+	}
+	if err := checkDurationArgs(r, "step"); err != nil {
+		return err
+	}
+	if isRange {
+		// VictoriaMetrics' defaults: end = now, start = now - 5m.
+		now := time.Now().UnixMilli()
+		end, _ := httputil.GetTime(r, "end", now)
+		start, _ := httputil.GetTime(r, "start", now-5*60*1000)
+		if d := time.Duration(end-start) * time.Millisecond; d > lim.MaxDuration {
+			return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
+				"the query spans %s; the max duration limit is %s", d.Round(time.Second), lim.MaxDuration)
+		}
+	}
+	scopeForm(r, ws, lim)
+	status, body, err := backend.Query(r, ws, isRange)
+	if err != nil {
+		return err
+	}
+	body, err = StripQueryResponse(body)
+	if err != nil {
+		return apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "cannot rewrite query response: %s", err)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+	return nil
+}
+
+// embeddedQuery runs VictoriaMetrics' own query handlers in-process.
+func embeddedQuery(r *http.Request, _ string, isRange bool) (int, []byte, error) {
+	bw := newBufferedResponse()
+	var err error
+	if isRange {
+		err = prometheus.QueryRangeHandler(nil, time.Now(), bw, r)
+	} else {
+		err = prometheus.QueryHandler(nil, time.Now(), bw, r)
+	}
+	if err != nil {
+		return 0, nil, vmError(err)
+	}
+	return bw.status, bw.buf.Bytes(), nil
+}
+
+// vmError classifies an error returned by a VictoriaMetrics handler.
+func vmError(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "timeout exceeded"):
+		return apierror.New(http.StatusServiceUnavailable, apierror.TypeTimeout, "%s", msg)
+	case strings.Contains(msg, "the number of matching timeseries exceeds"),
+		strings.Contains(msg, "too many points"),
+		strings.Contains(msg, "-search.max"):
+		return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded, "%s", msg)
+	case strings.Contains(msg, "cannot parse"), strings.Contains(msg, "missing `"):
+		return apierror.BadData("%s", msg)
+	}
+	return apierror.New(http.StatusUnprocessableEntity, apierror.TypeExecution, "%s", msg)
+}
+
+// bufferedResponse collects a handler's answer so it can be rewritten before it leaves.
+type bufferedResponse struct {
+	header http.Header
+	status int
+	buf    bytes.Buffer
+}
+
+func newBufferedResponse() *bufferedResponse {
+	return &bufferedResponse{header: make(http.Header), status: http.StatusOK}
+}
+
+func (b *bufferedResponse) Header() http.Header         { return b.header }
+func (b *bufferedResponse) Write(p []byte) (int, error) { return b.buf.Write(p) }
+func (b *bufferedResponse) WriteHeader(status int)      { b.status = status }
+
+// StripQueryResponse removes the tenant label from every series of a /api/v1/query or
+// /api/v1/query_range answer. Other fields pass through unchanged.
+func StripQueryResponse(body []byte) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil {
+		return nil, err
+	}
+	rawData, ok := top["data"]
+	if !ok {
+		return body, nil
+	}
+	var data map[string]json.RawMessage
+	if err := json.Unmarshal(rawData, &data); err != nil {
+		return nil, err
+	}
+	var resultType string
+	if err := json.Unmarshal(data["resultType"], &resultType); err != nil {
+		return nil, err
+	}
+	if resultType != "vector" && resultType != "matrix" {
+		return body, nil
+	}
+	var result []map[string]json.RawMessage
+	if err := json.Unmarshal(data["result"], &result); err != nil {
+		return nil, err
+	}
+	for _, series := range result {
+		var metric map[string]string
+		if err := json.Unmarshal(series["metric"], &metric); err != nil {
+			return nil, err
+		}
+		delete(metric, tenancy.Label)
+		m, err := json.Marshal(metric)
+		if err != nil {
+			return nil, err
+		}
+		series["metric"] = m
+	}
+	var err error
+	if data["result"], err = json.Marshal(result); err != nil {
+		return nil, err
+	}
+	if top["data"], err = json.Marshal(data); err != nil {
+		return nil, err
+	}
+	return json.Marshal(top)
+}
+
+// matches parses the match[] arguments into or-delimited filter lists.
+func matches(r *http.Request, required bool) ([][]metricsql.LabelFilter, error) {
+	args := append(append([]string{}, r.Form["match[]"]...), r.Form["match"]...)
+	if len(args) == 0 && required {
+		return nil, apierror.BadData("missing `match[]` parameter")
+	}
+	var lfss [][]metricsql.LabelFilter
+	for _, m := range args {
+		x, err := tenancy.ParseSeriesSelector(m)
+		if err != nil {
+			return nil, apierror.BadData("match[]: %s", err)
+		}
+		lfss = append(lfss, x...)
+	}
+	return lfss, nil
+}
+
+// timeRange reads start and end (defaults: all time up to now) in milliseconds.
+func timeRange(r *http.Request) (int64, int64, error) {
+	now := time.Now().UnixMilli()
+	start, err := httputil.GetTime(r, "start", 0)
+	if err != nil {
+		return 0, 0, apierror.BadData("%s", err)
+	}
+	end, err := httputil.GetTime(r, "end", now)
+	if err != nil {
+		return 0, 0, apierror.BadData("%s", err)
+	}
+	if start > end {
+		return 0, 0, apierror.BadData("start (%d) must not be after end (%d)", start, end)
+	}
+	return start, end, nil
+}
+
+func limitArg(r *http.Request) (int, error) {
+	v := r.Form.Get("limit")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, apierror.BadData("invalid limit %q: want a non-negative integer", v)
+	}
+	return n, nil
+}
+
+type successResponse struct {
+	Status string `json:"status"`
+	Data   any    `json:"data"`
+}
+
+func writeJSON(w http.ResponseWriter, data any) error {
+	w.Header().Set("Content-Type", "application/json")
+	return json.NewEncoder(w).Encode(successResponse{Status: "success", Data: data})
+}
+
+func sourceFor(ws string, lim querylimits.Limits) Source {
+	return backend.Source(ws, lim.MaxSeries)
+}
+
+func seriesHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
+	lfss, err := matches(r, true)
+	if err != nil {
+		return err
+	}
+	start, end, err := timeRange(r)
+	if err != nil {
+		return err
+	}
+	limit, err := limitArg(r)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
+	defer cancel()
+	series, err := sourceFor(ws, lim).Series(ctx, lfss, start, end, limit)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, series)
+}
+
+func labelsHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
+	lfss, err := matches(r, false)
+	if err != nil {
+		return err
+	}
+	start, end, err := timeRange(r)
+	if err != nil {
+		return err
+	}
+	limit, err := limitArg(r)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
+	defer cancel()
+	names, err := sourceFor(ws, lim).LabelNames(ctx, lfss, start, end, limit)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, names)
+}
+
+func labelValuesHandler(w http.ResponseWriter, r *http.Request, ws, name string, lim querylimits.Limits) error {
+	if tenancy.IsTenantLabel(name) {
+		return apierror.BadData("label %q is reserved", name)
+	}
+	lfss, err := matches(r, false)
+	if err != nil {
+		return err
+	}
+	start, end, err := timeRange(r)
+	if err != nil {
+		return err
+	}
+	limit, err := limitArg(r)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
+	defer cancel()
+	values, err := sourceFor(ws, lim).LabelValues(ctx, name, lfss, start, end, limit)
+	if err != nil {
+		return err
+	}
+	if values == nil {
+		values = []string{}
+	}
+	return writeJSON(w, values)
+}
+
+type exportLine struct {
+	Metric     map[string]string `json:"metric"`
+	Values     []json.Number     `json:"values"`
+	Timestamps []int64           `json:"timestamps"`
+}
+
+// exportHandler answers /api/v1/export in VictoriaMetrics' JSON-lines format, one series per
+// line. Samples that are not finite numbers (staleness markers) are left out.
+func exportHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
+	lfss, err := matches(r, true)
+	if err != nil {
+		return err
+	}
+	start, end, err := timeRange(r)
+	if err != nil {
+		return err
+	}
+	if d := time.Duration(end-start) * time.Millisecond; start > 0 && d > lim.MaxDuration {
+		return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
+			"the export spans %s; the max duration limit is %s", d.Round(time.Second), lim.MaxDuration)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
+	defer cancel()
+	series, err := sourceFor(ws, lim).Fetch(ctx, dql.FetchRequest{Filterss: lfss, Start: start, End: end + 1, MaxSeries: lim.MaxSeries})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/stream+json")
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	for _, s := range series {
+		line := exportLine{Metric: s.Labels}
+		for i, v := range s.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				continue
+			}
+			line.Values = append(line.Values, json.Number(strconv.FormatFloat(v, 'g', -1, 64)))
+			line.Timestamps = append(line.Timestamps, s.Timestamps[i])
+		}
+		if len(line.Values) == 0 {
+			continue
+		}
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,43 @@
+package promapi
+
+import (
+	"testing"
+)
+
+func TestStripQueryResponse(t *testing.T) {
+	f := func(in, want string) {
+		t.Helper()
+		got, err := StripQueryResponse([]byte(in))
+		if err != nil {
+			t.Fatalf("unexpected error for %s: %s", in, err)
+		}
+		if string(got) != want {
+			t.Fatalf("unexpected output\ngot  %s\nwant %s", got, want)
+		}
+	}
+	f(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"cpu:u","host":"a","vigil_workspace":"ws1"},"value":[1700000000.123,"1.5"]}]},"stats":{"seriesFetched":"1"}}`,
+		`{"data":{"result":[{"metric":{"__name__":"cpu:u","host":"a"},"value":[1700000000.123,"1.5"]}],"resultType":"vector"},"stats":{"seriesFetched":"1"},"status":"success"}`)
+	f(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"vigil_workspace":"ws1"},"values":[[1,"1"],[2,"NaN"]]}]}}`,
+		`{"data":{"result":[{"metric":{},"values":[[1,"1"],[2,"NaN"]]}],"resultType":"matrix"},"status":"success"}`)
+	// Scalars and strings carry no labels and pass through untouched.
+	f(`{"status":"success","data":{"resultType":"scalar","result":[1,"2"]}}`, `{"status":"success","data":{"resultType":"scalar","result":[1,"2"]}}`)
+	f(`{"status":"success","data":{"resultType":"vector","result":[]}}`, `{"data":{"result":[],"resultType":"vector"},"status":"success"}`)
+	if _, err := StripQueryResponse([]byte(`{"data":`)); err == nil {
+		t.Fatalf("expected an error for truncated JSON")
+	}
+}
+
+func TestVMError(t *testing.T) {
+	f := func(msg string, wantStatus int, wantType string) {
+		t.Helper()
+		err := vmError(errString(msg))
+		ae := asAPIError(err)
+		if ae.StatusCode != wantStatus || ae.Type != wantType {
+			t.Fatalf("vmError(%q) = %d %s; want %d %s", msg, ae.StatusCode, ae.Type, wantStatus, wantType)
+		}
+	}
+	f("error when executing query: timeout exceeded during query execution", 503, "timeout")
+	f("the number of matching timeseries exceeds 300000", 422, "limit_exceeded")
+	f("cannot parse `start` arg", 400, "bad_data")
+	f("unknown func foo", 422, "execution")
+}

@@ -1,0 +1,119 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/VictoriaMetrics/metricsql"
+
+	"vigil/storage/lib/apierror"
+	"vigil/storage/lib/tenancy"
+)
+
+// Query answers /api/v1/query or /api/v1/query_range for workspace ws by forwarding the
+// already checked and scoped form (it carries extra_label) to vmselect. It implements
+// promapi.Backend.Query.
+func Query(r *http.Request, ws string, isRange bool) (int, []byte, error) {
+	path := "/api/v1/query"
+	if isRange {
+		path = "/api/v1/query_range"
+	}
+	if r.Form.Get("extra_label") != tenancy.Label+"="+ws {
+		return 0, nil, apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "BUG: the query form is not scoped to workspace %q", ws)
+	}
+	req, err := http.NewRequest(http.MethodPost, selectURL(ws, path), strings.NewReader(r.Form.Encode()))
+	if err != nil {
+		return 0, nil, apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "BUG: cannot build request: %s", err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	body, err := do(r.Context(), req, *maxResponseSize)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, body, nil
+}
+
+type seriesResponse struct {
+	Status string              `json:"status"`
+	Data   []map[string]string `json:"data"`
+}
+
+// Series returns the label sets of the workspace's series matching filterss within [start, end].
+func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]map[string]string, error) {
+	sels, err := selectors(filterss)
+	if err != nil {
+		return nil, err
+	}
+	args := s.scopedArgs()
+	args["match[]"] = sels
+	args.Set("start", secs(start))
+	args.Set("end", secs(end))
+	max := s.maxSeries(0)
+	if limit > 0 && limit < max {
+		max = limit
+	}
+	args.Set("limit", strconv.Itoa(max+1))
+	body, err := s.post(ctx, "/api/v1/series", args)
+	if err != nil {
+		return nil, err
+	}
+	var sr seriesResponse
+	if err := json.Unmarshal(body, &sr); err != nil {
+		return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot parse vmselect series answer: %s", err)
+	}
+	if len(sr.Data) > max {
+		if limit > 0 && limit == max {
+			sr.Data = sr.Data[:limit]
+		} else {
+			return nil, tooManySeries(max)
+		}
+	}
+	for _, m := range sr.Data {
+		delete(m, tenancy.Label)
+	}
+	if sr.Data == nil {
+		sr.Data = []map[string]string{}
+	}
+	return sr.Data, nil
+}
+
+// SeriesCount returns the number of the workspace's series with samples within [start, end].
+func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error) {
+	args := s.scopedArgs()
+	args.Set("match[]", `{__name__!=""}`)
+	args.Set("start", secs(start))
+	args.Set("end", secs(end))
+	body, err := s.post(ctx, "/api/v1/series", args)
+	if err != nil {
+		return 0, err
+	}
+	var sr seriesResponse
+	if err := json.Unmarshal(body, &sr); err != nil {
+		return 0, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot parse vmselect series answer: %s", err)
+	}
+	return len(sr.Data), nil
+}
+
+// DeleteAll deletes every series of the workspace. The count is taken just before deleting.
+func (s *Source) DeleteAll(ctx context.Context) (int, error) {
+	n, err := s.SeriesCount(ctx, 0, time.Now().UnixMilli())
+	if err != nil {
+		return 0, err
+	}
+	me := &metricsql.MetricExpr{LabelFilterss: [][]metricsql.LabelFilter{{{Label: tenancy.Label, Value: s.workspace}}}}
+	args := url.Values{"match[]": {string(me.AppendString(nil))}}
+	req, err := http.NewRequest(http.MethodPost, deleteURL(s.workspace, "/api/v1/admin/tsdb/delete_series"), strings.NewReader(args.Encode()))
+	if err != nil {
+		return 0, apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "BUG: cannot build request: %s", err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if _, err := do(ctx, req, 1<<20); err != nil {
+		return 0, err
+	}
+	return n, nil
+}

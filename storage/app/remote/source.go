@@ -1,0 +1,321 @@
+package remote
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/VictoriaMetrics/metricsql"
+
+	"vigil/storage/lib/apierror"
+	"vigil/storage/lib/dql"
+	"vigil/storage/lib/tenancy"
+)
+
+var (
+	maxResponseSize  = flag.Int64("remote.maxResponseSize", 512<<20, "The maximum size of one vmselect answer read by remote mode")
+	defaultMaxSeries = flag.Int("remote.maxSeries", 100_000, "The maximum number of series one remote call may return when the caller sets no lower limit")
+)
+
+// Source is a dql.Source on a VictoriaMetrics cluster, scoped to one workspace.
+type Source struct {
+	workspace string
+	// MaxSeries, when positive, lowers the series limit of every call.
+	MaxSeries int
+}
+
+var _ dql.Source = (*Source)(nil)
+
+// NewSource returns the remote Source of workspace ws.
+func NewSource(ws string) *Source {
+	if err := tenancy.ValidateWorkspaceID(ws); err != nil {
+		panic(fmt.Sprintf("BUG: %s", err))
+	}
+	return &Source{workspace: ws}
+}
+
+func (s *Source) maxSeries(requested int) int {
+	n := *defaultMaxSeries
+	if s.MaxSeries > 0 && s.MaxSeries < n {
+		n = s.MaxSeries
+	}
+	if requested > 0 && requested < n {
+		n = requested
+	}
+	return n
+}
+
+func tooManySeries(limit int) error {
+	return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
+		"the query selects more than %d series (max series limit); narrow the filter or the time range", limit)
+}
+
+// scopedArgs returns the arguments every read carries: the workspace filter.
+func (s *Source) scopedArgs() url.Values {
+	return url.Values{"extra_label": {tenancy.Label + "=" + s.workspace}}
+}
+
+// selectors prints filterss as series selectors, one per filter list, from the AST.
+func selectors(filterss [][]metricsql.LabelFilter) ([]string, error) {
+	if len(filterss) == 0 {
+		return []string{`{__name__!=""}`}, nil
+	}
+	out := make([]string, 0, len(filterss))
+	for _, lfs := range filterss {
+		for _, lf := range lfs {
+			if tenancy.IsTenantLabel(lf.Label) {
+				return nil, apierror.BadData("label filters must not reference the reserved label %q", lf.Label)
+			}
+		}
+		if len(lfs) == 0 {
+			lfs = []metricsql.LabelFilter{{Label: "__name__", Value: "", IsNegative: true}}
+		}
+		me := &metricsql.MetricExpr{LabelFilterss: [][]metricsql.LabelFilter{lfs}}
+		out = append(out, string(me.AppendString(nil)))
+	}
+	return out, nil
+}
+
+// secs formats milliseconds as the fractional seconds VictoriaMetrics' API accepts.
+func secs(ms int64) string {
+	sign := ""
+	if ms < 0 {
+		sign, ms = "-", -ms
+	}
+	return fmt.Sprintf("%s%d.%03d", sign, ms/1000, ms%1000)
+}
+
+func (s *Source) post(ctx context.Context, path string, args url.Values) ([]byte, error) {
+	req, err := http.NewRequest(http.MethodPost, selectURL(s.workspace, path), strings.NewReader(args.Encode()))
+	if err != nil {
+		return nil, fmt.Errorf("BUG: cannot build request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return do(ctx, req, *maxResponseSize)
+}
+
+type exportLine struct {
+	Metric     map[string]string `json:"metric"`
+	Values     []float64         `json:"values"`
+	Timestamps []int64           `json:"timestamps"`
+}
+
+// Fetch returns the raw samples of the workspace's series matching req, via /api/v1/export.
+func (s *Source) Fetch(ctx context.Context, req dql.FetchRequest) ([]dql.Series, error) {
+	sels, err := selectors(req.Filterss)
+	if err != nil {
+		return nil, err
+	}
+	if req.End <= req.Start {
+		return nil, nil
+	}
+	limit := s.maxSeries(req.MaxSeries)
+	args := s.scopedArgs()
+	args["match[]"] = sels
+	args.Set("start", secs(req.Start))
+	args.Set("end", secs(req.End-1))
+	body, err := s.post(ctx, "/api/v1/export", args)
+	if err != nil {
+		return nil, err
+	}
+	series := []dql.Series{}
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	sc.Buffer(make([]byte, 0, 64*1024), len(body)+1)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var e exportLine
+		if err := json.Unmarshal(line, &e); err != nil {
+			return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot parse vmselect export line: %s", err)
+		}
+		if len(series) >= limit {
+			return nil, tooManySeries(limit)
+		}
+		delete(e.Metric, tenancy.Label)
+		ts := dql.Series{Labels: e.Metric}
+		for i, t := range e.Timestamps {
+			if t < req.Start || t >= req.End || i >= len(e.Values) {
+				continue
+			}
+			ts.Timestamps = append(ts.Timestamps, t)
+			ts.Values = append(ts.Values, e.Values[i])
+		}
+		if len(ts.Timestamps) > 0 {
+			series = append(series, ts)
+		}
+	}
+	sortSeries(series)
+	return series, nil
+}
+
+type matrixResponse struct {
+	Status string `json:"status"`
+	Data   struct {
+		ResultType string `json:"resultType"`
+		Result     []struct {
+			Metric map[string]string    `json:"metric"`
+			Values [][2]json.RawMessage `json:"values"`
+		} `json:"result"`
+	} `json:"data"`
+}
+
+// QueryRange evaluates expr for the workspace on vmselect's /api/v1/query_range with
+// nocache=1, so start and end are not aligned to step.
+func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end, step int64) ([]dql.Series, error) {
+	if err := tenancy.CheckExpr(expr); err != nil {
+		return nil, apierror.BadData("%s", err)
+	}
+	if step <= 0 {
+		return nil, apierror.BadData("step must be positive; got %dms", step)
+	}
+	if start > end {
+		return nil, apierror.BadData("start (%d) must not be after end (%d)", start, end)
+	}
+	args := s.scopedArgs()
+	args.Set("query", string(expr.AppendString(nil)))
+	args.Set("start", secs(start))
+	args.Set("end", secs(end))
+	args.Set("step", strconv.FormatInt(step, 10)+"ms")
+	args.Set("nocache", "1")
+	body, err := s.post(ctx, "/api/v1/query_range", args)
+	if err != nil {
+		return nil, err
+	}
+	var mr matrixResponse
+	if err := json.Unmarshal(body, &mr); err != nil {
+		return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot parse vmselect query_range answer: %s", err)
+	}
+	limit := s.maxSeries(0)
+	if len(mr.Data.Result) > limit {
+		return nil, tooManySeries(limit)
+	}
+	series := make([]dql.Series, 0, len(mr.Data.Result))
+	for _, r := range mr.Data.Result {
+		delete(r.Metric, tenancy.Label)
+		ts := dql.Series{Labels: r.Metric}
+		if ts.Labels == nil {
+			ts.Labels = map[string]string{}
+		}
+		for _, p := range r.Values {
+			t, err := strconv.ParseFloat(string(p[0]), 64)
+			if err != nil {
+				return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "bad timestamp %s in vmselect answer", p[0])
+			}
+			var vs string
+			if err := json.Unmarshal(p[1], &vs); err != nil {
+				return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "bad value %s in vmselect answer", p[1])
+			}
+			v, err := strconv.ParseFloat(vs, 64)
+			if err != nil || math.IsNaN(v) {
+				continue
+			}
+			ts.Timestamps = append(ts.Timestamps, int64(math.Round(t*1000)))
+			ts.Values = append(ts.Values, v)
+		}
+		if len(ts.Timestamps) > 0 {
+			series = append(series, ts)
+		}
+	}
+	sortSeries(series)
+	return series, nil
+}
+
+type listResponse struct {
+	Status string   `json:"status"`
+	Data   []string `json:"data"`
+}
+
+func (s *Source) list(ctx context.Context, path string, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
+	args := s.scopedArgs()
+	if len(filterss) > 0 {
+		sels, err := selectors(filterss)
+		if err != nil {
+			return nil, err
+		}
+		args["match[]"] = sels
+	}
+	args.Set("start", secs(start))
+	args.Set("end", secs(end))
+	if limit > 0 {
+		args.Set("limit", strconv.Itoa(limit+1))
+	}
+	body, err := s.post(ctx, path, args)
+	if err != nil {
+		return nil, err
+	}
+	var lr listResponse
+	if err := json.Unmarshal(body, &lr); err != nil {
+		return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot parse vmselect answer of %s: %s", path, err)
+	}
+	out := lr.Data[:0]
+	for _, v := range lr.Data {
+		if v != tenancy.Label {
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// LabelNames returns the label names of the workspace's series matching filterss.
+func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
+	return s.list(ctx, "/api/v1/labels", filterss, start, end, limit)
+}
+
+// LabelValues returns the values of label name over the workspace's series matching filterss.
+func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
+	if tenancy.IsTenantLabel(name) {
+		return nil, apierror.BadData("label %q is reserved", name)
+	}
+	if name == "" || strings.ContainsAny(name, "/?#") {
+		return nil, apierror.BadData("invalid label name %q", name)
+	}
+	return s.list(ctx, "/api/v1/label/"+url.PathEscape(name)+"/values", filterss, start, end, limit)
+}
+
+func sortSeries(series []dql.Series) {
+	keys := make([]string, len(series))
+	for i := range series {
+		keys[i] = labelsKey(series[i].Labels)
+	}
+	idx := make([]int, len(series))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+	sorted := make([]dql.Series, len(series))
+	for i, j := range idx {
+		sorted[i] = series[j]
+	}
+	copy(series, sorted)
+}
+
+func labelsKey(m map[string]string) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(m[k])
+		b.WriteByte(0)
+	}
+	return b.String()
+}

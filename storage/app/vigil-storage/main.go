@@ -1,0 +1,254 @@
+// Command vigil-storage is Vigil's storage node: VictoriaMetrics single-node embedded
+// in-process, behind Vigil's own HTTP API that authenticates internal callers, scopes every
+// read and write to one workspace, and serves DQL.
+//
+// See storage/README.md for flags and docs/internals.md ("vigil-storage HTTP") for the API.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect"
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/promql"
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmstorage"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/appmetrics"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/buildinfo"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/cgroup"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/envflag"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/flagutil"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/logger"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/procutil"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
+	"github.com/VictoriaMetrics/metrics"
+
+	"vigil/storage/app/ingest"
+	"vigil/storage/app/promapi"
+	"vigil/storage/app/remote"
+	"vigil/storage/app/tenancy"
+	"vigil/storage/app/workspaceapi"
+	"vigil/storage/lib/apierror"
+	"vigil/storage/lib/dql"
+)
+
+var (
+	httpListenAddr = flag.String("httpListenAddr", "127.0.0.1:8482", "TCP address to listen for HTTP requests. "+
+		"Keep it on loopback or an internal network: vigil-storage serves only internal callers holding -tenancy.internalTokenFile's token")
+	minScrapeInterval = flag.Duration("dedup.minScrapeInterval", time.Millisecond, "Leave only the last sample in every series per discrete interval of this length. "+
+		"The default 1ms collapses replayed duplicates (same timestamp) to one sample without merging distinct points. "+
+		"See https://docs.victoriametrics.com/victoriametrics/single-server-victoriametrics/#deduplication")
+	inmemoryDataFlushInterval = flag.Duration("inmemoryDataFlushInterval", 5*time.Second, "The interval for guaranteed saving of in-memory data to disk. Minimum 1s")
+)
+
+func main() {
+	// Same memory/GC trade-off as VictoriaMetrics' own binary; override with GOGC.
+	cgroup.SetGOGC(30)
+
+	flag.CommandLine.SetOutput(os.Stdout)
+	flag.Usage = usage
+	envflag.Parse()
+	buildinfo.Init()
+	logger.Init()
+	tenancy.Init()
+
+	logger.Infof("starting vigil-storage at %q...", *httpListenAddr)
+	startTime := time.Now()
+	isRemote := remote.Enabled()
+	if isRemote {
+		if err := remote.Init(); err != nil {
+			logger.Fatalf("%s", err)
+		}
+		useRemote()
+		logger.Infof("remote mode: writes go to -remote.vminsertURL, reads to -remote.vmselectURL; no local storage is opened")
+	} else {
+		storage.SetDedupInterval(*minScrapeInterval)
+		storage.SetDataFlushInterval(*inmemoryDataFlushInterval)
+		vmstorage.Init(promql.ResetRollupResultCacheIfNeeded)
+		vmselect.Init()
+		ingest.StartVisibilityFlusher()
+		ingest.SetRetention(retentionPeriod())
+	}
+
+	initReadLimiter()
+	ln, err := net.Listen("tcp", *httpListenAddr)
+	if err != nil {
+		logger.Fatalf("cannot listen on -httpListenAddr=%q: %s", *httpListenAddr, err)
+	}
+	// VictoriaMetrics' lib/httpserver answers /health, /metrics, /flags and /debug/pprof
+	// itself before any request handler runs; vigil-storage must demand its token on all
+	// of them but /health, so it serves with net/http directly.
+	srv := &http.Server{
+		Handler:           http.HandlerFunc(requestHandler),
+		ReadHeaderTimeout: 30 * time.Second,
+		IdleTimeout:       time.Minute,
+	}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Fatalf("cannot serve HTTP at %q: %s", *httpListenAddr, err)
+		}
+	}()
+	logger.Infof("started vigil-storage in %.3f seconds", time.Since(startTime).Seconds())
+
+	sig := procutil.WaitForSigterm()
+	logger.Infof("received signal %s", sig)
+
+	logger.Infof("gracefully shutting down the webservice at %q", *httpListenAddr)
+	startTime = time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), gracefulShutdownDuration())
+	if err := srv.Shutdown(ctx); err != nil {
+		logger.Errorf("cannot shut down the webservice gracefully: %s", err)
+	}
+	cancel()
+	logger.Infof("successfully shut down the webservice in %.3f seconds", time.Since(startTime).Seconds())
+
+	if !isRemote {
+		ingest.StopVisibilityFlusher()
+		vmstorage.Stop()
+		vmselect.Stop()
+	}
+	logger.Infof("vigil-storage has been stopped in %.3f seconds", time.Since(startTime).Seconds())
+}
+
+// useRemote points writes, reads and DQL at the VictoriaMetrics cluster (app/remote).
+func useRemote() {
+	ingest.SetSink(remote.Write)
+	promapi.SetBackend(promapi.Backend{
+		Source: func(ws string, maxSeries int) promapi.Source {
+			src := remote.NewSource(ws)
+			src.MaxSeries = maxSeries
+			return src
+		},
+		Query: remote.Query,
+	})
+	workspaceapi.NewAdmin = func(ws string) workspaceapi.Admin { return remote.NewSource(ws) }
+	newDQLSource = func(ws string, maxSeries int) dql.Source {
+		src := remote.NewSource(ws)
+		src.MaxSeries = maxSeries
+		return src
+	}
+}
+
+// routes lists every path vigil-storage serves besides /health and /metrics; requests for
+// anything else get 404, so none of VictoriaMetrics' own endpoints is reachable.
+var routes = map[string]func(http.ResponseWriter, *http.Request, string) error{
+	"/internal/v1/write/line":   ingest.LineHandler,
+	"/internal/v1/write/promrw": ingest.PromRWHandler,
+	"/internal/v1/workspace":    workspaceapi.DeleteHandler,
+	"/internal/v1/usage":        workspaceapi.UsageHandler,
+	"/v1/query/raw":             queryRawHandler,
+}
+
+func requestHandler(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if path == "/health" {
+		healthHandler(w)
+		return
+	}
+	counterPath := path
+	if strings.HasPrefix(path, "/api/v1/label/") {
+		counterPath = "/api/v1/label/{name}/values"
+	}
+	if err := handle(w, r, path); err != nil {
+		var e *apierror.Error
+		status := http.StatusUnprocessableEntity
+		if errors.As(err, &e) {
+			status = e.StatusCode
+		}
+		if status >= 500 {
+			logger.Errorf("%s %s: %s", r.Method, path, err)
+		}
+		if _, known := routes[path]; known || strings.HasPrefix(path, "/api/v1/") || path == "/metrics" {
+			metrics.GetOrCreateCounter(`vigil_http_errors_total{path="` + counterPath + `"}`).Inc()
+		}
+		apierror.Write(w, err, http.StatusUnprocessableEntity, apierror.TypeExecution)
+		return
+	}
+	if _, known := routes[path]; known || strings.HasPrefix(path, "/api/v1/") || path == "/metrics" {
+		metrics.GetOrCreateCounter(`vigil_http_requests_total{path="` + counterPath + `"}`).Inc()
+	}
+}
+
+// healthHandler answers GET /health: 200 {"status":"ok"}, or 503 {"status":"degraded"} when
+// the embedded storage refuses writes (disk almost full).
+func healthHandler(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	resp := map[string]string{"status": "ok", "version": buildinfo.Version}
+	if vmstorage.Storage != nil && vmstorage.Storage.IsReadOnly() {
+		resp["status"] = "degraded"
+		resp["error"] = "the storage is read-only: free disk space is below -storage.minFreeDiskSpaceBytes"
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+func handle(w http.ResponseWriter, r *http.Request, path string) error {
+	if err := tenancy.CheckToken(r); err != nil {
+		return err
+	}
+	if path == "/metrics" {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		appmetrics.WritePrometheusMetrics(w)
+		return nil
+	}
+	h, ok := routes[path]
+	if !ok && !strings.HasPrefix(path, "/api/v1/") {
+		return apierror.New(http.StatusNotFound, apierror.TypeNotFound, "unsupported path %q", path)
+	}
+	ws, err := tenancy.Workspace(r)
+	if err != nil {
+		return err
+	}
+	if isRead(path) {
+		if err := acquireReadSlot(w, r); err != nil {
+			return err
+		}
+		defer releaseReadSlot()
+	}
+	if ok {
+		return h(w, r, ws)
+	}
+	served, err := promapi.Handler(w, r, path, ws)
+	if !served {
+		return apierror.New(http.StatusNotFound, apierror.TypeNotFound, "unsupported path %q", path)
+	}
+	return err
+}
+
+// retentionPeriod returns vmstorage's -retentionPeriod.
+func retentionPeriod() time.Duration {
+	if f := flag.Lookup("retentionPeriod"); f != nil {
+		if rd, ok := f.Value.(*flagutil.RetentionDuration); ok {
+			return rd.Duration()
+		}
+	}
+	logger.Panicf("BUG: cannot read -retentionPeriod")
+	return 0
+}
+
+// gracefulShutdownDuration returns -http.maxGracefulShutdownDuration, which VictoriaMetrics'
+// lib/httpserver declares (it is linked in through vmselect).
+func gracefulShutdownDuration() time.Duration {
+	return durationFlag("http.maxGracefulShutdownDuration", 7*time.Second)
+}
+
+// isRead reports whether path runs a search, and so takes a read slot.
+func isRead(path string) bool {
+	return strings.HasPrefix(path, "/api/v1/") || path == "/v1/query/raw" || path == "/internal/v1/usage"
+}
+
+func usage() {
+	const s = `
+vigil-storage is Vigil's storage node: VictoriaMetrics single-node embedded in-process,
+serving workspace-scoped writes, DQL and the Prometheus read API to internal callers.
+
+See storage/README.md.
+`
+	flagutil.Usage(s)
+}

@@ -1,0 +1,398 @@
+// Package vmsource implements dql.Source on the VictoriaMetrics storage embedded in this
+// process, scoped to one workspace.
+//
+// Every search gets the workspace's label filter added to each of its filter lists (as
+// storage tag filters, or as promql.EvalConfig.EnforcedTagFilterss for MetricsQL), and the
+// tenant label is removed from every returned label set.
+package vmsource
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/netstorage"
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/promql"
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/searchutil"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
+	"github.com/VictoriaMetrics/metricsql"
+
+	"vigil/storage/app/tenancy"
+	"vigil/storage/lib/apierror"
+	"vigil/storage/lib/dql"
+	libtenancy "vigil/storage/lib/tenancy"
+)
+
+var (
+	defaultTimeout   = flag.Duration("vmsource.defaultTimeout", 30*time.Second, "Timeout for a storage call when the caller's context has no deadline")
+	defaultMaxSeries = flag.Int("vmsource.maxSeries", 100_000, "The maximum number of series one storage call may select when the caller sets no lower limit. "+
+		"See also -dql.maxSeries")
+	maxPointsPerSeries = flag.Int("vmsource.maxPointsPerSeries", 30_000, "The maximum number of points per series a MetricsQL range evaluation may produce")
+	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series scanned by a label names or label values call")
+)
+
+// Source is the embedded storage scoped to one workspace. It is cheap to create: make one
+// per request.
+type Source struct {
+	workspace string
+	// MaxSeries, when positive, lowers the series limit of every call.
+	MaxSeries int
+}
+
+var _ dql.Source = (*Source)(nil)
+
+// New returns the Source of workspace ws. ws must be a valid workspace id.
+func New(ws string) *Source {
+	if err := libtenancy.ValidateWorkspaceID(ws); err != nil {
+		panic(fmt.Sprintf("BUG: %s", err))
+	}
+	return &Source{workspace: ws}
+}
+
+// Workspace returns the workspace the source is scoped to.
+func (s *Source) Workspace() string { return s.workspace }
+
+func (s *Source) maxSeries(requested int) int {
+	n := *defaultMaxSeries
+	if s.MaxSeries > 0 && s.MaxSeries < n {
+		n = s.MaxSeries
+	}
+	if requested > 0 && requested < n {
+		n = requested
+	}
+	return n
+}
+
+func deadlineFor(ctx context.Context) searchutil.Deadline {
+	now := time.Now()
+	timeout := *defaultTimeout
+	if d, ok := ctx.Deadline(); ok {
+		timeout = time.Until(d)
+		if timeout <= 0 {
+			timeout = time.Millisecond
+		}
+	}
+	return searchutil.NewDeadline(now, timeout, "X-Vigil-Query-Timeout")
+}
+
+// ErrTooManySeries is wrapped by errors returned when a call would select more series than
+// its limit allows.
+var ErrTooManySeries = errors.New("too many series")
+
+func tooManySeries(limit int) error {
+	return &apierror.Error{
+		StatusCode: http.StatusUnprocessableEntity,
+		Type:       apierror.TypeLimitExceeded,
+		Err:        fmt.Errorf("%w: the query selects more than %d series (max series limit); narrow the filter or the time range", ErrTooManySeries, limit),
+	}
+}
+
+// mapSearchError turns storage errors into API errors with the limit that was hit.
+func mapSearchError(err error, limit int) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "the number of matching timeseries exceeds") {
+		return tooManySeries(limit)
+	}
+	if strings.Contains(msg, "timeout exceeded") {
+		return &apierror.Error{StatusCode: http.StatusServiceUnavailable, Type: apierror.TypeTimeout, Err: fmt.Errorf("query timeout: %w", err)}
+	}
+	if strings.Contains(msg, "cannot select more than -search.maxSamplesPerQuery") {
+		return &apierror.Error{StatusCode: http.StatusUnprocessableEntity, Type: apierror.TypeLimitExceeded, Err: err}
+	}
+	return &apierror.Error{StatusCode: http.StatusUnprocessableEntity, Type: apierror.TypeExecution, Err: err}
+}
+
+func checkFilterss(filterss [][]metricsql.LabelFilter) error {
+	for _, lfs := range filterss {
+		for _, lf := range lfs {
+			if libtenancy.IsTenantLabel(lf.Label) {
+				return apierror.BadData("label filters must not reference the reserved label %q", lf.Label)
+			}
+		}
+	}
+	return nil
+}
+
+// labelsOf converts a storage metric name to a label map without the tenant label.
+func labelsOf(mn *storage.MetricName) map[string]string {
+	m := make(map[string]string, len(mn.Tags)+1)
+	if len(mn.MetricGroup) > 0 {
+		m["__name__"] = string(mn.MetricGroup)
+	}
+	for _, t := range mn.Tags {
+		k := string(t.Key)
+		if k == libtenancy.Label {
+			continue
+		}
+		m[k] = string(t.Value)
+	}
+	return m
+}
+
+// Fetch returns the raw samples of the workspace's series matching req.
+func (s *Source) Fetch(ctx context.Context, req dql.FetchRequest) ([]dql.Series, error) {
+	if err := checkFilterss(req.Filterss); err != nil {
+		return nil, err
+	}
+	if req.End <= req.Start {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	limit := s.maxSeries(req.MaxSeries)
+	tfss := tenancy.ScopeFilterss(s.workspace, req.Filterss)
+	// The storage time range is inclusive; FetchRequest is half-open.
+	sq := storage.NewSearchQuery(req.Start, req.End-1, tfss, limit)
+	rss, err := netstorage.ProcessSearchQuery(nil, sq, deadlineFor(ctx))
+	if err != nil {
+		return nil, mapSearchError(err, limit)
+	}
+	if rss.Len() > limit {
+		rss.Cancel()
+		return nil, tooManySeries(limit)
+	}
+	var mu sync.Mutex
+	series := make([]dql.Series, 0, rss.Len())
+	err = rss.RunParallel(nil, func(rs *netstorage.Result, _ uint) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		ts := dql.Series{Labels: labelsOf(&rs.MetricName)}
+		for i, t := range rs.Timestamps {
+			if t < req.Start || t >= req.End {
+				continue
+			}
+			ts.Timestamps = append(ts.Timestamps, t)
+			ts.Values = append(ts.Values, rs.Values[i])
+		}
+		if len(ts.Timestamps) == 0 {
+			return nil
+		}
+		mu.Lock()
+		series = append(series, ts)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, mapSearchError(err, limit)
+	}
+	sortSeries(series)
+	return series, nil
+}
+
+// QueryRange evaluates a MetricsQL expression for the workspace at start, start+step, ...
+// <= end. Times are in milliseconds. start and end are used as given, without alignment to
+// step, and the newest points are not hidden (no -search.latencyOffset adjustment).
+func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end, step int64) ([]dql.Series, error) {
+	if err := libtenancy.CheckExpr(expr); err != nil {
+		return nil, apierror.BadData("%s", err)
+	}
+	if step <= 0 {
+		return nil, apierror.BadData("step must be positive; got %dms", step)
+	}
+	if start > end {
+		return nil, apierror.BadData("start (%d) must not be after end (%d)", start, end)
+	}
+	if err := promql.ValidateMaxPointsPerSeries(start, end, step, *maxPointsPerSeries); err != nil {
+		return nil, &apierror.Error{StatusCode: http.StatusUnprocessableEntity, Type: apierror.TypeLimitExceeded,
+			Err: fmt.Errorf("%w (-vmsource.maxPointsPerSeries)", err)}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	limit := s.maxSeries(0)
+	etfs := tenancy.TagFilterss(s.workspace)
+	q := string(expr.AppendString(nil))
+	ec := &promql.EvalConfig{
+		Start:               start,
+		End:                 end,
+		Step:                step,
+		MaxSeries:           limit,
+		MaxPointsPerSeries:  *maxPointsPerSeries,
+		Deadline:            deadlineFor(ctx),
+		MayCache:            false,
+		RoundDigits:         100,
+		EnforcedTagFilterss: etfs,
+		CacheTagFilters:     etfs,
+		GetRequestURI:       func() string { return "dql:" + q },
+	}
+	results, err := promql.Exec(nil, ec, q, false)
+	if err != nil {
+		return nil, mapSearchError(err, limit)
+	}
+	series := make([]dql.Series, 0, len(results))
+	for i := range results {
+		r := &results[i]
+		ts := dql.Series{Labels: labelsOf(&r.MetricName)}
+		for j, v := range r.Values {
+			if math.IsNaN(v) {
+				continue
+			}
+			ts.Timestamps = append(ts.Timestamps, r.Timestamps[j])
+			ts.Values = append(ts.Values, v)
+		}
+		if len(ts.Timestamps) > 0 {
+			series = append(series, ts)
+		}
+	}
+	sortSeries(series)
+	return series, nil
+}
+
+// LabelNames returns the label names of the workspace's series matching filterss within
+// [start, end], without the tenant label.
+func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
+	if err := checkFilterss(filterss); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), *maxMetadataSeries)
+	max := 0
+	if limit > 0 {
+		max = limit + 1 // room for the tenant label, dropped below
+	}
+	names, err := netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
+	if err != nil {
+		return nil, mapSearchError(err, *maxMetadataSeries)
+	}
+	out := names[:0]
+	for _, n := range names {
+		if n != libtenancy.Label {
+			out = append(out, n)
+		}
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// LabelValues returns the values of label name over the workspace's series matching
+// filterss within [start, end]. Asking for the tenant label is an error.
+func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
+	if libtenancy.IsTenantLabel(name) {
+		return nil, apierror.BadData("label %q is reserved", name)
+	}
+	if err := checkFilterss(filterss); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), *maxMetadataSeries)
+	values, err := netstorage.LabelValues(nil, name, sq, limit, deadlineFor(ctx))
+	if err != nil {
+		return nil, mapSearchError(err, *maxMetadataSeries)
+	}
+	if limit > 0 && len(values) > limit {
+		values = values[:limit]
+	}
+	return values, nil
+}
+
+// Series returns the label sets of the workspace's series matching filterss within
+// [start, end], sorted, at most limit of them (0: up to the series limit).
+func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]map[string]string, error) {
+	if err := checkFilterss(filterss); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	max := s.maxSeries(0)
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), max)
+	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
+	if err != nil {
+		return nil, mapSearchError(err, max)
+	}
+	if limit > 0 && len(names) > limit {
+		names = names[:limit]
+	}
+	out := make([]map[string]string, 0, len(names))
+	var mn storage.MetricName
+	for _, n := range names {
+		if err := mn.UnmarshalString(n); err != nil {
+			return nil, fmt.Errorf("BUG: cannot unmarshal metric name from storage: %w", err)
+		}
+		out = append(out, labelsOf(&mn))
+	}
+	return out, nil
+}
+
+// SeriesCount returns the number of the workspace's series with samples within [start, end].
+func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error) {
+	sq := storage.NewSearchQuery(start, end, tenancy.TagFilterss(s.workspace), *maxMetadataSeries)
+	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
+	if err != nil {
+		return 0, mapSearchError(err, *maxMetadataSeries)
+	}
+	return len(names), nil
+}
+
+// DeleteAll deletes every series of the workspace and returns how many were deleted.
+func (s *Source) DeleteAll(ctx context.Context) (int, error) {
+	// Start 0 searches the global index, so the end only has to cover future timestamps.
+	end := time.Now().Add(365 * 24 * time.Hour).UnixMilli()
+	sq := storage.NewSearchQuery(0, end, tenancy.TagFilterss(s.workspace), math.MaxInt32)
+	n, err := netstorage.DeleteSeries(nil, sq, deadlineFor(ctx))
+	if err != nil {
+		return 0, mapSearchError(err, math.MaxInt32)
+	}
+	if n > 0 {
+		promql.ResetRollupResultCache()
+	}
+	return n, nil
+}
+
+func sortSeries(series []dql.Series) {
+	keys := make([]string, len(series))
+	for i := range series {
+		keys[i] = labelsKey(series[i].Labels)
+	}
+	sort.Sort(&seriesSorter{series: series, keys: keys})
+}
+
+type seriesSorter struct {
+	series []dql.Series
+	keys   []string
+}
+
+func (s *seriesSorter) Len() int           { return len(s.series) }
+func (s *seriesSorter) Less(i, j int) bool { return s.keys[i] < s.keys[j] }
+func (s *seriesSorter) Swap(i, j int) {
+	s.series[i], s.series[j] = s.series[j], s.series[i]
+	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+}
+
+// labelsKey returns a canonical string of a label set, sorted by name.
+func labelsKey(m map[string]string) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(m[k])
+		b.WriteByte(0)
+	}
+	return b.String()
+}

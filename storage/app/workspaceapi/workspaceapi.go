@@ -1,0 +1,71 @@
+// Package workspaceapi serves the per-workspace administration endpoints: deleting all of a
+// workspace's data and reporting its series usage.
+package workspaceapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"vigil/storage/app/vmsource"
+	"vigil/storage/lib/apierror"
+)
+
+// Admin is the per-workspace storage administration the endpoints need.
+type Admin interface {
+	// DeleteAll deletes every series of the workspace and returns how many were deleted.
+	DeleteAll(ctx context.Context) (int, error)
+	// SeriesCount returns the number of the workspace's series with samples within [start, end].
+	SeriesCount(ctx context.Context, start, end int64) (int, error)
+}
+
+// NewAdmin returns the Admin of workspace ws: the embedded storage unless replaced (remote mode).
+var NewAdmin = func(ws string) Admin { return vmsource.New(ws) }
+
+// activeWindow is how far back a series must have a sample to count as active.
+const activeWindow = time.Hour
+
+// DeleteHandler serves DELETE /internal/v1/workspace: it deletes every series of ws.
+func DeleteHandler(w http.ResponseWriter, r *http.Request, ws string) error {
+	if r.Method != http.MethodDelete {
+		return apierror.New(http.StatusMethodNotAllowed, apierror.TypeMethodNotAllowed, "method %s not allowed; use DELETE", r.Method)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Minute)
+	defer cancel()
+	n, err := NewAdmin(ws).DeleteAll(ctx)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	return json.NewEncoder(w).Encode(map[string]any{"status": "success", "deleted_series": n})
+}
+
+// Usage is the answer of GET /internal/v1/usage.
+type Usage struct {
+	// ActiveSeries counts series with a sample in the last hour.
+	ActiveSeries int `json:"active_series"`
+	// SeriesTotal counts every series the workspace has stored and not deleted.
+	SeriesTotal int `json:"series_total"`
+}
+
+// UsageHandler serves GET /internal/v1/usage for ws.
+func UsageHandler(w http.ResponseWriter, r *http.Request, ws string) error {
+	if r.Method != http.MethodGet {
+		return apierror.New(http.StatusMethodNotAllowed, apierror.TypeMethodNotAllowed, "method %s not allowed; use GET", r.Method)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
+	defer cancel()
+	src := NewAdmin(ws)
+	now := time.Now()
+	active, err := src.SeriesCount(ctx, now.Add(-activeWindow).UnixMilli(), now.UnixMilli())
+	if err != nil {
+		return err
+	}
+	total, err := src.SeriesCount(ctx, 0, now.UnixMilli())
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	return json.NewEncoder(w).Encode(Usage{ActiveSeries: active, SeriesTotal: total})
+}

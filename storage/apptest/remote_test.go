@@ -1,0 +1,102 @@
+package apptest
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// startVictoriaMetrics starts a stock single-node VictoriaMetrics from the pinned module
+// ($VIGIL_VM_BIN, or built once per test run) and returns its URL.
+func startVictoriaMetrics(t *testing.T, dir string) string {
+	t.Helper()
+	bin := os.Getenv("VIGIL_VM_BIN")
+	if bin == "" {
+		bin = buildOnce(t, "victoria-metrics", "github.com/VictoriaMetrics/VictoriaMetrics/app/victoria-metrics")
+	}
+	addr := freePort(t)
+	log := &bytes.Buffer{}
+	cmd := exec.Command(bin, "-httpListenAddr="+addr, "-storageDataPath="+filepath.Join(dir, "vm-data"), "-retentionPeriod=100y",
+		"-dedup.minScrapeInterval=1ms", "-search.latencyOffset=1s", "-loggerLevel=WARN")
+	cmd.Stdout = log
+	cmd.Stderr = log
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("cannot start %s: %s", bin, err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	url := "http://" + addr
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		resp, err := http.Get(url + "/health")
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return url
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("victoria-metrics did not become healthy; log:\n%s", log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// startRemote starts vigil-storage in remote mode against a stock single-node
+// VictoriaMetrics. Single-node has no /insert/<accountID> paths, so this covers everything
+// but the accountID routing (-remote.clusterPaths=false); tenancy rests on the label alone.
+func startRemote(t *testing.T) *VigilStorage {
+	if testing.Short() {
+		t.Skip("remote-mode tests start a second server; skipped with -short")
+	}
+	dir := t.TempDir()
+	vmURL := startVictoriaMetrics(t, dir)
+	return Start(t, Binary(t), dir, "-remote.vminsertURL="+vmURL, "-remote.vmselectURL="+vmURL, "-remote.clusterPaths=false")
+}
+
+func TestRemoteIsolation(t *testing.T) {
+	vs := startRemote(t)
+	checkIsolation(t, vs)
+	checkDQLIsolation(t, vs)
+}
+
+func TestRemoteWriteAndAdmin(t *testing.T) {
+	vs := startRemote(t)
+	ts := time.Now().UnixMilli()
+	vs.WriteLines(t, "ws-a", "ms", fmt.Sprintf("disk,host=h1 io_read_bytes=1 %d\ndisk_io,host=h1 read_bytes=2 %d\n", ts, ts))
+	vs.WriteLines(t, "ws-b", "ms", fmt.Sprintf("disk,host=h2 io_read_bytes=3 %d\n", ts))
+	lines := waitForExport(t, vs, "ws-a", `{__measurement__=~"disk|disk_io"}`, 2)
+	for _, l := range lines {
+		if bytes.Contains([]byte(l), []byte("vigil_workspace")) || bytes.Contains([]byte(l), []byte("h2")) {
+			t.Fatalf("export leaks: %s", l)
+		}
+	}
+	resp := vs.Do(t, http.MethodPost, "/internal/v1/write/line", "ws-a", bytes.NewBufferString("x v=oops\n"), nil)
+	if resp.Status != 400 {
+		t.Fatalf("want 400; got %s", resp)
+	}
+	resp = vs.Get(t, "/internal/v1/usage", "ws-a", nil)
+	if resp.Body != `{"active_series":2,"series_total":2}`+"\n" {
+		t.Fatalf("unexpected usage: %s", resp)
+	}
+	resp = vs.Do(t, http.MethodDelete, "/internal/v1/workspace", "ws-a", nil, nil)
+	if resp.Status != 200 || resp.Body != `{"deleted_series":2,"status":"success"}`+"\n" {
+		t.Fatalf("unexpected delete answer: %s", resp)
+	}
+	waitForSeries(t, vs, "ws-a", `{__name__=~".+"}`, 0)
+	waitForSeries(t, vs, "ws-b", `{__name__=~".+"}`, 1)
+}

@@ -1,0 +1,643 @@
+package dql
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"vigil/storage/lib/tenancy"
+)
+
+// Limits on clause values (DQL.md §11).
+const (
+	MaxLimit  = 10000
+	MaxOffset = 1000000
+	// DefaultLimit is the number of rows per series when there is no LIMIT.
+	DefaultLimit = 1000
+	// DefaultSLimit is the number of series when there is no SLIMIT and the caller did
+	// not disable it.
+	DefaultSLimit = 20
+	// MaxBuckets is the number of buckets per series allowed without max_point.
+	MaxBuckets = 10000
+)
+
+type funcKind int
+
+const (
+	fnAggregate funcKind = iota + 1
+	fnTransform
+	fnRow
+)
+
+type funcInfo struct {
+	kind funcKind
+	// extra describes the arguments after the field: "" none, "percentile", "n".
+	extra string
+}
+
+// functions usable in the target clause.
+var functions = map[string]funcInfo{
+	"avg":                     {fnAggregate, ""},
+	"sum":                     {fnAggregate, ""},
+	"min":                     {fnAggregate, ""},
+	"max":                     {fnAggregate, ""},
+	"count":                   {fnAggregate, ""},
+	"first":                   {fnAggregate, ""},
+	"last":                    {fnAggregate, ""},
+	"median":                  {fnAggregate, ""},
+	"percentile":              {fnAggregate, "percentile"},
+	"stddev":                  {fnAggregate, ""},
+	"spread":                  {fnAggregate, ""},
+	"mode":                    {fnAggregate, ""},
+	"count_distinct":          {fnAggregate, ""},
+	"distinct":                {fnAggregate, ""},
+	"top":                     {fnAggregate, "n"},
+	"bottom":                  {fnAggregate, "n"},
+	"difference":              {fnTransform, ""},
+	"derivative":              {fnTransform, ""},
+	"non_negative_derivative": {fnTransform, ""},
+	"non_negative_difference": {fnTransform, ""},
+	"moving_average":          {fnTransform, "n"},
+	"abs":                     {fnRow, ""},
+	"round":                   {fnRow, ""},
+	"log":                     {fnRow, "base"},
+}
+
+// multiRowAggregates return several rows per bucket; their column is named after the
+// field (DQL.md §10.1).
+var multiRowAggregates = map[string]bool{"distinct": true, "top": true, "bottom": true}
+
+// outerFunctions may wrap a whole statement (DQL.md §10.5).
+var outerFunctions = map[string]bool{
+	"abs": true, "cumsum": true, "derivative": true, "difference": true,
+	"non_negative_derivative": true, "non_negative_difference": true, "log2": true,
+	"log10": true, "moving_average": true, "rate": true, "irate": true, "avg": true,
+	"count": true, "count_distinct": true, "first": true, "last": true, "max": true,
+	"min": true, "series_sum": true, "eval": true,
+}
+
+const outerFunctionList = "abs, cumsum, derivative, difference, non_negative_derivative, non_negative_difference, log2, log10, moving_average, rate, irate, avg, count, count_distinct, first, last, max, min, series_sum, eval"
+
+// rollupNames valid as the 4th part of the time expression.
+var rollupNames = map[string]bool{
+	"avg": true, "sum": true, "min": true, "max": true, "count": true, "first": true,
+	"last": true, "stddev": true, "median": true, "deriv": true, "rate": true, "irate": true,
+}
+
+var percentileRollupRe = regexp.MustCompile(`^[pP]([0-9]+(\.[0-9]+)?)$`)
+
+func errAt(code string, n Node, format string, args ...any) *Error {
+	p, e := n.Range()
+	return errorf(code, p, e, format, args...)
+}
+
+func checkName(n *NameExpr, where string) error {
+	if tenancy.IsReserved(n.Name) {
+		return errAt(CodeForbiddenLabel, n, "label %q may not be used in %s: names starting with \"__\" and tenancy labels are reserved", n.Name, where)
+	}
+	return nil
+}
+
+func checkNames(e Expr, where string) error {
+	var err error
+	Walk(e, func(x Expr) bool {
+		if err != nil {
+			return false
+		}
+		if n, ok := x.(*NameExpr); ok {
+			err = checkName(n, where)
+		}
+		return true
+	})
+	return err
+}
+
+// Check validates a parsed statement: known functions, arguments, reserved labels, clause
+// values. The query text gives positions to errors.
+func Check(st Stmt, q string) error {
+	var err error
+	switch s := st.(type) {
+	case *QueryStmt:
+		err = checkQuery(s)
+	case *ShowStmt:
+		err = checkShow(s)
+	case *OuterStmt:
+		err = checkOuter(s)
+	}
+	return withQuery(err, q, "")
+}
+
+// isAggregateCall reports whether e is a call of an aggregate function.
+func isAggregateCall(e Expr) bool {
+	c, ok := e.(*CallExpr)
+	return ok && functions[c.Name].kind == fnAggregate
+}
+
+func containsAggregate(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) bool {
+		if isAggregateCall(x) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func containsKind(e Expr, k funcKind) bool {
+	found := false
+	Walk(e, func(x Expr) bool {
+		if c, ok := x.(*CallExpr); ok && functions[c.Name].kind == k {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func checkQuery(s *QueryStmt) error {
+	if s.Subquery != nil {
+		if err := checkQuery(s.Subquery); err != nil {
+			return err
+		}
+	}
+	byNames := map[string]bool{}
+	for _, n := range s.By {
+		if err := checkName(n, "BY"); err != nil {
+			return err
+		}
+		byNames[n.Name] = true
+	}
+	hasAgg := false
+	for _, t := range s.Targets {
+		if err := checkNames(t.Expr, "targets"); err != nil {
+			return err
+		}
+		if err := checkTargetExpr(t.Expr, false); err != nil {
+			return err
+		}
+		if containsAggregate(t.Expr) {
+			hasAgg = true
+		}
+	}
+	if hasAgg {
+		for _, t := range s.Targets {
+			if err := checkAggregateTarget(t.Expr, byNames); err != nil {
+				return err
+			}
+		}
+		for _, t := range s.Targets {
+			c, ok := t.Expr.(*CallExpr)
+			if ok && multiRowAggregates[c.Name] {
+				if t.Fill != nil {
+					return errAt(CodeSemanticError, t, "%s() returns rows, not one value per bucket; it cannot be filled", c.Name)
+				}
+				for _, o := range s.Targets {
+					if o != t {
+						if _, isName := o.Expr.(*NameExpr); !isName {
+							return errAt(CodeSemanticError, o, "%s() must be the only aggregate target (BY tags may be added)", c.Name)
+						}
+					}
+				}
+				continue
+			}
+			found := false
+			Walk(t.Expr, func(e Expr) bool {
+				c, ok := e.(*CallExpr)
+				if ok && isCountDistinct(c) {
+					return false
+				}
+				if ok && multiRowAggregates[c.Name] {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				return errAt(CodeSemanticError, t, "distinct(), top() and bottom() cannot be used inside expressions")
+			}
+		}
+	}
+	for _, t := range s.Targets {
+		if t.Fill == nil {
+			continue
+		}
+		if !containsAggregate(t.Expr) {
+			return errAt(CodeSemanticError, t, "fill() needs an aggregate target such as fill(avg(x), 0)")
+		}
+		if s.Time == nil || s.Time.Interval == nil {
+			return errAt(CodeSemanticError, t, "fill() needs an interval in the time expression, such as [1h::1m]")
+		}
+	}
+	if s.Filter != nil {
+		if err := checkNames(s.Filter, "the filter"); err != nil {
+			return err
+		}
+		if err := checkCond(s.Filter); err != nil {
+			return err
+		}
+	}
+	if s.Time != nil {
+		if err := checkTime(s.Time); err != nil {
+			return err
+		}
+	}
+	if s.Having != nil {
+		if err := checkNames(s.Having, "HAVING"); err != nil {
+			return err
+		}
+		if err := checkCond(s.Having); err != nil {
+			return err
+		}
+	}
+	if s.TZ != nil {
+		if err := checkTZ(s.TZ); err != nil {
+			return err
+		}
+	}
+	if s.OrderBy != nil && !strings.EqualFold(s.OrderBy.Name.Name, "time") {
+		return errAt(CodeSemanticError, s.OrderBy.Name, "ORDER BY %s: metrics can only be ordered by time; use SORDER BY to order series", s.OrderBy.Name.Name)
+	}
+	if s.SOrderBy != nil {
+		if err := checkName(s.SOrderBy.Name, "SORDER BY"); err != nil {
+			return err
+		}
+	}
+	for _, c := range []struct {
+		kw  string
+		c   *IntClause
+		max int64
+	}{{"LIMIT", s.Limit, MaxLimit}, {"SLIMIT", s.SLimit, MaxLimit}, {"OFFSET", s.Offset, MaxOffset}, {"SOFFSET", s.SOffset, MaxOffset}} {
+		if err := checkIntClause(c.kw, c.c, c.max); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkIntClause(kw string, c *IntClause, maxN int64) error {
+	if c == nil {
+		return nil
+	}
+	if (kw == "LIMIT" || kw == "SLIMIT") && c.N == 0 {
+		return errAt(CodeInvalidArgument, c, "%s must be between 1 and %d", kw, maxN)
+	}
+	if c.N > maxN {
+		return errAt(CodeLimitTooLarge, c, "%s %d is larger than the maximum %d", kw, c.N, maxN)
+	}
+	return nil
+}
+
+// checkTargetExpr validates functions and arguments in a target expression.
+func checkTargetExpr(e Expr, inAgg bool) error {
+	switch x := e.(type) {
+	case *NameExpr, *NumberExpr:
+		return nil
+	case *ParenExpr:
+		return checkTargetExpr(x.X, inAgg)
+	case *UnaryExpr:
+		return checkTargetExpr(x.X, inAgg)
+	case *BinaryExpr:
+		if err := checkTargetExpr(x.LHS, inAgg); err != nil {
+			return err
+		}
+		return checkTargetExpr(x.RHS, inAgg)
+	case *CallExpr:
+		return checkCall(x)
+	case *StringExpr:
+		return errAt(CodeInvalidArgument, x, "a string is not a valid target; targets are fields, tags, numbers and functions")
+	}
+	return errAt(CodeParseError, e, "%s is not a valid target", e.String())
+}
+
+func checkCall(c *CallExpr) error {
+	fi, ok := functions[c.Name]
+	if !ok {
+		return errAt(CodeUnknownFunction, c, "unknown function %s(); known: avg, sum, min, max, count, first, last, percentile, median, stddev, spread, mode, count_distinct, distinct, top, bottom, difference, derivative, non_negative_derivative, non_negative_difference, moving_average, abs, round, log", c.Name)
+	}
+	nargs := 1
+	switch fi.extra {
+	case "percentile", "n":
+		nargs = 2
+	case "base":
+		if len(c.Args) == 1 {
+			nargs = 1
+		} else {
+			nargs = 2
+		}
+	}
+	if len(c.Args) != nargs {
+		return errAt(CodeInvalidArgument, c, "%s() takes %d argument(s), got %d", c.Name, nargs, len(c.Args))
+	}
+	for _, a := range c.Args {
+		if _, ok := a.(*NamedArg); ok {
+			return errAt(CodeInvalidArgument, a, "%s() takes no named arguments", c.Name)
+		}
+	}
+	switch fi.kind {
+	case fnAggregate, fnTransform:
+		if isCountDistinct(c) {
+			break
+		}
+		if _, ok := unparen(c.Args[0]).(*NameExpr); !ok {
+			return errAt(CodeInvalidArgument, c.Args[0], "the argument of %s() must be a field name", c.Name)
+		}
+	case fnRow:
+		if err := checkTargetExpr(c.Args[0], false); err != nil {
+			return err
+		}
+		if containsAggregate(c.Args[0]) || containsKind(c.Args[0], fnTransform) {
+			return errAt(CodeSemanticError, c.Args[0], "%s() applies to row values, not to aggregates or transforms", c.Name)
+		}
+	}
+	if nargs == 2 {
+		n, ok := numberArg(c.Args[1])
+		if !ok {
+			return errAt(CodeInvalidArgument, c.Args[1], "the second argument of %s() must be a number", c.Name)
+		}
+		switch fi.extra {
+		case "percentile":
+			if n < 0 || n > 100 {
+				return errAt(CodeInvalidArgument, c.Args[1], "percentile %v is outside [0, 100]", n)
+			}
+		case "n":
+			if n < 1 || n != float64(int64(n)) || n > MaxLimit {
+				what := "window"
+				if c.Name == "top" || c.Name == "bottom" {
+					what = "count"
+				}
+				return errAt(CodeInvalidArgument, c.Args[1], "%s() %s must be an integer between 1 and %d", c.Name, what, MaxLimit)
+			}
+		case "base":
+			if n <= 0 || n == 1 {
+				return errAt(CodeInvalidArgument, c.Args[1], "log() base must be positive and not 1")
+			}
+		}
+	}
+	return nil
+}
+
+func numberArg(e Expr) (float64, bool) {
+	switch x := unparen(e).(type) {
+	case *NumberExpr:
+		return x.Val, true
+	case *UnaryExpr:
+		if v, ok := numberArg(x.X); ok {
+			return x.apply(v), true
+		}
+	}
+	return 0, false
+}
+
+// checkAggregateTarget: with aggregates, a target is an aggregate expression (aggregates,
+// numbers, arithmetic), a number, or a BY tag.
+func checkAggregateTarget(e Expr, byNames map[string]bool) error {
+	if n, ok := e.(*NameExpr); ok {
+		if byNames[n.Name] {
+			return nil
+		}
+		return errAt(CodeSemanticError, n, "%s is neither an aggregate nor a BY tag; aggregates cannot be mixed with raw fields", n.Name)
+	}
+	var err error
+	Walk(e, func(x Expr) bool {
+		if err != nil {
+			return false
+		}
+		switch c := x.(type) {
+		case *CallExpr:
+			switch functions[c.Name].kind {
+			case fnAggregate:
+				return false
+			case fnTransform:
+				err = errAt(CodeSemanticError, c, "transform %s() cannot be mixed with aggregates", c.Name)
+			case fnRow:
+				err = errAt(CodeSemanticError, c, "%s() cannot be mixed with aggregates", c.Name)
+			}
+		case *NameExpr:
+			err = errAt(CodeSemanticError, c, "%s is used outside an aggregate; aggregates cannot be mixed with raw fields", c.Name)
+		}
+		return true
+	})
+	return err
+}
+
+// checkCond validates a filter or HAVING condition.
+func checkCond(e Expr) error {
+	switch x := e.(type) {
+	case *ParenExpr:
+		return checkCond(x.X)
+	case *BinaryExpr:
+		switch x.Op {
+		case "AND", "OR":
+			if err := checkCond(x.LHS); err != nil {
+				return err
+			}
+			return checkCond(x.RHS)
+		case "=", "!=", "<", "<=", ">", ">=":
+			return checkComparison(x)
+		}
+	case *InExpr:
+		if _, ok := unparen(x.X).(*NameExpr); !ok {
+			return errAt(CodeInvalidArgument, x.X, "IN needs a tag or field name on its left")
+		}
+		for _, el := range x.List.Elems {
+			switch el.(type) {
+			case *StringExpr, *NumberExpr:
+			default:
+				return errAt(CodeInvalidArgument, el, "IN lists hold strings and numbers")
+			}
+		}
+		return nil
+	case *CallExpr:
+		if _, ok := functions[x.Name]; !ok {
+			return errAt(CodeUnknownFunction, x, "function %s() cannot be used as a filter condition in M", x.Name)
+		}
+	}
+	return errAt(CodeSemanticError, e, "%s is not a condition; write a comparison such as host = 'a' or idle > 90", e.String())
+}
+
+func checkComparison(b *BinaryExpr) error {
+	switch r := b.RHS.(type) {
+	case *RegexExpr:
+		if b.Op != "=" && b.Op != "!=" {
+			return errAt(CodeInvalidArgument, b, "a regex can only be compared with = or !=")
+		}
+		if _, ok := unparen(b.LHS).(*NameExpr); !ok {
+			return errAt(CodeInvalidArgument, b.LHS, "a regex match needs a tag name on its left")
+		}
+		if _, err := regexp.Compile(r.Val); err != nil {
+			return errAt(CodeInvalidArgument, r, "invalid regex: %s", err)
+		}
+		return nil
+	case *StringExpr:
+		if _, ok := unparen(b.LHS).(*NameExpr); !ok {
+			return errAt(CodeInvalidArgument, b.LHS, "a string comparison needs a tag name on its left")
+		}
+		if b.Op != "=" && b.Op != "!=" {
+			return errAt(CodeInvalidArgument, b, "tags can only be compared with =, !=, IN, NOT IN or a regex, not %s", b.Op)
+		}
+		return nil
+	}
+	for _, side := range []Expr{b.LHS, b.RHS} {
+		if err := checkValueExpr(side); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkValueExpr validates an arithmetic operand of a comparison.
+func checkValueExpr(e Expr) error {
+	switch x := e.(type) {
+	case *NameExpr, *NumberExpr:
+		return nil
+	case *ParenExpr:
+		return checkValueExpr(x.X)
+	case *UnaryExpr:
+		return checkValueExpr(x.X)
+	case *BinaryExpr:
+		switch x.Op {
+		case "+", "-", "*", "/", "%", "^":
+			if err := checkValueExpr(x.LHS); err != nil {
+				return err
+			}
+			return checkValueExpr(x.RHS)
+		}
+		return errAt(CodeSemanticError, x, "unexpected condition inside a comparison; use parentheses around conditions")
+	case *CallExpr:
+		if fi, ok := functions[x.Name]; ok && fi.kind == fnAggregate {
+			if err := checkCall(x); err != nil {
+				return err
+			}
+			return nil
+		}
+		return errAt(CodeUnknownFunction, x, "function %s() cannot be used in a condition", x.Name)
+	case *StringExpr:
+		return errAt(CodeInvalidArgument, x, "a string must be on the right of = or !=")
+	case *RegexExpr:
+		return errAt(CodeInvalidArgument, x, "a regex must be on the right of = or !=")
+	}
+	return errAt(CodeInvalidArgument, e, "%s cannot be compared", e.String())
+}
+
+func checkTime(te *TimeExpr) error {
+	if te.Interval != nil && te.Interval.Ms <= 0 {
+		return errAt(CodeInvalidArgument, te.Interval, "interval %s must be at least 1ms", te.Interval.Text)
+	}
+	if te.Rollup != "" {
+		if te.Interval == nil {
+			return errAt(CodeInvalidArgument, te, "rollup %s needs an interval, such as [1h::1m:%s]", te.Rollup, te.Rollup)
+		}
+		if !IsRollup(te.Rollup) {
+			return errorf(CodeUnknownFunction, te.RollupPos.Pos, te.RollupPos.End, "unknown rollup %s; known: avg, sum, min, max, count, first, last, stddev, median, pNN, deriv, rate, irate", te.Rollup)
+		}
+		if m := percentileRollupRe.FindStringSubmatch(te.Rollup); m != nil {
+			if q := mustFloat(m[1]); q > 100 {
+				return errorf(CodeInvalidArgument, te.RollupPos.Pos, te.RollupPos.End, "rollup %s: percentile %v is outside [0, 100]", te.Rollup, q)
+			}
+		}
+	}
+	if te.From != nil && te.To != nil && !te.From.Relative && !te.To.Relative && te.From.Value >= te.To.Value {
+		return errAt(CodeInvalidArgument, te, "start %s is not before end %s", te.From.Text, te.To.Text)
+	}
+	return nil
+}
+
+// IsRollup reports whether name is a rollup of the time expression.
+func IsRollup(name string) bool {
+	return rollupNames[strings.ToLower(name)] || percentileRollupRe.MatchString(name)
+}
+
+var showFunctions = map[string]map[string]bool{
+	"show_measurement": {},
+	"show_tag_key":     {"from": true},
+	"show_tag_value":   {"from": true, "keyin": true, "field": true},
+	"show_field_key":   {"from": true},
+}
+
+func checkShow(s *ShowStmt) error {
+	allowed, ok := showFunctions[s.Call.Name]
+	if !ok {
+		return errAt(CodeUnknownFunction, s.Call, "unknown metadata function %s(); known: show_measurement, show_tag_key, show_tag_value, show_field_key", s.Call.Name)
+	}
+	for _, a := range s.Call.Args {
+		na, ok := a.(*NamedArg)
+		if !ok {
+			return errAt(CodeInvalidArgument, a, "%s() takes named arguments such as from=['cpu']", s.Call.Name)
+		}
+		if !allowed[strings.ToLower(na.Name)] {
+			return errAt(CodeInvalidArgument, na, "%s() has no argument %q", s.Call.Name, na.Name)
+		}
+		switch v := na.Value.(type) {
+		case *ListExpr:
+			for _, el := range v.Elems {
+				if _, ok := el.(*StringExpr); !ok {
+					return errAt(CodeInvalidArgument, el, "%s= takes a list of strings", na.Name)
+				}
+			}
+		case *RegexExpr:
+			if _, err := regexp.Compile(v.Val); err != nil {
+				return errAt(CodeInvalidArgument, v, "invalid regex: %s", err)
+			}
+		case *StringExpr:
+		default:
+			return errAt(CodeInvalidArgument, na.Value, "%s= takes a list of strings, a string or a regex", na.Name)
+		}
+		if strings.EqualFold(na.Name, "keyin") {
+			if err := checkNames(na.Value, s.Call.Name); err != nil {
+				return err
+			}
+		}
+	}
+	if s.Filter != nil {
+		if err := checkNames(s.Filter, "the filter"); err != nil {
+			return err
+		}
+		if err := checkCond(s.Filter); err != nil {
+			return err
+		}
+	}
+	if s.Time != nil {
+		if err := checkTime(s.Time); err != nil {
+			return err
+		}
+		if s.Time.Interval != nil {
+			return errAt(CodeInvalidArgument, s.Time, "metadata functions take a time range without an interval")
+		}
+	}
+	if err := checkIntClause("LIMIT", s.Limit, MaxLimit); err != nil {
+		return err
+	}
+	return checkIntClause("OFFSET", s.Offset, MaxOffset)
+}
+
+func mustFloat(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic(fmt.Errorf("BUG: %q is not a number: %w", s, err))
+	}
+	return v
+}
+
+// isCountDistinct reports whether c is count(distinct(f)), the same as count_distinct(f).
+func isCountDistinct(c *CallExpr) bool {
+	if c.Name != "count" || len(c.Args) != 1 {
+		return false
+	}
+	in, ok := unparen(c.Args[0]).(*CallExpr)
+	if !ok || in.Name != "distinct" || len(in.Args) != 1 {
+		return false
+	}
+	_, ok = unparen(in.Args[0]).(*NameExpr)
+	return ok
+}
+
+// aggregateOf returns the aggregate an aggregate call computes and the field it reads:
+// count(distinct(f)) is count_distinct over f.
+func aggregateOf(c *CallExpr) (name, field string) {
+	if isCountDistinct(c) {
+		in := unparen(c.Args[0]).(*CallExpr)
+		return "count_distinct", unparen(in.Args[0]).(*NameExpr).Name
+	}
+	return c.Name, unparen(c.Args[0]).(*NameExpr).Name
+}

@@ -1,0 +1,37 @@
+package dql_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"vigil/storage/lib/dql"
+	"vigil/storage/lib/dql/dqltest"
+)
+
+// TestLongQueries bounds the time of the largest queries (64 KiB): every stage must be
+// linear in the query size.
+func TestLongQueries(t *testing.T) {
+	for _, q := range []string{
+		"M::cpu:(count(user)) {" + strings.Repeat("host='a' AND ", 5000) + "host='a'} [1699999200000:1699999380000]",
+		"M::cpu:(count(user)) {" + strings.Repeat("(host='a' OR dc='x') AND ", 2500) + "host='a'} [1699999200000:1699999380000]",
+		"M::cpu:(count(user)) {" + strings.Repeat("host='a' OR ", 5000) + "host='a'} [1699999200000:1699999380000]",
+		"M::cpu:(" + strings.Repeat("user+", 12000) + "user) [1699999200000:1699999380000]",
+		"M::cpu:(user) {" + strings.Repeat("user > 1 AND ", 5000) + "user > 1} [1699999200000:1699999380000]",
+		"M::cpu:(count(user)) {host IN [" + strings.Repeat("'a',", 10000) + "'b']} [1699999200000:1699999380000]",
+		"M::cpu:(count(user)) [1699999200000:1699999380000] BY " + strings.Repeat("host, ", 9000) + "host",
+	} {
+		if len(q) > dql.MaxQueryLen {
+			t.Fatalf("test query is %d bytes", len(q))
+		}
+		start := time.Now()
+		if _, err := dql.Query(context.Background(), dqltest.ExampleE(), q, dql.Options{Now: now}); err != nil {
+			t.Fatalf("%.80s…: %s", q, err)
+		}
+		t.Logf("%d bytes: %s", len(q), time.Since(start))
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("%.80s… (%d bytes) took %s", q, len(q), d)
+		}
+	}
+}

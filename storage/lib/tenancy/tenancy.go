@@ -1,0 +1,35 @@
+// Package tenancy holds the one definition of Vigil's tenant label and the rules for names
+// that user input may never use.
+package tenancy
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Label is the reserved label that carries the workspace id on every stored series.
+const Label = "vigil_workspace"
+
+// Names the storage sets itself on every series written through the line-protocol path.
+const (
+	MeasurementLabel = "__measurement__"
+	FieldLabel       = "__field__"
+	MetricNameLabel  = "__name__"
+)
+
+var workspaceIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+// ValidateWorkspaceID returns an error when id cannot be a workspace id.
+func ValidateWorkspaceID(id string) error {
+	if !workspaceIDRe.MatchString(id) {
+		return fmt.Errorf("invalid workspace id %q: want 1-64 characters of [A-Za-z0-9_-], starting with a letter or digit", id)
+	}
+	return nil
+}
+
+// IsReserved reports whether a label name is reserved: the tenant label, VictoriaMetrics'
+// cluster tenancy labels, or any name starting with "__".
+func IsReserved(name string) bool {
+	return name == Label || name == "vm_account_id" || name == "vm_project_id" || strings.HasPrefix(name, "__")
+}
