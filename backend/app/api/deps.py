@@ -1,0 +1,187 @@
+"""Cross-cutting needs as ``Annotated`` dependencies, so a route's signature states what it needs.
+
+``WorkspaceDep(permission)`` is the one place tenancy is enforced for
+``/workspaces/{workspace_id}/…``: it resolves the workspace, the caller's membership and role
+once, applies the permission table (``app.core.permissions``), and answers 404 to non-members.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import uuid
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from app.clients.storage import StorageClient
+from app.core.db import get_db
+from app.core.errors import Forbidden, NotFound, Unauthorized
+from app.core.permissions import MIN_ROLE, QUERY_KEY_PERMISSIONS, Permission, allows
+from app.core.security import INGEST_KEY_PREFIX, QUERY_KEY_PREFIX
+from app.models import ApiKey, Role, User, Workspace
+from app.services import api_keys, users, workspaces
+from app.services.audit import Actor
+
+SessionDep = Annotated[Session, Depends(get_db)]
+
+bearer_scheme = HTTPBearer(
+    auto_error=False,
+    description="A session access token from /api/v1/auth/login, or (query endpoints only) "
+    "a workspace query key (vgq_…).",
+)
+BearerDep = Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)]
+
+
+def get_storage(request: Request) -> StorageClient:
+    storage: StorageClient = request.app.state.storage
+    return storage
+
+
+StorageDep = Annotated[StorageClient, Depends(get_storage)]
+
+
+def client_ip(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+def request_actor(request: Request) -> Actor:
+    """An anonymous actor (for signup and login): only where the request came from."""
+    return Actor(
+        user_id=None,
+        email=None,
+        ip=client_ip(request),
+        user_agent=(request.headers.get("user-agent") or "")[:400] or None,
+    )
+
+
+RequestActorDep = Annotated[Actor, Depends(request_actor)]
+
+
+def extract_token(request: Request) -> str | None:
+    """``Authorization: Bearer|Token <t>``, HTTP Basic (the password), or ``?token=``."""
+    header = request.headers.get("authorization")
+    if header:
+        scheme, _, value = header.partition(" ")
+        scheme = scheme.lower()
+        value = value.strip()
+        if scheme in ("bearer", "token") and value:
+            return value
+        if scheme == "basic" and value:
+            try:
+                decoded = base64.b64decode(value, validate=True).decode()
+            except (binascii.Error, UnicodeDecodeError):
+                return None
+            return decoded.partition(":")[2] or None
+        return None
+    return request.query_params.get("token") or None
+
+
+def is_api_key(token: str) -> bool:
+    return token.startswith((INGEST_KEY_PREFIX, QUERY_KEY_PREFIX))
+
+
+@dataclass(frozen=True)
+class CurrentSession:
+    user: User
+    session_id: uuid.UUID
+    actor: Actor
+
+
+def get_current_session(request: Request, db: SessionDep, _: BearerDep) -> CurrentSession:
+    token = extract_token(request)
+    if token is None:
+        raise Unauthorized("Not authenticated")
+    if is_api_key(token):
+        raise Unauthorized("API keys are accepted only by the query endpoints; sign in instead")
+    resolved = users.resolve_access_token(db, token=token)
+    if resolved is None:
+        raise Unauthorized("Access token is invalid or expired", code="invalid_token")
+    user, session_id = resolved
+    base = request_actor(request)
+    return CurrentSession(user, session_id, Actor(user.id, user.email, base.ip, base.user_agent))
+
+
+CurrentSessionDep = Annotated[CurrentSession, Depends(get_current_session)]
+
+
+def get_current_user(current: CurrentSessionDep) -> User:
+    return current.user
+
+
+CurrentUser = Annotated[User, Depends(get_current_user)]
+
+
+@dataclass(frozen=True)
+class WorkspaceContext:
+    """The workspace a request acts on and who is acting: a member (user + role) or a key."""
+
+    workspace: Workspace
+    actor: Actor
+    role: Role | None = None
+    user: User | None = None
+    key: ApiKey | None = None
+
+    @property
+    def id(self) -> uuid.UUID:
+        return self.workspace.id
+
+
+def resolve_query_key(db: Session, token: str) -> ApiKey:
+    """A live key with the query scope, or 401/403."""
+    key = api_keys.resolve(db, key=token)
+    if key is None:
+        raise Unauthorized("API key is invalid or revoked", code="invalid_key")
+    if key.scope != "query":
+        raise Forbidden(f"This key has the {key.scope} scope; queries need a query key")
+    return key
+
+
+def WorkspaceDep(permission: Permission) -> Any:  # noqa: N802 - reads as a type in signatures
+    """Dependency enforcing ``permission`` on the path's ``workspace_id``."""
+
+    def dependency(
+        workspace_id: uuid.UUID, request: Request, db: SessionDep, _: BearerDep
+    ) -> WorkspaceContext:
+        token = extract_token(request)
+        if token is None:
+            raise Unauthorized("Not authenticated")
+        base = request_actor(request)
+        if is_api_key(token):
+            if permission not in QUERY_KEY_PERMISSIONS:
+                raise Unauthorized(
+                    "API keys are accepted only by the query endpoints; sign in instead"
+                )
+            key = resolve_query_key(db, token)
+            if key.workspace_id != workspace_id:
+                raise NotFound("Workspace not found")
+            workspace = workspaces.get_active(db, workspace_id=workspace_id)
+            if workspace is None:
+                raise NotFound("Workspace not found")
+            actor = Actor(None, f"key:{key.key_prefix}", base.ip, base.user_agent)
+            return WorkspaceContext(workspace=workspace, actor=actor, key=key)
+        resolved = users.resolve_access_token(db, token=token)
+        if resolved is None:
+            raise Unauthorized("Access token is invalid or expired", code="invalid_token")
+        user, _session_id = resolved
+        workspace = workspaces.get_active(db, workspace_id=workspace_id)
+        role = (
+            workspaces.get_role(db, workspace_id=workspace_id, user_id=user.id)
+            if workspace is not None
+            else None
+        )
+        if workspace is None or role is None:
+            raise NotFound("Workspace not found")
+        if not allows(role, permission):
+            raise Forbidden(
+                f"Your role ({role.value}) does not allow {permission.value}; "
+                f"it needs {MIN_ROLE[permission].value} or above"
+            )
+        actor = Actor(user.id, user.email, base.ip, base.user_agent)
+        return WorkspaceContext(workspace=workspace, actor=actor, role=role, user=user)
+
+    dependency.permission = permission  # type: ignore[attr-defined]
+    return Depends(dependency)

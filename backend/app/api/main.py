@@ -1,0 +1,32 @@
+"""Every router of the API, in one list."""
+
+from fastapi import APIRouter
+
+from app.api.routes import (
+    api_keys,
+    audit,
+    auth,
+    dashboards,
+    limits,
+    members,
+    query,
+    saved_queries,
+    workspaces,
+)
+
+api_router = APIRouter()
+api_router.include_router(auth.router)
+api_router.include_router(workspaces.router)
+api_router.include_router(members.router)
+api_router.include_router(members.invitations_router)
+api_router.include_router(api_keys.router)
+api_router.include_router(limits.router)
+api_router.include_router(audit.router)
+api_router.include_router(dashboards.router)
+api_router.include_router(saved_queries.router)
+api_router.include_router(query.router)
+
+# Mounted at the root, outside /api/v1: the DataKit-compatible DQL path and the
+# Prometheus API where the query key picks the workspace.
+root_router = APIRouter()
+root_router.include_router(query.public_router)

@@ -1,0 +1,102 @@
+"""ASGI middleware."""
+
+from __future__ import annotations
+
+import json
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class BodySizeLimitMiddleware:
+    """Refuse request bodies above ``max_bytes`` with 413, before anything parses them.
+
+    Checks ``Content-Length`` up front and counts streamed (chunked) bodies as they arrive.
+    """
+
+    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_large = int(value) > self.max_bytes
+                except ValueError:
+                    too_large = False
+                if too_large:
+                    await self._refuse(send)
+                    return
+        received = 0
+        exceeded = False
+        replaced = False
+
+        async def limited_receive() -> Message:
+            # Past the limit the app gets an empty final chunk; whatever it answers to the
+            # truncated body is replaced by the 413 below.
+            nonlocal received, exceeded
+            if exceeded:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    exceeded = True
+                    return {"type": "http.request", "body": b"", "more_body": False}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal replaced
+            if exceeded:
+                if not replaced:
+                    replaced = True
+                    await self._refuse(send)
+                return
+            await send(message)
+
+        await self.app(scope, limited_receive, guarded_send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {
+                "detail": f"request body larger than {self.max_bytes} bytes",
+                "code": "too_large",
+                "limit": "max_request_bytes",
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+class DqlJsonBodyMiddleware:
+    """Treat ``query/raw`` bodies as JSON whatever their ``Content-Type`` says.
+
+    DataKit-style clients and ``curl -d`` post DQL requests without ``application/json``
+    (curl sends ``application/x-www-form-urlencoded``); the body is JSON all the same.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] == "POST"
+            and scope["path"].endswith("/query/raw")
+        ):
+            headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+            headers.append((b"content-type", b"application/json"))
+            scope = {**scope, "headers": headers}
+        await self.app(scope, receive, send)

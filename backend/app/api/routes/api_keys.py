@@ -1,0 +1,47 @@
+"""Workspace API keys (ingest and query)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, status
+
+from app.api.deps import SessionDep, WorkspaceContext, WorkspaceDep
+from app.core.permissions import Permission
+from app.models import ApiKey
+from app.schemas.api_key import ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, ApiKeysPublic
+from app.schemas.common import ERROR_RESPONSES
+from app.services import api_keys
+
+router = APIRouter(
+    prefix="/workspaces/{workspace_id}/keys", tags=["keys"], responses=ERROR_RESPONSES
+)
+
+Admins = Annotated[WorkspaceContext, WorkspaceDep(Permission.KEYS_MANAGE)]
+
+
+def _public(key: ApiKey) -> ApiKeyPublic:
+    return ApiKeyPublic.model_validate(key, from_attributes=True)
+
+
+@router.get("", response_model=ApiKeysPublic)
+def read_keys(db: SessionDep, ws: Admins) -> ApiKeysPublic:
+    """The workspace's keys, revoked ones included (the key text is never shown again)."""
+    data = [_public(k) for k in api_keys.list_keys(db, workspace_id=ws.id)]
+    return ApiKeysPublic(data=data, count=len(data))
+
+
+@router.post("", response_model=ApiKeyCreated, status_code=status.HTTP_201_CREATED)
+def create_key(body: ApiKeyCreate, db: SessionDep, ws: Admins) -> ApiKeyCreated:
+    """Create a key. ``key`` in the response is shown only this once."""
+    row, key = api_keys.create_key(
+        db, workspace_id=ws.id, name=body.name, scope=body.scope, actor=ws.actor
+    )
+    return ApiKeyCreated(**_public(row).model_dump(), key=key)
+
+
+@router.delete("/{key_id}", response_model=ApiKeyPublic)
+def revoke_key(key_id: uuid.UUID, db: SessionDep, ws: Admins) -> ApiKeyPublic:
+    """Revoke a key; the gateway stops accepting it within seconds."""
+    return _public(api_keys.revoke_key(db, workspace_id=ws.id, key_id=key_id, actor=ws.actor))

@@ -1,0 +1,182 @@
+"""Dashboards: CRUD, version history and restore, import and export."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, status
+
+from app.api.deps import SessionDep, WorkspaceContext, WorkspaceDep
+from app.core.permissions import Permission
+from app.models import Dashboard, DashboardVersion
+from app.schemas.common import ERROR_RESPONSES, ErrorPublic, Message
+from app.schemas.dashboard import (
+    DashboardCreate,
+    DashboardExport,
+    DashboardPublic,
+    DashboardSpec,
+    DashboardsPublic,
+    DashboardSummary,
+    DashboardUpdate,
+    DashboardVersionDetail,
+    DashboardVersionPublic,
+    DashboardVersionsPublic,
+)
+from app.services import dashboards
+
+router = APIRouter(
+    prefix="/workspaces/{workspace_id}/dashboards", tags=["dashboards"], responses=ERROR_RESPONSES
+)
+
+Readers = Annotated[WorkspaceContext, WorkspaceDep(Permission.DASHBOARDS_READ)]
+Writers = Annotated[WorkspaceContext, WorkspaceDep(Permission.DASHBOARDS_WRITE)]
+
+
+def _summary(d: Dashboard) -> DashboardSummary:
+    return DashboardSummary(
+        id=d.id,
+        workspace_id=d.workspace_id,
+        title=d.title,
+        description=d.description,
+        tags=list(d.tags),
+        version=d.version,
+        created_at=d.created_at,
+        updated_at=d.updated_at,
+    )
+
+
+def _public(d: Dashboard) -> DashboardPublic:
+    return DashboardPublic(
+        **_summary(d).model_dump(),
+        spec=DashboardSpec.model_validate(d.spec),
+        created_by=d.created_by,
+        updated_by=d.updated_by,
+    )
+
+
+def _version(v: DashboardVersion) -> DashboardVersionPublic:
+    return DashboardVersionPublic(
+        version=v.version,
+        title=v.title,
+        message=v.message,
+        created_by=v.created_by,
+        created_at=v.created_at,
+    )
+
+
+def _user_id(ws: WorkspaceContext) -> uuid.UUID | None:
+    return ws.user.id if ws.user else None
+
+
+@router.get("", response_model=DashboardsPublic)
+def read_dashboards(
+    db: SessionDep,
+    ws: Readers,
+    search: Annotated[str | None, Query(max_length=200)] = None,
+    tag: Annotated[str | None, Query(max_length=64)] = None,
+) -> DashboardsPublic:
+    """The workspace's dashboards (without their panels), by title."""
+    rows = dashboards.list_dashboards(db, workspace_id=ws.id, search=search, tag=tag)
+    return DashboardsPublic(data=[_summary(d) for d in rows], count=len(rows))
+
+
+@router.post("", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
+def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> DashboardPublic:
+    """Create a dashboard (version 1)."""
+    dashboard = dashboards.create_dashboard(db, workspace_id=ws.id, data=body, user_id=_user_id(ws))
+    db.commit()
+    return _public(dashboard)
+
+
+@router.post("/import", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
+def import_dashboard(body: DashboardExport, db: SessionDep, ws: Writers) -> DashboardPublic:
+    """Create a dashboard from an export document."""
+    data = DashboardCreate(
+        title=body.title, description=body.description, tags=body.tags, spec=body.spec
+    )
+    dashboard = dashboards.create_dashboard(
+        db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported"
+    )
+    db.commit()
+    return _public(dashboard)
+
+
+@router.get("/{dashboard_id}", response_model=DashboardPublic)
+def read_dashboard(dashboard_id: uuid.UUID, db: SessionDep, ws: Readers) -> DashboardPublic:
+    """One dashboard with its panels and variables."""
+    return _public(dashboards.get_dashboard(db, workspace_id=ws.id, dashboard_id=dashboard_id))
+
+
+@router.patch(
+    "/{dashboard_id}",
+    response_model=DashboardPublic,
+    responses={409: {"model": ErrorPublic, "description": "base_version is stale"}},
+)
+def update_dashboard(
+    dashboard_id: uuid.UUID, body: DashboardUpdate, db: SessionDep, ws: Writers
+) -> DashboardPublic:
+    """Save changes as a new version. Send ``base_version`` to refuse overwriting others' edits."""
+    dashboard = dashboards.update_dashboard(
+        db, workspace_id=ws.id, dashboard_id=dashboard_id, data=body, user_id=_user_id(ws)
+    )
+    return _public(dashboard)
+
+
+@router.delete("/{dashboard_id}", response_model=Message)
+def delete_dashboard(dashboard_id: uuid.UUID, db: SessionDep, ws: Writers) -> Message:
+    """Delete a dashboard and its history."""
+    dashboards.delete_dashboard(db, workspace_id=ws.id, dashboard_id=dashboard_id, actor=ws.actor)
+    return Message(message="Dashboard deleted")
+
+
+@router.get("/{dashboard_id}/versions", response_model=DashboardVersionsPublic)
+def read_dashboard_versions(
+    dashboard_id: uuid.UUID, db: SessionDep, ws: Readers
+) -> DashboardVersionsPublic:
+    """Version history, newest first."""
+    rows = dashboards.list_versions(db, workspace_id=ws.id, dashboard_id=dashboard_id)
+    return DashboardVersionsPublic(data=[_version(v) for v in rows], count=len(rows))
+
+
+@router.get("/{dashboard_id}/versions/{version}", response_model=DashboardVersionDetail)
+def read_dashboard_version(
+    dashboard_id: uuid.UUID,
+    version: Annotated[int, Path(ge=1, le=2_147_483_647)],
+    db: SessionDep,
+    ws: Readers,
+) -> DashboardVersionDetail:
+    """One version in full."""
+    v = dashboards.get_version(db, workspace_id=ws.id, dashboard_id=dashboard_id, version=version)
+    return DashboardVersionDetail(
+        **_version(v).model_dump(),
+        description=v.description,
+        tags=list(v.tags),
+        spec=DashboardSpec.model_validate(v.spec),
+    )
+
+
+@router.post("/{dashboard_id}/versions/{version}/restore", response_model=DashboardPublic)
+def restore_dashboard_version(
+    dashboard_id: uuid.UUID,
+    version: Annotated[int, Path(ge=1, le=2_147_483_647)],
+    db: SessionDep,
+    ws: Writers,
+) -> DashboardPublic:
+    """Make an old version current again (saved as a new version)."""
+    dashboard = dashboards.restore_version(
+        db, workspace_id=ws.id, dashboard_id=dashboard_id, version=version, user_id=_user_id(ws)
+    )
+    return _public(dashboard)
+
+
+@router.get("/{dashboard_id}/export", response_model=DashboardExport)
+def export_dashboard(dashboard_id: uuid.UUID, db: SessionDep, ws: Readers) -> DashboardExport:
+    """A portable document that ``POST …/dashboards/import`` accepts in any workspace."""
+    d = dashboards.get_dashboard(db, workspace_id=ws.id, dashboard_id=dashboard_id)
+    return DashboardExport(
+        title=d.title,
+        description=d.description,
+        tags=list(d.tags),
+        spec=DashboardSpec.model_validate(d.spec),
+    )

@@ -1,0 +1,46 @@
+"""Workspace limits and usage."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter
+
+from app.api.deps import SessionDep, StorageDep, WorkspaceContext, WorkspaceDep
+from app.core.permissions import Permission
+from app.schemas.common import ERROR_RESPONSES
+from app.schemas.limits import LimitsPublic, LimitsUpdate, UsagePublic
+from app.services import limits
+
+router = APIRouter(prefix="/workspaces/{workspace_id}", tags=["limits"], responses=ERROR_RESPONSES)
+
+
+@router.get("/limits", response_model=LimitsPublic)
+def read_limits(
+    db: SessionDep, ws: Annotated[WorkspaceContext, WorkspaceDep(Permission.LIMITS_READ)]
+) -> LimitsPublic:
+    """The workspace's limits."""
+    return LimitsPublic.model_validate(limits.get_limits(db, workspace_id=ws.id))
+
+
+@router.patch("/limits", response_model=LimitsPublic)
+def update_limits(
+    body: LimitsUpdate,
+    db: SessionDep,
+    ws: Annotated[WorkspaceContext, WorkspaceDep(Permission.LIMITS_UPDATE)],
+) -> LimitsPublic:
+    """Change some limits (admins and owners). Fields left out keep their value."""
+    changes = body.model_dump(exclude_unset=True, exclude_none=True)
+    return LimitsPublic.model_validate(
+        limits.update_limits(db, workspace_id=ws.id, changes=changes, actor=ws.actor)
+    )
+
+
+@router.get("/usage", response_model=UsagePublic)
+def read_usage(
+    db: SessionDep,
+    storage: StorageDep,
+    ws: Annotated[WorkspaceContext, WorkspaceDep(Permission.USAGE_READ)],
+) -> UsagePublic:
+    """Usage figures: active series (from storage) and queries today."""
+    return UsagePublic.model_validate(limits.usage(db, workspace_id=ws.id, storage=storage))

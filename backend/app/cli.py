@@ -1,0 +1,187 @@
+"""``vigil-admin``: operations on the backend's database.
+
+vigil-admin migrate                    apply migrations (alembic upgrade head)
+vigil-admin demo --env-file PATH       ensure the demo user, workspace and keys; write PATH
+vigil-admin openapi [--output FILE]    print the OpenAPI document
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+DEMO_EMAIL = "demo@vigil.dev"
+DEMO_WORKSPACE_NAME = "Demo"
+ENV_KEYS = (
+    "VIGIL_DEMO_EMAIL",
+    "VIGIL_DEMO_PASSWORD",
+    "VIGIL_DEMO_WORKSPACE",
+    "VIGIL_DEMO_INGEST_KEY",
+    "VIGIL_DEMO_QUERY_KEY",
+)
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    values: dict[str, str] = {}
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return values
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        name, _, value = line.partition("=")
+        values[name.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    return values
+
+
+def write_env_file(path: Path, values: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = "# Written by `vigil-admin demo`; safe to delete (it is recreated).\n" + "".join(
+        f"{k}={values[k]}\n" for k in ENV_KEYS
+    )
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".demo.env.")
+    with os.fdopen(fd, "w") as f:
+        f.write(body)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
+    """Make the demo account, workspace and keys exist; return the values and whether they changed.
+
+    Idempotent: when the file's user, password, workspace and keys all still resolve, nothing
+    is touched. Otherwise what is missing is created (a fresh password if it no longer matches).
+    """
+    from app.core import security
+    from app.models import Membership, Role
+    from app.services import api_keys, users, workspaces
+    from app.services.audit import Actor
+
+    current = read_env_file(env_file)
+    actor = Actor(None, "vigil-admin", None, "vigil-admin demo")
+    email = current.get("VIGIL_DEMO_EMAIL") or DEMO_EMAIL
+    password = current.get("VIGIL_DEMO_PASSWORD") or ""
+    changed = False
+
+    user = users.get_by_email(db, email=email)
+    if user is None:
+        password = password if len(password) >= 8 else secrets.token_urlsafe(12)
+        user = users.create_user(db, email=email, password=password, full_name="Demo", actor=actor)
+        db.commit()
+        changed = True
+    elif not password or not security.verify_password(password, user.password_hash):
+        password = secrets.token_urlsafe(12)
+        user.password_hash = security.hash_password(password)
+        db.commit()
+        changed = True
+
+    workspace = None
+    workspace_id = current.get("VIGIL_DEMO_WORKSPACE")
+    if workspace_id:
+        import uuid
+
+        try:
+            candidate = workspaces.get_active(db, workspace_id=uuid.UUID(workspace_id))
+        except ValueError:
+            candidate = None
+        if candidate is not None and db.get(Membership, (candidate.id, user.id)) is not None:
+            workspace = candidate
+    if workspace is None:
+        owned = [w for w, r in workspaces.list_for_user(db, user_id=user.id) if r == Role.owner]
+        named = [w for w in owned if w.name == DEMO_WORKSPACE_NAME]
+        workspace = named[0] if named else None
+    if workspace is None:
+        actor = Actor(user.id, user.email, None, "vigil-admin demo")
+        workspace = workspaces.create_workspace(
+            db, name=DEMO_WORKSPACE_NAME, owner=user, actor=actor
+        )
+        changed = True
+
+    from app.services import dashboards
+    from app.services.builtin_dashboards import host_overview
+
+    dashboards.refresh_shipped(db, workspace_id=workspace.id, data=host_overview())
+
+    keys = {}
+    for scope, name in (("ingest", "VIGIL_DEMO_INGEST_KEY"), ("query", "VIGIL_DEMO_QUERY_KEY")):
+        key = current.get(name, "")
+        row = api_keys.resolve(db, key=key) if key else None
+        if row is None or row.workspace_id != workspace.id or row.scope != scope:
+            _, key = api_keys.create_key(
+                db,
+                workspace_id=workspace.id,
+                name=f"demo {scope}",
+                scope=scope,
+                actor=Actor(user.id, user.email, None, "vigil-admin demo"),
+            )
+            changed = True
+        keys[name] = key
+
+    values = {
+        "VIGIL_DEMO_EMAIL": user.email,
+        "VIGIL_DEMO_PASSWORD": password,
+        "VIGIL_DEMO_WORKSPACE": str(workspace.id),
+        **keys,
+    }
+    if changed or any(current.get(k) != v for k, v in values.items()):
+        write_env_file(env_file, values)
+    return values, changed
+
+
+def cmd_migrate(_: argparse.Namespace) -> int:
+    from app import migrations
+
+    migrations.upgrade()
+    print("database is at the latest revision")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from app.core.db import get_sessionmaker
+
+    with get_sessionmaker()() as db:
+        values, changed = ensure_demo(db, Path(args.env_file))
+    state = "created/updated" if changed else "unchanged"
+    print(f"demo {state}: {values['VIGIL_DEMO_EMAIL']} workspace {values['VIGIL_DEMO_WORKSPACE']}")
+    print(f"wrote {args.env_file}")
+    return 0
+
+
+def cmd_openapi(args: argparse.Namespace) -> int:
+    from app.main import app
+
+    text = json.dumps(app.openapi(), indent=2, sort_keys=False) + "\n"
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="vigil-admin", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("migrate", help="apply database migrations").set_defaults(func=cmd_migrate)
+    demo = sub.add_parser("demo", help="ensure the demo user, workspace and keys")
+    demo.add_argument("--env-file", required=True, help="where to write VIGIL_DEMO_* variables")
+    demo.set_defaults(func=cmd_demo)
+    openapi = sub.add_parser("openapi", help="print the OpenAPI document")
+    openapi.add_argument("--output", "-o", help="write to this file instead of stdout")
+    openapi.set_defaults(func=cmd_openapi)
+    args = parser.parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,191 @@
+"""Typed client for vigil-storage's internal HTTP API (docs/internals.md).
+
+Every call names the workspace in ``X-Vigil-Workspace`` and carries the internal token;
+the backend is the trusted caller that also sets the per-request limit headers.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from app.core.errors import BadRequest, StorageUnavailable
+
+WORKSPACE_HEADER = "X-Vigil-Workspace"
+PROMETHEUS_ENDPOINTS = ("query", "query_range", "series", "labels")
+
+
+@dataclass(frozen=True)
+class QueryLimits:
+    """Per-request limits storage enforces (sent as X-Vigil-* headers)."""
+
+    timeout_seconds: int
+    max_points: int
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "X-Vigil-Query-Timeout": f"{self.timeout_seconds}s",
+            "X-Vigil-Max-Points": str(self.max_points),
+        }
+
+
+@dataclass(frozen=True)
+class StorageResponse:
+    """Storage's answer, passed through to the caller unchanged."""
+
+    status_code: int
+    content: bytes
+    content_type: str
+
+
+class StorageClient:
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        internal_token: str,
+        timeout: float = 120.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._http = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": f"Bearer {internal_token}"},
+            timeout=httpx.Timeout(timeout, connect=5.0),
+            transport=transport,
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        workspace_id: uuid.UUID,
+        limits: QueryLimits | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> httpx.Response:
+        headers = {WORKSPACE_HEADER: str(workspace_id)}
+        if limits is not None:
+            headers.update(limits.headers())
+        if extra_headers:
+            headers.update(extra_headers)
+        extra: dict[str, Any] = {}
+        if timeout is not None:
+            extra["timeout"] = httpx.Timeout(timeout, connect=5.0)
+        try:
+            return self._http.request(method, path, headers=headers, **kwargs, **extra)
+        except httpx.TimeoutException as exc:
+            raise StorageUnavailable(
+                f"vigil-storage did not answer in time ({type(exc).__name__})",
+                code="storage_timeout",
+            ) from exc
+        except httpx.TransportError as exc:
+            raise StorageUnavailable(f"vigil-storage is unreachable: {exc}") from exc
+        except httpx.InvalidURL as exc:
+            raise BadRequest(f"request cannot be forwarded: {exc}", code="bad_request") from exc
+
+    @staticmethod
+    def _passthrough(response: httpx.Response) -> StorageResponse:
+        return StorageResponse(
+            status_code=response.status_code,
+            content=response.content,
+            content_type=response.headers.get("content-type", "application/json"),
+        )
+
+    def query_raw(
+        self, *, workspace_id: uuid.UUID, body: Mapping[str, Any], limits: QueryLimits
+    ) -> StorageResponse:
+        """DQL ``POST /v1/query/raw``; status and body are returned as storage sent them."""
+        response = self._send(
+            "POST",
+            "/v1/query/raw",
+            workspace_id=workspace_id,
+            limits=limits,
+            json=body,
+            timeout=limits.timeout_seconds + 10.0,
+        )
+        return self._passthrough(response)
+
+    def prometheus(
+        self,
+        *,
+        workspace_id: uuid.UUID,
+        method: str,
+        endpoint: str,
+        params: Sequence[tuple[str, str]],
+        form: Sequence[tuple[str, str]] | None,
+        limits: QueryLimits,
+    ) -> StorageResponse:
+        """Prometheus HTTP API ``/api/v1/<endpoint>`` scoped to the workspace by storage.
+
+        Repeated fields (``match[]``) are kept: the form is re-encoded as sent.
+        """
+        kwargs: dict[str, Any] = {"params": list(params)}
+        headers: dict[str, str] = {}
+        if form is not None:
+            kwargs["content"] = str(httpx.QueryParams(list(form))).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        response = self._send(
+            method,
+            f"/api/v1/{endpoint}",
+            workspace_id=workspace_id,
+            limits=limits,
+            timeout=limits.timeout_seconds + 10.0,
+            extra_headers=headers,
+            **kwargs,
+        )
+        return self._passthrough(response)
+
+    def usage(self, *, workspace_id: uuid.UUID) -> dict[str, int]:
+        response = self._send("GET", "/internal/v1/usage", workspace_id=workspace_id, timeout=10.0)
+        if response.status_code != 200:
+            raise StorageUnavailable(
+                f"vigil-storage answered {response.status_code} to the usage request"
+            )
+        data = response.json()
+        return {k: int(data[k]) for k in ("active_series", "series_total") if k in data}
+
+    def samples_since(self, *, workspace_id: uuid.UUID, seconds: int, timeout_seconds: int) -> int:
+        """Samples stored in the last ``seconds`` (one per field value), via PromQL."""
+        window = max(1, seconds)
+        response = self._send(
+            "GET",
+            "/api/v1/query",
+            workspace_id=workspace_id,
+            limits=QueryLimits(timeout_seconds=timeout_seconds, max_points=1_000_000_000),
+            params={"query": f'sum(count_over_time({{__name__=~".+"}}[{window}s]))'},
+            timeout=timeout_seconds + 5.0,
+        )
+        if response.status_code != 200:
+            raise StorageUnavailable(
+                f"vigil-storage answered {response.status_code} to the sample count query"
+            )
+        result = response.json().get("data", {}).get("result", [])
+        return int(float(result[0]["value"][1])) if result else 0
+
+    def delete_workspace(self, *, workspace_id: uuid.UUID) -> None:
+        response = self._send(
+            "DELETE", "/internal/v1/workspace", workspace_id=workspace_id, timeout=60.0
+        )
+        if response.status_code >= 300:
+            raise StorageUnavailable(
+                f"vigil-storage answered {response.status_code} when deleting the workspace's data"
+            )
+
+    def health(self, *, timeout: float) -> dict[str, Any]:
+        try:
+            response = self._http.get("/health", timeout=timeout)
+        except httpx.HTTPError as exc:
+            raise StorageUnavailable(f"vigil-storage is unreachable: {exc}") from exc
+        if response.status_code != 200:
+            raise StorageUnavailable(f"vigil-storage /health answered {response.status_code}")
+        result: dict[str, Any] = response.json()
+        return result

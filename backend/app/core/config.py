@@ -1,0 +1,95 @@
+"""Runtime configuration: the only place that reads the environment.
+
+Every setting comes from a ``VIGIL_*`` variable (see docs/internals.md). Secrets that
+``make up`` writes under ``$VIGIL_HOME`` (``secret_key``, ``internal_token``) are read from
+there when the variable itself is not set.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+PLACEHOLDER_SECRET = "changethis"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="VIGIL_", extra="ignore", case_sensitive=False)
+
+    ENVIRONMENT: Literal["local", "test", "production"] = "local"
+    PROJECT_NAME: str = "Vigil"
+    API_V1_STR: str = "/api/v1"
+
+    HOME: Path = REPO_ROOT / ".vigil"
+    DATABASE_URL: str = "postgresql+psycopg://vigil:vigil@127.0.0.1:55432/vigil"
+    KAFKA_BOOTSTRAP: str = "127.0.0.1:59092"
+    STORAGE_URL: str = "http://127.0.0.1:8482"
+    GATEWAY_URL: str = "http://127.0.0.1:8001"
+    CONSUMER_URL: str = "http://127.0.0.1:8002"
+    UI_DIR: Path = REPO_ROOT / "frontend" / "dist"
+
+    SECRET_KEY: str = ""
+    INTERNAL_TOKEN: str = ""
+
+    ACCESS_TOKEN_EXPIRE_MINUTES: int = Field(default=15, ge=1)
+    REFRESH_TOKEN_EXPIRE_DAYS: int = Field(default=30, ge=1)
+    INVITATION_EXPIRE_DAYS: int = Field(default=7, ge=1)
+
+    # argon2id cost; the defaults are argon2-cffi's RFC 9106 "low memory" profile.
+    PASSWORD_HASH_TIME_COST: int = Field(default=3, ge=1)
+    PASSWORD_HASH_MEMORY_KIB: int = Field(default=65536, ge=8)
+
+    # Login throttling: failed attempts allowed within the window before 429.
+    LOGIN_WINDOW_SECONDS: int = Field(default=900, ge=1)
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: int = Field(default=5, ge=1)
+    LOGIN_MAX_FAILURES_PER_ADDRESS: int = Field(default=20, ge=1)
+
+    MAX_REQUEST_BYTES: int = Field(default=4 * 1024 * 1024, ge=1024)
+    HEALTH_TIMEOUT_SECONDS: float = Field(default=2.0, gt=0)
+    KAFKA_CONSUMER_GROUP: str = "vigil-consumer"
+    STORAGE_TIMEOUT_SECONDS: float = Field(default=120.0, gt=0)
+
+    @model_validator(mode="after")
+    def _secrets(self) -> Settings:
+        if not self.SECRET_KEY:
+            self.SECRET_KEY = _read_secret(self.HOME / "secret_key") or PLACEHOLDER_SECRET
+        if not self.INTERNAL_TOKEN:
+            self.INTERNAL_TOKEN = _read_secret(self.HOME / "internal_token") or PLACEHOLDER_SECRET
+        for name in ("SECRET_KEY", "INTERNAL_TOKEN"):
+            if getattr(self, name) == PLACEHOLDER_SECRET:
+                message = (
+                    f"VIGIL_{name} is not set and {self.HOME}/{name.lower()} does not exist; "
+                    f"using the placeholder {PLACEHOLDER_SECRET!r}"
+                )
+                if self.ENVIRONMENT == "production":
+                    raise ValueError(message + " (refused in production)")
+                warnings.warn(message, stacklevel=1)
+        return self
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        url = self.DATABASE_URL
+        if url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        return url
+
+
+def _read_secret(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
+
+
+settings = get_settings()

@@ -1,0 +1,119 @@
+"""The error hierarchy services raise; one handler in ``app.main`` maps it to HTTP.
+
+::
+
+    VigilError                 500  internal
+    ├── BadRequest             400  bad_request
+    ├── Unauthorized           401  unauthorized
+    ├── Forbidden              403  forbidden
+    ├── NotFound               404  not_found
+    ├── Conflict               409  conflict
+    ├── LimitExceeded          429  limit_exceeded   (names the limit, may set Retry-After)
+    └── QueryError             400  dql_* / query_error
+
+Every response body is ``{"detail": <human text>, "code": <stable code>}`` plus any extra
+fields a subclass adds (``limit``, ``position``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class VigilError(Exception):
+    """Base class: an error with an HTTP status, a human detail and a stable code."""
+
+    status_code = 500
+    code = "internal"
+
+    def __init__(self, detail: str, *, code: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+
+    def body(self) -> dict[str, Any]:
+        return {"detail": self.detail, "code": self.code}
+
+    def headers(self) -> dict[str, str] | None:
+        return None
+
+
+class BadRequest(VigilError):
+    """The request is well-formed but asks for something impossible."""
+
+    status_code = 400
+    code = "bad_request"
+
+
+class Unauthorized(VigilError):
+    """No valid credentials were presented."""
+
+    status_code = 401
+    code = "unauthorized"
+
+    def headers(self) -> dict[str, str] | None:
+        return {"WWW-Authenticate": "Bearer"}
+
+
+class Forbidden(VigilError):
+    """The caller is known but their role or key scope does not allow this."""
+
+    status_code = 403
+    code = "forbidden"
+
+
+class NotFound(VigilError):
+    """The resource does not exist, or the caller may not know that it does."""
+
+    status_code = 404
+    code = "not_found"
+
+
+class Conflict(VigilError):
+    """The request conflicts with the current state (duplicate, last owner, …)."""
+
+    status_code = 409
+    code = "conflict"
+
+
+class LimitExceeded(VigilError):
+    """A named limit was hit; ``limit`` says which one."""
+
+    status_code = 429
+    code = "limit_exceeded"
+
+    def __init__(self, detail: str, *, limit: str, retry_after: int | None = None) -> None:
+        super().__init__(detail)
+        self.limit = limit
+        self.retry_after = retry_after
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "limit": self.limit}
+
+    def headers(self) -> dict[str, str] | None:
+        return {"Retry-After": str(self.retry_after)} if self.retry_after else None
+
+
+class QueryError(VigilError):
+    """A query was refused; ``position`` is the byte offset of the problem when known."""
+
+    status_code = 400
+    code = "query_error"
+
+    def __init__(self, detail: str, *, code: str | None = None, position: int | None = None):
+        super().__init__(detail, code=code)
+        self.position = position
+
+    def body(self) -> dict[str, Any]:
+        body = super().body()
+        if self.position is not None:
+            body["position"] = self.position
+        return body
+
+
+class StorageUnavailable(VigilError):
+    """vigil-storage could not be reached or answered with a server error."""
+
+    status_code = 502
+    code = "storage_unavailable"

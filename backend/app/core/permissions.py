@@ -1,0 +1,62 @@
+"""The one permission table: which role each workspace action needs.
+
+Roles are ordered owner > admin > editor > viewer; a role may do everything a lower role may.
+``app.api.deps.WorkspaceDep`` enforces this table for every ``/workspaces/{workspace_id}/…``
+route, and ``tests/api/test_permissions.py`` checks every route against it.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from app.models.workspace import Role
+
+ROLE_RANK: dict[Role, int] = {Role.viewer: 0, Role.editor: 1, Role.admin: 2, Role.owner: 3}
+
+
+class Permission(enum.StrEnum):
+    WORKSPACE_READ = "workspace.read"
+    WORKSPACE_UPDATE = "workspace.update"
+    WORKSPACE_DELETE = "workspace.delete"
+    MEMBERS_READ = "members.read"
+    MEMBERS_MANAGE = "members.manage"
+    KEYS_MANAGE = "keys.manage"
+    LIMITS_READ = "limits.read"
+    LIMITS_UPDATE = "limits.update"
+    USAGE_READ = "usage.read"
+    AUDIT_READ = "audit.read"
+    DASHBOARDS_READ = "dashboards.read"
+    DASHBOARDS_WRITE = "dashboards.write"
+    SAVED_QUERIES_READ = "saved_queries.read"
+    SAVED_QUERIES_WRITE = "saved_queries.write"
+    QUERY = "query"
+
+
+MIN_ROLE: dict[Permission, Role] = {
+    Permission.WORKSPACE_READ: Role.viewer,
+    Permission.WORKSPACE_UPDATE: Role.admin,
+    Permission.WORKSPACE_DELETE: Role.owner,
+    Permission.MEMBERS_READ: Role.viewer,
+    Permission.MEMBERS_MANAGE: Role.admin,
+    Permission.KEYS_MANAGE: Role.admin,
+    Permission.LIMITS_READ: Role.viewer,
+    Permission.LIMITS_UPDATE: Role.admin,
+    Permission.USAGE_READ: Role.admin,
+    Permission.AUDIT_READ: Role.admin,
+    Permission.DASHBOARDS_READ: Role.viewer,
+    Permission.DASHBOARDS_WRITE: Role.editor,
+    Permission.SAVED_QUERIES_READ: Role.viewer,
+    Permission.SAVED_QUERIES_WRITE: Role.editor,
+    Permission.QUERY: Role.viewer,
+}
+
+# Actions a workspace *query* key may perform instead of a signed-in member.
+QUERY_KEY_PERMISSIONS: frozenset[Permission] = frozenset({Permission.QUERY})
+
+
+def allows(role: Role, permission: Permission) -> bool:
+    return ROLE_RANK[role] >= ROLE_RANK[MIN_ROLE[permission]]
+
+
+def outranks_or_equals(role: Role, other: Role) -> bool:
+    return ROLE_RANK[role] >= ROLE_RANK[other]

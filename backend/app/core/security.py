@@ -1,0 +1,81 @@
+"""Passwords (argon2id), access tokens (JWT HS256), and opaque secrets (keys, refresh tokens)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import jwt
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from app.core.config import settings
+
+ALGORITHM = "HS256"
+INGEST_KEY_PREFIX = "vgi_"
+QUERY_KEY_PREFIX = "vgq_"
+KEY_DISPLAY_CHARS = 12
+
+_hasher = PasswordHasher(  # argon2id
+    time_cost=settings.PASSWORD_HASH_TIME_COST, memory_cost=settings.PASSWORD_HASH_MEMORY_KIB
+)
+# Verified against for unknown accounts so that timing does not reveal which emails exist.
+_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password(password: str, password_hash: str | None) -> bool:
+    try:
+        return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def create_access_token(*, user_id: uuid.UUID, session_id: uuid.UUID) -> tuple[str, int]:
+    """A short-lived JWT naming the user and the (revocable) session it belongs to."""
+    expires_in = settings.ACCESS_TOKEN_EXPIRE_MINUTES * 60
+    now = datetime.now(UTC)
+    payload = {
+        "sub": str(user_id),
+        "sid": str(session_id),
+        "iat": now,
+        "exp": now + timedelta(seconds=expires_in),
+        "typ": "access",
+    }
+    return jwt.encode(payload, settings.SECRET_KEY, algorithm=ALGORITHM), expires_in
+
+
+def decode_access_token(token: str) -> dict[str, Any] | None:
+    try:
+        payload: dict[str, Any] = jwt.decode(
+            token, settings.SECRET_KEY, algorithms=[ALGORITHM], options={"require": ["exp", "sub"]}
+        )
+    except jwt.PyJWTError:
+        return None
+    if payload.get("typ") != "access":
+        return None
+    return payload
+
+
+def sha256_hex(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+def new_api_key(scope: str) -> str:
+    """``vgi_``/``vgq_`` followed by 43 URL-safe characters (256 random bits)."""
+    prefix = INGEST_KEY_PREFIX if scope == "ingest" else QUERY_KEY_PREFIX
+    return prefix + secrets.token_urlsafe(32)
+
+
+def new_refresh_token() -> str:
+    return "vgr_" + secrets.token_urlsafe(32)
+
+
+def new_invitation_code() -> str:
+    return "vginv_" + secrets.token_urlsafe(18)

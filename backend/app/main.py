@@ -1,0 +1,171 @@
+"""The FastAPI application: routers, error handlers, the UI."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api.main import api_router, root_router
+from app.api.middleware import BodySizeLimitMiddleware, DqlJsonBodyMiddleware
+from app.api.routes import health
+from app.clients.storage import StorageClient
+from app.core.config import settings
+from app.core.db import get_sessionmaker
+from app.core.errors import VigilError
+from app.core.logging import setup_logging
+from app.services import limits
+from app.ui import mount_ui
+
+logger = logging.getLogger(__name__)
+
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    429: "limit_exceeded",
+}
+
+
+def custom_generate_unique_id(route: APIRoute) -> str:
+    return f"{route.tags[0]}-{route.name}" if route.tags else route.name
+
+
+def _location(loc: Sequence[Any]) -> str:
+    return ".".join(str(p) for p in loc)
+
+
+async def vigil_error_handler(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, VigilError)
+    return JSONResponse(exc.body(), status_code=exc.status_code, headers=exc.headers())
+
+
+async def http_error_handler(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    return JSONResponse(
+        {"detail": exc.detail, "code": HTTP_CODES.get(exc.status_code, "error")},
+        status_code=exc.status_code,
+        headers=exc.headers,
+    )
+
+
+async def validation_error_handler(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+    detail = f"{_location(first.get('loc', ()))}: {first.get('msg', 'invalid')}".lstrip(": ")
+    if len(errors) > 1:
+        detail += f" (and {len(errors) - 1} more)"
+    cleaned = [
+        {"loc": list(e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")} for e in errors
+    ]
+    return JSONResponse(
+        {"detail": detail, "code": "validation_error", "errors": cleaned}, status_code=422
+    )
+
+
+def _flush_counters() -> None:
+    try:
+        with get_sessionmaker()() as db:
+            limits.query_counter.flush(db)
+    except Exception:  # noqa: BLE001 - shutting down; the loss is a few query counts
+        logger.exception("could not save query counts at shutdown")
+
+
+def create_app(*, storage: StorageClient | None = None) -> FastAPI:
+    """Build the app. Tests pass a ``storage`` client with a mock transport."""
+    setup_logging()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        own = storage is None
+        app.state.storage = storage or StorageClient(
+            base_url=settings.STORAGE_URL,
+            internal_token=settings.INTERNAL_TOKEN,
+            timeout=settings.STORAGE_TIMEOUT_SECONDS,
+        )
+        try:
+            yield
+        finally:
+            _flush_counters()
+            if own:
+                app.state.storage.close()
+
+    app = FastAPI(
+        title=settings.PROJECT_NAME,
+        summary="Multi-tenant metrics: workspaces, keys, dashboards and the DQL/PromQL query API",
+        version="0.1.0",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        swagger_ui_oauth2_redirect_url="/api/docs/oauth2-redirect",
+        redoc_url=None,
+        generate_unique_id_function=custom_generate_unique_id,
+        separate_input_output_schemas=False,
+        lifespan=lifespan,
+    )
+    if storage is not None:
+        app.state.storage = storage
+    app.add_middleware(DqlJsonBodyMiddleware)
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.MAX_REQUEST_BYTES)
+    app.add_exception_handler(VigilError, vigil_error_handler)
+    app.add_exception_handler(StarletteHTTPException, http_error_handler)
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.include_router(health.router)
+    app.include_router(api_router, prefix=settings.API_V1_STR)
+    app.include_router(root_router)
+    mount_ui(app, settings.UI_DIR)
+    _describe_validation_errors(app)
+    return app
+
+
+def _describe_validation_errors(app: FastAPI) -> None:
+    """Make the documented 422 body match ``validation_error_handler``'s."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            schemas = schema.get("components", {}).get("schemas", {})
+            if "HTTPValidationError" in schemas:
+                schemas["HTTPValidationError"] = {
+                    "title": "HTTPValidationError",
+                    "type": "object",
+                    "required": ["detail", "code", "errors"],
+                    "properties": {
+                        "detail": {
+                            "type": "string",
+                            "title": "Detail",
+                            "examples": ["body.email: value is not a valid email address"],
+                        },
+                        "code": {
+                            "type": "string",
+                            "title": "Code",
+                            "examples": ["validation_error"],
+                        },
+                        "errors": {
+                            "type": "array",
+                            "title": "Errors",
+                            "items": {"$ref": "#/components/schemas/ValidationError"},
+                        },
+                    },
+                }
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+app = create_app()

@@ -1,0 +1,34 @@
+"""ORM models, one module per aggregate. Importing this package registers every table."""
+
+from app.models.api_key import ApiKey
+from app.models.audit import AuditEvent
+from app.models.base import Base
+from app.models.dashboard import Dashboard, DashboardVersion
+from app.models.saved_query import SavedQuery
+from app.models.user import LoginAttempt, User, UserSession
+from app.models.workspace import (
+    Invitation,
+    Membership,
+    Role,
+    Workspace,
+    WorkspaceLimits,
+    WorkspaceUsageDaily,
+)
+
+__all__ = [
+    "ApiKey",
+    "AuditEvent",
+    "Base",
+    "Dashboard",
+    "DashboardVersion",
+    "Invitation",
+    "LoginAttempt",
+    "Membership",
+    "Role",
+    "SavedQuery",
+    "User",
+    "UserSession",
+    "Workspace",
+    "WorkspaceLimits",
+    "WorkspaceUsageDaily",
+]

@@ -1,0 +1,122 @@
+"""Workspaces (tenants), their members, invitations and limits."""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from datetime import date, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Date,
+    DateTime,
+    Enum,
+    ForeignKey,
+    Integer,
+    String,
+)
+from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, timestamp_now, uuid_pk
+
+
+class Role(enum.StrEnum):
+    owner = "owner"
+    admin = "admin"
+    editor = "editor"
+    viewer = "viewer"
+
+
+ROLE_ENUM = Enum(Role, name="workspace_role", values_callable=lambda e: [m.value for m in e])
+
+
+class Workspace(Base):
+    __tablename__ = "workspaces"
+
+    id: Mapped[uuid.UUID] = uuid_pk()
+    name: Mapped[str] = mapped_column(String(100), nullable=False)
+    created_by: Mapped[uuid.UUID | None] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")
+    )
+    created_at: Mapped[datetime] = timestamp_now()
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Membership(Base):
+    __tablename__ = "memberships"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    role: Mapped[Role] = mapped_column(ROLE_ENUM, nullable=False)
+    created_at: Mapped[datetime] = timestamp_now()
+
+
+class Invitation(Base):
+    """An invitation by email address; the code (stored hashed) is shown once to the admin."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[uuid.UUID] = uuid_pk()
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True),
+        ForeignKey("workspaces.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    )
+    email: Mapped[str] = mapped_column(String(320), nullable=False)
+    role: Mapped[Role] = mapped_column(ROLE_ENUM, nullable=False)
+    code_hash: Mapped[str] = mapped_column(String(64), nullable=False, unique=True)
+    invited_by: Mapped[uuid.UUID | None] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")
+    )
+    created_at: Mapped[datetime] = timestamp_now()
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    accepted_by: Mapped[uuid.UUID | None] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")
+    )
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WorkspaceLimits(Base):
+    """Per-workspace limits. The ingest gateway reads the ingest_* and max_body_bytes columns."""
+
+    __tablename__ = "workspace_limits"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    ingest_points_per_second: Mapped[int] = mapped_column(Integer, nullable=False)
+    ingest_burst: Mapped[int] = mapped_column(Integer, nullable=False)
+    max_body_bytes: Mapped[int] = mapped_column(Integer, nullable=False)
+    active_series: Mapped[int] = mapped_column(Integer, nullable=False)
+    query_timeout_seconds: Mapped[int] = mapped_column(Integer, nullable=False)
+    max_points_per_query: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    retention_days: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    __table_args__ = (
+        CheckConstraint(
+            "ingest_points_per_second > 0 AND ingest_burst > 0 AND max_body_bytes > 0 "
+            "AND active_series > 0 AND query_timeout_seconds > 0 AND max_points_per_query > 0 "
+            "AND retention_days > 0",
+            name="positive",
+        ),
+    )
+
+
+class WorkspaceUsageDaily(Base):
+    """Counters the backend itself can observe, per workspace and UTC day."""
+
+    __tablename__ = "workspace_usage_daily"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    queries: Mapped[int] = mapped_column(BigInteger, nullable=False, server_default="0")

@@ -1,0 +1,4 @@
+"""Pydantic API schemas, one module per aggregate.
+
+Names follow ``XCreate``/``XUpdate``/``XPublic``/``XsPublic``.
+"""

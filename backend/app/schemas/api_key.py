@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+KeyScope = Literal["ingest", "query"]
+
+
+class ApiKeyCreate(BaseModel):
+    name: str = Field(min_length=1, max_length=100, examples=["web-01 agent"])
+    scope: KeyScope = Field(description="ingest: write metrics; query: read (DQL, PromQL)")
+
+
+class ApiKeyPublic(BaseModel):
+    id: uuid.UUID
+    workspace_id: uuid.UUID
+    name: str
+    scope: KeyScope
+    key_prefix: str = Field(description="First 12 characters, for recognising the key")
+    created_at: datetime
+    created_by: uuid.UUID | None
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+
+
+class ApiKeyCreated(ApiKeyPublic):
+    key: str = Field(description="The full key. Shown only in this response; store it now.")
+
+
+class ApiKeysPublic(BaseModel):
+    data: list[ApiKeyPublic]
+    count: int

@@ -1,0 +1,279 @@
+"""The dashboard model: typed, versioned, validated on write and published in OpenAPI.
+
+A dashboard is ``title`` + ``description`` + ``tags`` + a ``spec``. The spec carries its
+``schema_version``; panels are a discriminated union on ``type``.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+GRID_COLUMNS = 24
+
+_COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-z]+)$")
+_VARIABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GridPos(_Strict):
+    """Position on a 24-column grid; ``h`` in grid rows."""
+
+    x: int = Field(ge=0, lt=GRID_COLUMNS)
+    y: int = Field(ge=0, le=10_000)
+    w: int = Field(ge=1, le=GRID_COLUMNS)
+    h: int = Field(ge=1, le=100)
+
+    @model_validator(mode="after")
+    def _fits(self) -> GridPos:
+        if self.x + self.w > GRID_COLUMNS:
+            raise ValueError(f"x + w must be at most {GRID_COLUMNS} (got {self.x} + {self.w})")
+        return self
+
+
+class PanelQuery(_Strict):
+    """One DQL query of a panel; ``$name`` refers to a dashboard variable."""
+
+    ref_id: str = Field(default="A", pattern=r"^[A-Za-z0-9_]{1,16}$")
+    query: str = Field(min_length=1, max_length=65536)
+    legend_format: str | None = Field(
+        default=None, max_length=200, description="e.g. '{{host}}'; default: series name + tags"
+    )
+    hidden: bool = False
+
+
+class Threshold(_Strict):
+    value: float
+    color: str = Field(max_length=32, examples=["#e02f44", "red"])
+
+    @field_validator("color")
+    @classmethod
+    def _color(cls, value: str) -> str:
+        if not _COLOR.match(value):
+            raise ValueError("color must be a #hex value or a lowercase color name")
+        return value
+
+
+class Legend(_Strict):
+    show: bool = True
+    position: Literal["bottom", "right"] = "bottom"
+    values: list[Literal["last", "min", "max", "avg", "sum"]] = Field(default_factory=list)
+
+
+Unit = Annotated[
+    str,
+    Field(
+        max_length=32,
+        description="none, short, percent, percentunit, bytes, bytes/s, bits/s, s, ms, us, ns, "
+        "ops/s, …",
+    ),
+]
+Reducer = Literal["last", "first", "avg", "min", "max", "sum", "count"]
+
+
+class _PanelBase(_Strict):
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    title: str = Field(default="", max_length=200)
+    description: str = Field(default="", max_length=2000)
+    grid: GridPos
+    queries: list[PanelQuery] = Field(min_length=1, max_length=10)
+    unit: Unit = "none"
+    decimals: int | None = Field(default=None, ge=0, le=10)
+    thresholds: list[Threshold] = Field(default_factory=list, max_length=20)
+    legend: Legend = Field(default_factory=Legend)
+
+
+class TimeseriesPanel(_PanelBase):
+    type: Literal["timeseries"] = "timeseries"
+    stack: bool = False
+    line_width: int = Field(default=1, ge=0, le=10)
+    show_points: bool = False
+
+
+class AreaPanel(_PanelBase):
+    type: Literal["area"] = "area"
+    stack: bool = False
+    fill_opacity: float = Field(default=0.3, ge=0, le=1)
+
+
+class BarPanel(_PanelBase):
+    type: Literal["bar"] = "bar"
+    stack: bool = False
+    orientation: Literal["vertical", "horizontal"] = "vertical"
+
+
+class StatPanel(_PanelBase):
+    type: Literal["stat"] = "stat"
+    reduce: Reducer = "last"
+    sparkline: bool = True
+
+
+class TablePanel(_PanelBase):
+    type: Literal["table"] = "table"
+    reduce: Reducer | None = Field(
+        default=None, description="null: one row per point; otherwise one row per series"
+    )
+    page_size: int = Field(default=20, ge=1, le=1000)
+
+
+class HeatmapPanel(_PanelBase):
+    type: Literal["heatmap"] = "heatmap"
+    color_scheme: Literal["blues", "greens", "oranges", "reds", "spectral", "viridis"] = "viridis"
+
+
+class TopListPanel(_PanelBase):
+    type: Literal["toplist"] = "toplist"
+    reduce: Reducer = "avg"
+    limit: int = Field(default=10, ge=1, le=100)
+    order: Literal["desc", "asc"] = "desc"
+
+
+Panel = Annotated[
+    TimeseriesPanel | AreaPanel | BarPanel | StatPanel | TablePanel | HeatmapPanel | TopListPanel,
+    Field(discriminator="type"),
+]
+
+
+class Variable(_Strict):
+    """A dashboard variable, referred to as ``$name`` in panel queries.
+
+    ``query``: values come from a DQL metadata query such as
+    ``show_tag_value(from=['cpu'], keyin=['host'])`` (the ``value`` column);
+    ``custom``: the fixed ``options``; ``constant``: ``default`` only.
+    """
+
+    name: str = Field(examples=["host"])
+    label: str = Field(default="", max_length=100)
+    type: Literal["query", "custom", "constant"]
+    query: str | None = Field(default=None, max_length=65536)
+    options: list[str] = Field(default_factory=list, max_length=1000)
+    default: list[str] = Field(default_factory=list, max_length=1000)
+    multi: bool = False
+    include_all: bool = False
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not _VARIABLE_NAME.match(value):
+            raise ValueError("variable name must match [A-Za-z_][A-Za-z0-9_]{0,63}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Variable:
+        if self.type == "query" and not self.query:
+            raise ValueError(f"variable {self.name!r} of type query needs a query")
+        if self.type == "custom" and not self.options:
+            raise ValueError(f"variable {self.name!r} of type custom needs options")
+        return self
+
+
+class TimeRange(_Strict):
+    from_: str = Field(default="now-1h", alias="from", max_length=64, examples=["now-6h"])
+    to: str = Field(default="now", max_length=64)
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class DashboardSpec(_Strict):
+    schema_version: Literal[1] = 1
+    time: TimeRange = Field(default_factory=TimeRange)
+    refresh: str | None = Field(
+        default=None, pattern=r"^[0-9]+(s|m|h)$", description="auto-refresh, e.g. '30s'; null = off"
+    )
+    variables: list[Variable] = Field(default_factory=list, max_length=50)
+    panels: list[Panel] = Field(default_factory=list, max_length=200)
+
+    @model_validator(mode="after")
+    def _unique(self) -> DashboardSpec:
+        for kind, names in (
+            ("panel id", [p.id for p in self.panels]),
+            ("variable name", [v.name for v in self.variables]),
+        ):
+            seen: set[str] = set()
+            for name in names:
+                if name in seen:
+                    raise ValueError(f"duplicate {kind} {name!r}")
+                seen.add(name)
+        return self
+
+
+Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]], Field(max_length=20)]
+
+
+class DashboardCreate(BaseModel):
+    title: str = Field(min_length=1, max_length=200, examples=["Host overview"])
+    description: str = Field(default="", max_length=2000)
+    tags: Tags = Field(default_factory=list)
+    spec: DashboardSpec = Field(default_factory=DashboardSpec)
+
+
+class DashboardUpdate(BaseModel):
+    title: str | None = Field(default=None, min_length=1, max_length=200)
+    description: str | None = Field(default=None, max_length=2000)
+    tags: Tags | None = None
+    spec: DashboardSpec | None = None
+    message: str = Field(default="", max_length=500, description="Version note")
+    base_version: int | None = Field(
+        default=None,
+        ge=1,
+        description="If set and the dashboard moved on since, 409 (no lost updates)",
+    )
+
+
+class DashboardSummary(BaseModel):
+    id: uuid.UUID
+    workspace_id: uuid.UUID
+    title: str
+    description: str
+    tags: list[str]
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class DashboardPublic(DashboardSummary):
+    spec: DashboardSpec
+    created_by: uuid.UUID | None
+    updated_by: uuid.UUID | None
+
+
+class DashboardsPublic(BaseModel):
+    data: list[DashboardSummary]
+    count: int
+
+
+class DashboardVersionPublic(BaseModel):
+    version: int
+    title: str
+    message: str
+    created_by: uuid.UUID | None
+    created_at: datetime
+
+
+class DashboardVersionDetail(DashboardVersionPublic):
+    description: str
+    tags: list[str]
+    spec: DashboardSpec
+
+
+class DashboardVersionsPublic(BaseModel):
+    data: list[DashboardVersionPublic]
+    count: int
+
+
+class DashboardExport(BaseModel):
+    """Portable form of a dashboard: what export returns and import accepts."""
+
+    format: Literal["vigil.dashboard"] = "vigil.dashboard"
+    title: str = Field(min_length=1, max_length=200)
+    description: str = Field(default="", max_length=2000)
+    tags: Tags = Field(default_factory=list)
+    spec: DashboardSpec

@@ -1,0 +1,66 @@
+"""The audit trail: every security-relevant action is recorded here."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.models import AuditEvent
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting and from where (filled from the request)."""
+
+    user_id: uuid.UUID | None
+    email: str | None
+    ip: str | None
+    user_agent: str | None
+
+
+def record(
+    db: Session,
+    *,
+    actor: Actor,
+    action: str,
+    workspace_id: uuid.UUID | None = None,
+    target_type: str | None = None,
+    target_id: object | None = None,
+    details: dict[str, Any] | None = None,
+) -> AuditEvent:
+    """Add an event to the session; it commits with the action it records."""
+    event = AuditEvent(
+        workspace_id=workspace_id,
+        actor_user_id=actor.user_id,
+        actor_email=actor.email,
+        action=action,
+        target_type=target_type,
+        target_id=None if target_id is None else str(target_id),
+        details=details or {},
+        ip=actor.ip,
+        user_agent=actor.user_agent,
+    )
+    db.add(event)
+    return event
+
+
+def list_events(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    action: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> tuple[list[AuditEvent], int]:
+    query = select(AuditEvent).where(AuditEvent.workspace_id == workspace_id)
+    if action:
+        query = query.where(AuditEvent.action == action)
+    count = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = db.scalars(
+        query.order_by(AuditEvent.created_at.desc(), AuditEvent.id).limit(limit).offset(offset)
+    ).all()
+    return list(rows), count

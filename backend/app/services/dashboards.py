@@ -1,0 +1,209 @@
+"""Dashboards with version history: every save writes a snapshot; restore copies one forward."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.core.errors import Conflict, NotFound
+from app.models import Dashboard, DashboardVersion
+from app.schemas.dashboard import DashboardCreate, DashboardSpec, DashboardUpdate
+from app.services import audit
+from app.services.audit import Actor
+
+
+def _spec_json(spec: DashboardSpec) -> dict[str, Any]:
+    return spec.model_dump(mode="json", by_alias=True)
+
+
+def _snapshot(
+    db: Session, dashboard: Dashboard, *, user_id: uuid.UUID | None, message: str
+) -> None:
+    db.add(
+        DashboardVersion(
+            dashboard_id=dashboard.id,
+            version=dashboard.version,
+            title=dashboard.title,
+            description=dashboard.description,
+            tags=list(dashboard.tags),
+            spec=dashboard.spec,
+            message=message,
+            created_by=user_id,
+        )
+    )
+
+
+def list_dashboards(
+    db: Session, *, workspace_id: uuid.UUID, search: str | None = None, tag: str | None = None
+) -> list[Dashboard]:
+    query = select(Dashboard).where(Dashboard.workspace_id == workspace_id)
+    if search:
+        escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        query = query.where(Dashboard.title.ilike(f"%{escaped}%", escape="\\"))
+    if tag:
+        query = query.where(Dashboard.tags.contains([tag]))
+    return list(db.scalars(query.order_by(func.lower(Dashboard.title), Dashboard.id)).all())
+
+
+def get_dashboard(db: Session, *, workspace_id: uuid.UUID, dashboard_id: uuid.UUID) -> Dashboard:
+    dashboard = db.get(Dashboard, dashboard_id)
+    if dashboard is None or dashboard.workspace_id != workspace_id:
+        raise NotFound("Dashboard not found")
+    return dashboard
+
+
+def create_dashboard(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    data: DashboardCreate,
+    user_id: uuid.UUID | None,
+    message: str = "created",
+) -> Dashboard:
+    """Add a dashboard (version 1) to the session; the caller commits."""
+    dashboard = Dashboard(
+        workspace_id=workspace_id,
+        title=data.title,
+        description=data.description,
+        tags=list(data.tags),
+        spec=_spec_json(data.spec),
+        version=1,
+        created_by=user_id,
+        updated_by=user_id,
+    )
+    db.add(dashboard)
+    db.flush()
+    _snapshot(db, dashboard, user_id=user_id, message=message)
+    return dashboard
+
+
+def refresh_shipped(db: Session, *, workspace_id: uuid.UUID, data: DashboardCreate) -> bool:
+    """Bring an untouched shipped dashboard (still at version 1) up to the current release.
+
+    Returns whether it changed. Dashboards anyone has saved since are left alone.
+    """
+    dashboard = db.scalar(
+        select(Dashboard).where(
+            Dashboard.workspace_id == workspace_id,
+            Dashboard.title == data.title,
+            Dashboard.version == 1,
+        )
+    )
+    if dashboard is None or dashboard.spec == _spec_json(data.spec):
+        return False
+    update_dashboard(
+        db,
+        workspace_id=workspace_id,
+        dashboard_id=dashboard.id,
+        data=DashboardUpdate(
+            spec=data.spec, description=data.description, message="shipped update"
+        ),
+        user_id=None,
+    )
+    return True
+
+
+def update_dashboard(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    dashboard_id: uuid.UUID,
+    data: DashboardUpdate,
+    user_id: uuid.UUID | None,
+) -> Dashboard:
+    dashboard = db.scalar(select(Dashboard).where(Dashboard.id == dashboard_id).with_for_update())
+    if dashboard is None or dashboard.workspace_id != workspace_id:
+        raise NotFound("Dashboard not found")
+    if data.base_version is not None and data.base_version != dashboard.version:
+        raise Conflict(
+            f"Dashboard was changed since version {data.base_version} "
+            f"(now at version {dashboard.version}); reload and reapply your edits",
+            code="version_conflict",
+        )
+    if data.title is not None:
+        dashboard.title = data.title
+    if data.description is not None:
+        dashboard.description = data.description
+    if data.tags is not None:
+        dashboard.tags = list(data.tags)
+    if data.spec is not None:
+        dashboard.spec = _spec_json(data.spec)
+    dashboard.version += 1
+    dashboard.updated_at = datetime.now(UTC)
+    dashboard.updated_by = user_id
+    _snapshot(db, dashboard, user_id=user_id, message=data.message)
+    db.commit()
+    return dashboard
+
+
+def delete_dashboard(
+    db: Session, *, workspace_id: uuid.UUID, dashboard_id: uuid.UUID, actor: Actor
+) -> None:
+    dashboard = get_dashboard(db, workspace_id=workspace_id, dashboard_id=dashboard_id)
+    db.delete(dashboard)
+    audit.record(
+        db,
+        actor=actor,
+        action="dashboard.delete",
+        workspace_id=workspace_id,
+        target_type="dashboard",
+        target_id=dashboard_id,
+        details={"title": dashboard.title, "version": dashboard.version},
+    )
+    db.commit()
+
+
+def list_versions(
+    db: Session, *, workspace_id: uuid.UUID, dashboard_id: uuid.UUID
+) -> list[DashboardVersion]:
+    get_dashboard(db, workspace_id=workspace_id, dashboard_id=dashboard_id)
+    return list(
+        db.scalars(
+            select(DashboardVersion)
+            .where(DashboardVersion.dashboard_id == dashboard_id)
+            .order_by(DashboardVersion.version.desc())
+        ).all()
+    )
+
+
+def get_version(
+    db: Session, *, workspace_id: uuid.UUID, dashboard_id: uuid.UUID, version: int
+) -> DashboardVersion:
+    get_dashboard(db, workspace_id=workspace_id, dashboard_id=dashboard_id)
+    row = db.scalar(
+        select(DashboardVersion).where(
+            DashboardVersion.dashboard_id == dashboard_id, DashboardVersion.version == version
+        )
+    )
+    if row is None:
+        raise NotFound(f"Dashboard version {version} not found")
+    return row
+
+
+def restore_version(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    dashboard_id: uuid.UUID,
+    version: int,
+    user_id: uuid.UUID | None,
+) -> Dashboard:
+    old = get_version(db, workspace_id=workspace_id, dashboard_id=dashboard_id, version=version)
+    spec = DashboardSpec.model_validate(old.spec)
+    return update_dashboard(
+        db,
+        workspace_id=workspace_id,
+        dashboard_id=dashboard_id,
+        data=DashboardUpdate(
+            title=old.title,
+            description=old.description,
+            tags=list(old.tags),
+            spec=spec,
+            message=f"restored version {version}",
+        ),
+        user_id=user_id,
+    )

@@ -1,0 +1,159 @@
+"""Workspace limits and usage figures."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from app.clients.storage import QueryLimits, StorageClient
+from app.core.errors import NotFound, StorageUnavailable
+from app.models import WorkspaceLimits, WorkspaceUsageDaily
+from app.services import audit
+from app.services.audit import Actor
+
+
+def get_limits(db: Session, *, workspace_id: uuid.UUID) -> WorkspaceLimits:
+    limits = db.get(WorkspaceLimits, workspace_id)
+    if limits is None:
+        raise NotFound("Workspace limits not found")
+    return limits
+
+
+def query_limits(db: Session, *, workspace_id: uuid.UUID) -> QueryLimits:
+    limits = get_limits(db, workspace_id=workspace_id)
+    return QueryLimits(
+        timeout_seconds=limits.query_timeout_seconds, max_points=limits.max_points_per_query
+    )
+
+
+def update_limits(
+    db: Session, *, workspace_id: uuid.UUID, changes: dict[str, Any], actor: Actor
+) -> WorkspaceLimits:
+    limits = get_limits(db, workspace_id=workspace_id)
+    diff = {}
+    for name, value in changes.items():
+        old = getattr(limits, name)
+        if old != value:
+            diff[name] = {"from": old, "to": value}
+            setattr(limits, name, value)
+    if diff:
+        audit.record(
+            db,
+            actor=actor,
+            action="limits.update",
+            workspace_id=workspace_id,
+            target_type="workspace",
+            target_id=workspace_id,
+            details=diff,
+        )
+    db.commit()
+    return limits
+
+
+class QueryCounter:
+    """Per-workspace query counts, kept in memory and added to the database in batches.
+
+    A commit per query would cost more than the rest of the request; instead the first
+    request after ``FLUSH_SECONDS`` writes what accumulated (one upsert per workspace), and
+    usage reads and shutdown flush too. Several processes each add their own counts.
+    """
+
+    FLUSH_SECONDS = 5.0
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[tuple[uuid.UUID, date], int] = {}
+        self._last_flush = time.monotonic()
+
+    def add(self, db: Session, *, workspace_id: uuid.UUID) -> None:
+        key = (workspace_id, datetime.now(UTC).date())
+        with self._lock:
+            self._pending[key] = self._pending.get(key, 0) + 1
+            due = time.monotonic() - self._last_flush >= self.FLUSH_SECONDS
+        if due:
+            self.flush(db)
+
+    def flush(self, db: Session) -> None:
+        with self._lock:
+            pending, self._pending = self._pending, {}
+            self._last_flush = time.monotonic()
+        if not pending:
+            return
+        try:
+            for (workspace_id, day), count in sorted(pending.items()):
+                stmt = insert(WorkspaceUsageDaily).values(
+                    workspace_id=workspace_id, day=day, queries=count
+                )
+                db.execute(
+                    stmt.on_conflict_do_update(
+                        index_elements=[WorkspaceUsageDaily.workspace_id, WorkspaceUsageDaily.day],
+                        set_={"queries": WorkspaceUsageDaily.queries + count},
+                    )
+                )
+            db.commit()
+        except Exception:
+            db.rollback()
+            with self._lock:  # keep the counts for the next flush
+                for key, count in pending.items():
+                    self._pending[key] = self._pending.get(key, 0) + count
+            raise
+
+
+query_counter = QueryCounter()
+
+
+def count_query(db: Session, *, workspace_id: uuid.UUID) -> None:
+    """Count one query of the workspace towards today's usage."""
+    query_counter.add(db, workspace_id=workspace_id)
+
+
+POINTS_CACHE_SECONDS = 60.0
+POINTS_QUERY_TIMEOUT_SECONDS = 10
+_points_cache: dict[uuid.UUID, tuple[float, int]] = {}
+_points_lock = threading.Lock()
+
+
+def points_today(*, workspace_id: uuid.UUID, storage: StorageClient) -> int:
+    """Samples stored since 00:00 UTC, counted by storage; cached for a minute per workspace."""
+    now = time.monotonic()
+    with _points_lock:
+        cached = _points_cache.get(workspace_id)
+    if cached is not None and now - cached[0] < POINTS_CACHE_SECONDS:
+        return cached[1]
+    midnight = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    seconds = int((datetime.now(UTC) - midnight).total_seconds())
+    value = storage.samples_since(
+        workspace_id=workspace_id, seconds=seconds, timeout_seconds=POINTS_QUERY_TIMEOUT_SECONDS
+    )
+    with _points_lock:
+        _points_cache[workspace_id] = (now, value)
+    return value
+
+
+def usage(db: Session, *, workspace_id: uuid.UUID, storage: StorageClient) -> dict[str, Any]:
+    query_counter.flush(db)
+    today = datetime.now(UTC).date()
+    queries = db.scalar(
+        select(WorkspaceUsageDaily.queries).where(
+            WorkspaceUsageDaily.workspace_id == workspace_id, WorkspaceUsageDaily.day == today
+        )
+    )
+    result: dict[str, Any] = {
+        "queries_today": queries or 0,
+        "active_series": None,
+        "series_total": None,
+        "points_today": None,
+    }
+    try:
+        result.update(storage.usage(workspace_id=workspace_id))
+        result["points_today"] = points_today(workspace_id=workspace_id, storage=storage)
+    except StorageUnavailable as exc:
+        result["storage_error"] = exc.detail
+    return result

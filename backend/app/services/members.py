@@ -1,0 +1,243 @@
+"""Members, roles and invitations."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.core import security
+from app.core.config import settings
+from app.core.errors import BadRequest, Conflict, Forbidden, NotFound
+from app.core.permissions import outranks_or_equals
+from app.models import Invitation, Membership, Role, User, Workspace
+from app.services import audit
+from app.services.audit import Actor
+
+
+def list_members(db: Session, *, workspace_id: uuid.UUID) -> list[tuple[Membership, User]]:
+    rows = db.execute(
+        select(Membership, User)
+        .join(User, User.id == Membership.user_id)
+        .where(Membership.workspace_id == workspace_id)
+        .order_by(Membership.created_at, User.email)
+    ).all()
+    return [(m, u) for m, u in rows]
+
+
+def _owner_count(db: Session, *, workspace_id: uuid.UUID) -> int:
+    return (
+        db.scalar(
+            select(func.count())
+            .select_from(Membership)
+            .where(Membership.workspace_id == workspace_id, Membership.role == Role.owner)
+        )
+        or 0
+    )
+
+
+def _get_membership(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID) -> Membership:
+    membership = db.get(Membership, (workspace_id, user_id))
+    if membership is None:
+        raise NotFound("Member not found")
+    return membership
+
+
+def _check_can_grant(actor_role: Role, role: Role) -> None:
+    if not outranks_or_equals(actor_role, role):
+        raise Forbidden(f"A {actor_role.value} cannot grant the {role.value} role")
+
+
+def change_role(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    user_id: uuid.UUID,
+    role: Role,
+    actor_role: Role,
+    actor: Actor,
+) -> tuple[Membership, User]:
+    membership = _get_membership(db, workspace_id=workspace_id, user_id=user_id)
+    _check_can_grant(actor_role, role)
+    if not outranks_or_equals(actor_role, membership.role):
+        raise Forbidden(f"A {actor_role.value} cannot change the role of a {membership.role.value}")
+    if (
+        membership.role == Role.owner
+        and role != Role.owner
+        and _owner_count(db, workspace_id=workspace_id) == 1
+    ):
+        raise Conflict("A workspace needs at least one owner", code="last_owner")
+    old = membership.role
+    membership.role = role
+    audit.record(
+        db,
+        actor=actor,
+        action="member.role_change",
+        workspace_id=workspace_id,
+        target_type="user",
+        target_id=user_id,
+        details={"from": old.value, "to": role.value},
+    )
+    db.commit()
+    user = db.get(User, user_id)
+    assert user is not None
+    return membership, user
+
+
+def remove_member(
+    db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID, actor_role: Role, actor: Actor
+) -> None:
+    membership = _get_membership(db, workspace_id=workspace_id, user_id=user_id)
+    if not outranks_or_equals(actor_role, membership.role):
+        raise Forbidden(f"A {actor_role.value} cannot remove a {membership.role.value}")
+    if membership.role == Role.owner and _owner_count(db, workspace_id=workspace_id) == 1:
+        raise Conflict("A workspace needs at least one owner", code="last_owner")
+    db.delete(membership)
+    audit.record(
+        db,
+        actor=actor,
+        action="member.remove",
+        workspace_id=workspace_id,
+        target_type="user",
+        target_id=user_id,
+        details={"role": membership.role.value},
+    )
+    db.commit()
+
+
+def leave(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID, actor: Actor) -> None:
+    """Remove yourself from a workspace (any role; the last owner must hand over first)."""
+    membership = _get_membership(db, workspace_id=workspace_id, user_id=user_id)
+    if membership.role == Role.owner and _owner_count(db, workspace_id=workspace_id) == 1:
+        raise Conflict(
+            "You are the last owner: make someone else owner first, or delete the workspace",
+            code="last_owner",
+        )
+    db.delete(membership)
+    audit.record(
+        db,
+        actor=actor,
+        action="member.leave",
+        workspace_id=workspace_id,
+        target_type="user",
+        target_id=user_id,
+        details={"role": membership.role.value},
+    )
+    db.commit()
+
+
+def list_invitations(db: Session, *, workspace_id: uuid.UUID) -> list[Invitation]:
+    return list(
+        db.scalars(
+            select(Invitation)
+            .where(Invitation.workspace_id == workspace_id)
+            .order_by(Invitation.created_at.desc())
+        ).all()
+    )
+
+
+def create_invitation(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    email: str,
+    role: Role,
+    actor_role: Role,
+    actor: Actor,
+) -> tuple[Invitation, str]:
+    """An invitation and its code; the code is returned once and stored hashed."""
+    _check_can_grant(actor_role, role)
+    email = email.strip().lower()
+    already = db.scalar(
+        select(Membership)
+        .join(User, User.id == Membership.user_id)
+        .where(Membership.workspace_id == workspace_id, func.lower(User.email) == email)
+    )
+    if already is not None:
+        raise Conflict(f"{email} is already a member of this workspace", code="already_member")
+    code = security.new_invitation_code()
+    invitation = Invitation(
+        workspace_id=workspace_id,
+        email=email,
+        role=role,
+        code_hash=security.sha256_hex(code),
+        invited_by=actor.user_id,
+        expires_at=datetime.now(UTC) + timedelta(days=settings.INVITATION_EXPIRE_DAYS),
+    )
+    db.add(invitation)
+    db.flush()
+    audit.record(
+        db,
+        actor=actor,
+        action="invitation.create",
+        workspace_id=workspace_id,
+        target_type="invitation",
+        target_id=invitation.id,
+        details={"email": email, "role": role.value},
+    )
+    db.commit()
+    return invitation, code
+
+
+def revoke_invitation(
+    db: Session, *, workspace_id: uuid.UUID, invitation_id: uuid.UUID, actor: Actor
+) -> Invitation:
+    invitation = db.get(Invitation, invitation_id)
+    if invitation is None or invitation.workspace_id != workspace_id:
+        raise NotFound("Invitation not found")
+    if invitation.accepted_at is None and invitation.revoked_at is None:
+        invitation.revoked_at = datetime.now(UTC)
+        audit.record(
+            db,
+            actor=actor,
+            action="invitation.revoke",
+            workspace_id=workspace_id,
+            target_type="invitation",
+            target_id=invitation.id,
+            details={"email": invitation.email},
+        )
+        db.commit()
+    return invitation
+
+
+def accept_invitation(
+    db: Session, *, code: str, user: User, actor: Actor
+) -> tuple[Workspace, Role]:
+    """Join the workspace named by the code; the signed-in email must match the invitation."""
+    invitation = db.scalar(
+        select(Invitation)
+        .where(Invitation.code_hash == security.sha256_hex(code))
+        .with_for_update()
+    )
+    now = datetime.now(UTC)
+    if invitation is None or invitation.revoked_at is not None:
+        raise NotFound("Invitation not found")
+    if invitation.accepted_at is not None:
+        raise Conflict("This invitation has already been used", code="invitation_used")
+    if invitation.expires_at <= now:
+        raise BadRequest(
+            "This invitation has expired; ask for a new one", code="invitation_expired"
+        )
+    if invitation.email != user.email.lower():
+        raise Forbidden("This invitation was sent to a different email address")
+    workspace = db.get(Workspace, invitation.workspace_id)
+    if workspace is None or workspace.deleted_at is not None:
+        raise NotFound("Invitation not found")
+    if db.get(Membership, (workspace.id, user.id)) is not None:
+        raise Conflict("You are already a member of this workspace", code="already_member")
+    db.add(Membership(workspace_id=workspace.id, user_id=user.id, role=invitation.role))
+    invitation.accepted_at = now
+    invitation.accepted_by = user.id
+    audit.record(
+        db,
+        actor=actor,
+        action="invitation.accept",
+        workspace_id=workspace.id,
+        target_type="invitation",
+        target_id=invitation.id,
+        details={"email": invitation.email, "role": invitation.role.value},
+    )
+    db.commit()
+    return workspace, invitation.role

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Concurrency sweep against the query API (BENCHMARKS.md scenario 6c).
+
+N concurrent clients (1, 2, 4, …, 128) each send DQL aggregate queries — one-minute averages
+of one host over one hour — to ``POST /v1/query/raw`` for a fixed time per level. Prints
+throughput, p50/p90/p99 latency and errors per level, and writes the same as JSON.
+
+    python backend/scripts/bench_api.py --env-file .vigil/demo.env [--url http://127.0.0.1:8000]
+        [--levels 1,2,4,8,16,32,64,128] [--seconds 10] [--output bench-api.json]
+        [--query 'show_measurement()']   # a cheap query isolates the backend's own cost
+
+Uses the demo query key (``VIGIL_DEMO_QUERY_KEY``); the host is picked from the workspace's
+data with ``show_tag_value``. Load goes to loopback only and stops after each level's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+DEFAULT_LEVELS = "1,2,4,8,16,32,64,128"
+
+
+def read_env(path: Path) -> dict[str, str]:
+    values = {}
+    for line in path.read_text().splitlines():
+        if "=" in line and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            values[name.strip()] = value.strip()
+    return values
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, int(round(p / 100 * len(sorted_values) + 0.5)))
+    return sorted_values[min(rank, len(sorted_values)) - 1]
+
+
+async def pick_host(client: httpx.AsyncClient) -> str:
+    r = await client.post(
+        "/v1/query/raw",
+        json={"queries": [{"query": "show_tag_value(from=['cpu'], keyin=['host'])"}]},
+    )
+    r.raise_for_status()
+    series = r.json()["content"][0]["series"]
+    if not series or not series[0]["values"]:
+        sys.exit("no cpu data in the workspace: start an agent first (make up does)")
+    return str(series[0]["values"][0][1])
+
+
+async def run_level(
+    client: httpx.AsyncClient, body: dict[str, Any], clients: int, seconds: float
+) -> dict[str, Any]:
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    deadline = time.perf_counter() + seconds
+
+    async def worker() -> None:
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            try:
+                r = await client.post("/v1/query/raw", json=body)
+                ok = r.status_code == 200 and r.json()["content"][0]["series"]
+                reason = f"http {r.status_code}" if r.status_code != 200 else "empty result"
+            except httpx.HTTPError as exc:
+                ok, reason = False, type(exc).__name__
+            if ok:
+                latencies.append(time.perf_counter() - started)
+            else:
+                errors[reason] = errors.get(reason, 0) + 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(clients)))
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    return {
+        "clients": clients,
+        "requests": len(latencies),
+        "errors": errors,
+        "seconds": round(elapsed, 2),
+        "throughput_rps": round(len(latencies) / elapsed, 1),
+        "p50_ms": round(percentile(latencies, 50) * 1000, 1),
+        "p90_ms": round(percentile(latencies, 90) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 99) * 1000, 1),
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+    }
+
+
+async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
+    env = read_env(Path(args.env_file))
+    key = env["VIGIL_DEMO_QUERY_KEY"]
+    levels = [int(x) for x in args.levels.split(",")]
+    limits = httpx.Limits(max_connections=max(levels), max_keepalive_connections=max(levels))
+    async with httpx.AsyncClient(
+        base_url=args.url,
+        headers={"Authorization": f"Token {key}"},
+        limits=limits,
+        timeout=httpx.Timeout(60.0),
+    ) as client:
+        if args.query:
+            text = args.query
+        else:
+            host = await pick_host(client)
+            text = f"M::cpu:(avg(usage_user)) {{host = '{host}'}} [::1m]"
+        now = int(time.time() * 1000)
+        body = {"queries": [{"query": text, "time_range": [now - 3_600_000, now]}]}
+        print(f"query: {body['queries'][0]['query']} over the last hour, {args.seconds:g} s/level")
+        print(
+            f"{'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'errors':>7}"
+        )
+        results = []
+        for clients in levels:
+            row = await run_level(client, body, clients, args.seconds)
+            results.append(row)
+            print(
+                f"{clients:>7} {row['throughput_rps']:>8} {row['p50_ms']:>8} {row['p90_ms']:>8} "
+                f"{row['p99_ms']:>8} {sum(row['errors'].values()):>7}",
+                flush=True,
+            )
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env-file", required=True, help="demo.env with VIGIL_DEMO_QUERY_KEY")
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--levels", default=DEFAULT_LEVELS)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--output", help="write the results as JSON here")
+    parser.add_argument("--query", help="DQL to send instead of one host's minute averages")
+    args = parser.parse_args()
+    results = asyncio.run(main_async(args))
+    if args.output:
+        Path(args.output).write_text(json.dumps({"levels": results}, indent=2) + "\n")
+    failed = sum(sum(r["errors"].values()) for r in results)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

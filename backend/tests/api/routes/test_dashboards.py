@@ -1,0 +1,204 @@
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.factories import add_member, create_workspace, signup
+
+
+def panel(panel_id: str, type_: str = "timeseries", **extra: Any) -> dict[str, Any]:
+    return {
+        "id": panel_id,
+        "type": type_,
+        "title": panel_id,
+        "grid": {"x": 0, "y": 0, "w": 12, "h": 8},
+        "queries": [{"query": "M::cpu:(avg(usage_user)) BY host"}],
+        **extra,
+    }
+
+
+def spec(*panels: dict[str, Any]) -> dict[str, Any]:
+    return {"schema_version": 1, "panels": list(panels)}
+
+
+def test_every_panel_type_round_trips(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    panels = [
+        panel(
+            "ts",
+            "timeseries",
+            stack=True,
+            unit="percent",
+            thresholds=[{"value": 80, "color": "#ff0000"}],
+            legend={"show": True, "position": "right", "values": ["last", "max"]},
+        ),
+        panel("area", "area", fill_opacity=0.5),
+        panel("bar", "bar", orientation="horizontal"),
+        panel("stat", "stat", reduce="max", decimals=2),
+        panel("table", "table", page_size=50),
+        panel("heat", "heatmap", color_scheme="reds"),
+        panel("top", "toplist", limit=5, order="asc"),
+    ]
+    body = {
+        "title": "All panels",
+        "tags": ["test"],
+        "spec": {
+            **spec(*panels),
+            "time": {"from": "now-6h", "to": "now"},
+            "refresh": "1m",
+            "variables": [
+                {
+                    "name": "host",
+                    "type": "query",
+                    "query": "show_tag_value(from=['cpu'], keyin=['host'])",
+                },
+                {"name": "dc", "type": "custom", "options": ["east", "west"], "multi": True},
+            ],
+        },
+    }
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/dashboards", json=body, headers=user.headers)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    assert created["version"] == 1
+    assert [p["type"] for p in created["spec"]["panels"]] == [
+        "timeseries",
+        "area",
+        "bar",
+        "stat",
+        "table",
+        "heatmap",
+        "toplist",
+    ]
+    assert created["spec"]["time"] == {"from": "now-6h", "to": "now"}
+    got = client.get(
+        f"/api/v1/workspaces/{ws['id']}/dashboards/{created['id']}", headers=user.headers
+    )
+    assert got.json() == created
+
+
+def test_invalid_specs_are_refused_with_the_reason(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    url = f"/api/v1/workspaces/{ws['id']}/dashboards"
+    cases = [
+        (spec(panel("a", "pie")), "body.spec.panels.0"),
+        (spec(panel("a", grid={"x": 20, "y": 0, "w": 10, "h": 4})), "x + w must be at most 24"),
+        (spec(panel("a"), panel("a")), "duplicate panel id 'a'"),
+        (spec(panel("a", queries=[])), "body.spec.panels.0.timeseries.queries"),
+        (
+            spec(panel("a", thresholds=[{"value": 1, "color": "url(javascript:x)"}])),
+            "color must be",
+        ),
+        ({"schema_version": 2, "panels": []}, "body.spec.schema_version"),
+        ({"panels": [], "variables": [{"name": "x", "type": "query"}]}, "needs a query"),
+        (spec(panel("a", unknown_field=1)), "unknown_field"),
+    ]
+    for bad, reason in cases:
+        r = client.post(url, json={"title": "bad", "spec": bad}, headers=user.headers)
+        assert r.status_code == 422, bad
+        text = r.json()["detail"] + str(r.json()["errors"])
+        assert reason in text, (reason, r.json())
+
+
+def test_versions_restore_and_conflicts(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    base = f"/api/v1/workspaces/{ws['id']}/dashboards"
+    d = client.post(
+        base, json={"title": "v1", "spec": spec(panel("a"))}, headers=user.headers
+    ).json()
+    url = f"{base}/{d['id']}"
+    r = client.patch(
+        url,
+        json={
+            "title": "v2",
+            "spec": spec(panel("a"), panel("b")),
+            "message": "add b",
+            "base_version": 1,
+        },
+        headers=user.headers,
+    )
+    assert r.status_code == 200 and r.json()["version"] == 2
+    r = client.patch(url, json={"title": "stale", "base_version": 1}, headers=user.headers)
+    assert r.status_code == 409
+    assert r.json()["code"] == "version_conflict"
+    versions = client.get(f"{url}/versions", headers=user.headers).json()
+    assert [(v["version"], v["title"], v["message"]) for v in versions["data"]] == [
+        (2, "v2", "add b"),
+        (1, "v1", "created"),
+    ]
+    v1 = client.get(f"{url}/versions/1", headers=user.headers).json()
+    assert [p["id"] for p in v1["spec"]["panels"]] == ["a"]
+    r = client.post(f"{url}/versions/1/restore", headers=user.headers)
+    assert r.status_code == 200
+    restored = r.json()
+    assert restored["version"] == 3 and restored["title"] == "v1"
+    assert [p["id"] for p in restored["spec"]["panels"]] == ["a"]
+    assert client.get(f"{url}/versions/9", headers=user.headers).status_code == 404
+
+
+def test_export_then_import_elsewhere(client: TestClient) -> None:
+    user = signup(client)
+    ws_a, ws_b = create_workspace(client, user), create_workspace(client, user)
+    dashboards = client.get(
+        f"/api/v1/workspaces/{ws_a['id']}/dashboards", headers=user.headers
+    ).json()
+    host = dashboards["data"][0]
+    exported = client.get(
+        f"/api/v1/workspaces/{ws_a['id']}/dashboards/{host['id']}/export", headers=user.headers
+    ).json()
+    assert exported["format"] == "vigil.dashboard"
+    exported["title"] = "Imported hosts"
+    r = client.post(
+        f"/api/v1/workspaces/{ws_b['id']}/dashboards/import", json=exported, headers=user.headers
+    )
+    assert r.status_code == 201
+    assert r.json()["spec"] == exported["spec"]
+    assert r.json()["workspace_id"] == ws_b["id"]
+
+
+def test_host_overview_is_valid_and_uses_the_host_variable(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    listed = client.get(f"/api/v1/workspaces/{ws['id']}/dashboards", headers=user.headers).json()
+    d = client.get(
+        f"/api/v1/workspaces/{ws['id']}/dashboards/{listed['data'][0]['id']}", headers=user.headers
+    ).json()
+    assert d["spec"]["variables"][0]["name"] == "host"
+    assert d["spec"]["variables"][0]["query"] == "show_tag_value(from=['cpu'], keyin=['host'])"
+    measurements = {
+        q["query"].split("::")[1].split(":")[0] for p in d["spec"]["panels"] for q in p["queries"]
+    }
+    assert measurements == {"cpu", "mem", "disk", "diskio", "net", "system"}
+
+
+def test_viewer_reads_editor_writes(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    viewer = add_member(client, owner, ws["id"], "viewer")
+    editor = add_member(client, owner, ws["id"], "editor")
+    base = f"/api/v1/workspaces/{ws['id']}/dashboards"
+    assert client.post(base, json={"title": "x"}, headers=viewer.headers).status_code == 403
+    r = client.post(base, json={"title": "x"}, headers=editor.headers)
+    assert r.status_code == 201
+    assert client.get(f"{base}/{r.json()['id']}", headers=viewer.headers).status_code == 200
+    assert client.delete(f"{base}/{r.json()['id']}", headers=editor.headers).status_code == 200
+
+
+def test_search_and_tag_filter(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    base = f"/api/v1/workspaces/{ws['id']}/dashboards"
+    client.post(base, json={"title": "Kafka lag", "tags": ["kafka"]}, headers=user.headers)
+    client.post(base, json={"title": "100% CPU"}, headers=user.headers)
+
+    def titles(**params: str) -> list[str]:
+        r = client.get(base, params=params, headers=user.headers)
+        return [d["title"] for d in r.json()["data"]]
+
+    assert titles(search="lag") == ["Kafka lag"]
+    assert titles(search="%") == ["100% CPU"]
+    assert titles(tag="kafka") == ["Kafka lag"]
+    assert titles(tag="vigil-agent") == ["Host overview"]

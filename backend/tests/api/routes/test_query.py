@@ -1,0 +1,173 @@
+from __future__ import annotations
+
+import json
+
+import httpx
+from fastapi.testclient import TestClient
+
+from tests.factories import add_member, create_key, create_workspace, signup
+from tests.storage_mock import StorageMock
+
+DQL = {
+    "queries": [{"query": "M::cpu:(avg(usage_idle)) [1h] BY host", "time_range": [1, 2]}],
+    "echo_explain": False,
+}
+
+
+def test_session_query_is_forwarded_with_workspace_and_limits(
+    client: TestClient, storage: StorageMock
+) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    client.patch(
+        f"/api/v1/workspaces/{ws['id']}/limits",
+        json={"query_timeout_seconds": 7, "max_points_per_query": 1234},
+        headers=user.headers,
+    )
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=user.headers)
+    assert r.status_code == 200
+    assert r.json()["content"][0]["series"][0]["name"] == "cpu"
+    sent = storage.last()
+    assert sent.url.path == "/v1/query/raw"
+    assert sent.headers["x-vigil-workspace"] == ws["id"]
+    assert sent.headers["x-vigil-query-timeout"] == "7s"
+    assert sent.headers["x-vigil-max-points"] == "1234"
+    assert sent.headers["authorization"] == "Bearer test-internal-token"
+    assert json.loads(sent.content) == DQL
+
+
+def test_unknown_request_fields_are_passed_on(client: TestClient, storage: StorageMock) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    body = {"queries": [{"query": "M::cpu", "future_field": 1}], "other": "x"}
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=body, headers=user.headers)
+    assert r.status_code == 200
+    assert json.loads(storage.last().content) == body
+
+
+def test_dql_errors_pass_through_unchanged(client: TestClient, storage: StorageMock) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    error = {"error_code": "dql.parse_error", "message": "1:5: unexpected ')'"}
+    storage.handler = lambda request: httpx.Response(400, json=error)
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=user.headers)
+    assert r.status_code == 400
+    assert r.json() == error
+    timeout = {"error_code": "dql.timeout", "message": "query exceeded 30s"}
+    storage.handler = lambda request: httpx.Response(504, json=timeout)
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=user.headers)
+    assert r.status_code == 504
+    assert r.json() == timeout
+
+
+def test_storage_down_is_502(client: TestClient, storage: StorageMock) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    storage.handler = refuse
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=user.headers)
+    assert r.status_code == 502
+    assert r.json()["code"] == "storage_unavailable"
+
+
+def test_query_key_picks_the_workspace(client: TestClient, storage: StorageMock) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    key = create_key(client, user, ws["id"], "query")["key"]
+    for kwargs in (
+        {"headers": {"Authorization": f"Token {key}"}},
+        {"headers": {"Authorization": f"Bearer {key}"}},
+        {"params": {"token": key}},
+    ):
+        storage.requests.clear()
+        r = client.post("/v1/query/raw", json=DQL, **kwargs)  # type: ignore[arg-type]
+        assert r.status_code == 200, r.text
+        assert storage.last().headers["x-vigil-workspace"] == ws["id"]
+
+
+def test_query_key_errors(client: TestClient, storage: StorageMock) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    ingest = create_key(client, user, ws["id"], "ingest")
+    r = client.post("/v1/query/raw", json=DQL)
+    assert r.status_code == 401
+    r = client.post("/v1/query/raw", json=DQL, headers={"Authorization": "Token vgq_nope"})
+    assert r.status_code == 401
+    assert r.json() == {"detail": "API key is invalid or revoked", "code": "invalid_key"}
+    r = client.post("/v1/query/raw", json=DQL, headers={"Authorization": f"Token {ingest['key']}"})
+    assert r.status_code == 403
+    assert r.json()["detail"] == "This key has the ingest scope; queries need a query key"
+    query = create_key(client, user, ws["id"], "query")
+    client.delete(f"/api/v1/workspaces/{ws['id']}/keys/{query['id']}", headers=user.headers)
+    r = client.post("/v1/query/raw", json=DQL, headers={"Authorization": f"Token {query['key']}"})
+    assert r.status_code == 401
+    assert storage.requests == []
+
+
+def test_query_key_of_another_workspace_is_404(client: TestClient, storage: StorageMock) -> None:
+    a, b = signup(client), signup(client)
+    ws_a, ws_b = create_workspace(client, a), create_workspace(client, b)
+    key_b = create_key(client, b, ws_b["id"], "query")["key"]
+    r = client.post(
+        f"/api/v1/workspaces/{ws_a['id']}/query/raw",
+        json=DQL,
+        headers={"Authorization": f"Bearer {key_b}"},
+    )
+    assert r.status_code == 404
+    assert storage.requests == []
+    # but on its own workspace, the key is accepted on the session path too
+    r = client.post(
+        f"/api/v1/workspaces/{ws_b['id']}/query/raw",
+        json=DQL,
+        headers={"Authorization": f"Bearer {key_b}"},
+    )
+    assert r.status_code == 200
+    assert storage.last().headers["x-vigil-workspace"] == ws_b["id"]
+
+
+def test_viewer_may_query_and_queries_are_counted(client: TestClient, storage: StorageMock) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    viewer = add_member(client, owner, ws["id"], "viewer")
+    for _ in range(3):
+        r = client.post(
+            f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=viewer.headers
+        )
+        assert r.status_code == 200
+    usage = client.get(f"/api/v1/workspaces/{ws['id']}/usage", headers=owner.headers).json()
+    assert usage["queries_today"] == 3
+    assert usage["active_series"] == 42
+    assert usage["points_today"] == 1  # StorageMock answers every instant query with 1.5
+    count = [q for q in storage.requests if q.url.path == "/api/v1/query"][-1]
+    assert "count_over_time" in count.url.params["query"]
+    assert count.headers["x-vigil-workspace"] == ws["id"]
+
+
+def test_empty_queries_is_422(client: TestClient, storage: StorageMock) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    r = client.post(
+        f"/api/v1/workspaces/{ws['id']}/query/raw", json={"queries": []}, headers=user.headers
+    )
+    assert r.status_code == 422
+    assert r.json()["detail"].startswith("body.queries:")
+    assert storage.requests == []
+
+
+def test_query_raw_body_is_json_whatever_the_content_type(
+    client: TestClient, storage: StorageMock
+) -> None:
+    """curl -d and DataKit-style clients post the JSON body as form or without a type."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    key = create_key(client, user, ws["id"], "query")["key"]
+    for content_type in ("application/x-www-form-urlencoded", "text/plain", None):
+        headers = {"Authorization": f"Bearer {key}"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        r = client.post("/v1/query/raw", content=json.dumps(DQL), headers=headers)
+        assert r.status_code == 200, (content_type, r.text)
+        assert json.loads(storage.last().content) == DQL

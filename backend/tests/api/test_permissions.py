@@ -1,0 +1,172 @@
+"""Every workspace endpoint × every role × member/non-member, against the permission table.
+
+The routes are discovered from the app: a route under ``/workspaces/{workspace_id}`` that does
+not declare a permission through ``WorkspaceDep`` fails the test, so a new endpoint cannot
+skip tenancy.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from app.core.permissions import MIN_ROLE, Permission, allows
+from app.models import Role
+from tests.factories import SignedUpUser, add_member, create_workspace, signup
+
+WORKSPACE_PREFIX = "/api/v1/workspaces/{workspace_id}"
+
+
+def _permission_of(route: APIRoute) -> Permission | None:
+    stack = list(route.dependant.dependencies)
+    while stack:
+        dep = stack.pop()
+        permission = getattr(dep.call, "permission", None)
+        if permission is not None:
+            return Permission(permission)
+        stack.extend(dep.dependencies)
+    return None
+
+
+def api_routes(app: FastAPI) -> Iterator[tuple[str, APIRoute]]:
+    """(full path, route) of every API route, through included routers."""
+    try:
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # FastAPI before lazily included routers
+        for route in app.routes:
+            if isinstance(route, APIRoute):
+                yield route.path, route
+        return
+    for context in iter_route_contexts(app.routes):
+        if isinstance(context.route, APIRoute):
+            yield context.path, context.route
+
+
+def workspace_routes(app: FastAPI) -> list[tuple[str, str, Permission]]:
+    found = []
+    for path, route in api_routes(app):
+        if path.startswith(WORKSPACE_PREFIX):
+            permission = _permission_of(route)
+            assert permission is not None, f"{path} is not guarded by WorkspaceDep"
+            for method in sorted(route.methods):
+                found.append((method, path, permission))
+    # leaving ends the membership the other requests rely on: do it last
+    return sorted(found, key=lambda r: r[1].endswith("/leave"))
+
+
+def _fill(path: str, workspace_id: str) -> str:
+    filler = str(uuid.uuid4())
+    return (
+        path.replace("{workspace_id}", workspace_id)
+        .replace("{version}", "1")
+        .replace("{label_name}", "host")
+        .replace("{user_id}", filler)
+        .replace("{key_id}", filler)
+        .replace("{invitation_id}", filler)
+        .replace("{dashboard_id}", filler)
+        .replace("{query_id}", filler)
+    )
+
+
+def _request(client: TestClient, method: str, url: str, user: SignedUpUser) -> Any:
+    # An empty JSON object: allowed callers get past the permission check and then fail
+    # validation (422) or lookup (404 "… not found"), never 403 or "Workspace not found".
+    kwargs: dict[str, Any] = {"headers": user.headers}
+    if method in ("POST", "PATCH", "PUT", "DELETE") and "/prometheus/" not in url:
+        kwargs["json"] = {}
+    return client.request(method, url, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def setup() -> dict[str, Any]:
+    from app.main import create_app
+    from tests.storage_mock import StorageMock
+
+    app = create_app(storage=StorageMock().client())
+    with TestClient(app, client=("10.99.0.1", 50000)) as client:
+        owner = signup(client)
+        ws = create_workspace(client, owner)
+        users = {Role.owner: owner}
+        for role in (Role.admin, Role.editor, Role.viewer):
+            users[role] = add_member(client, owner, ws["id"], role.value)
+        outsider = signup(client)
+        create_workspace(client, outsider)
+    return {"app": app, "ws": ws, "users": users, "outsider": outsider}
+
+
+def test_every_permission_is_used_and_every_route_is_guarded(setup: dict[str, Any]) -> None:
+    routes = workspace_routes(setup["app"])
+    assert len(routes) >= 30
+    assert {p for _, _, p in routes} == set(Permission)
+    assert set(MIN_ROLE) == set(Permission)
+
+
+def test_roles_against_the_table(setup: dict[str, Any]) -> None:
+    app, ws, users = setup["app"], setup["ws"], setup["users"]
+    failures = []
+    with TestClient(app, client=("10.99.0.2", 50000)) as client:
+        for method, path, permission in workspace_routes(app):
+            url = _fill(path, ws["id"])
+            for role, user in users.items():
+                r = _request(client, method, url, user)
+                body = (
+                    r.json()
+                    if r.headers.get("content-type", "").startswith("application/json")
+                    else {}
+                )
+                denied = r.status_code == 403 and body.get("code") == "forbidden"
+                hidden = r.status_code == 404 and body.get("detail") == "Workspace not found"
+                if allows(role, permission):
+                    ok = not denied and not hidden and r.status_code < 500
+                else:
+                    ok = denied and permission.value in body.get("detail", "")
+                if not ok:
+                    failures.append((method, path, role.value, r.status_code, body))
+    assert failures == []
+
+
+def test_non_members_get_404_everywhere(setup: dict[str, Any]) -> None:
+    app, ws, outsider = setup["app"], setup["ws"], setup["outsider"]
+    with TestClient(app, client=("10.99.0.3", 50000)) as client:
+        for method, path, _ in workspace_routes(app):
+            r = _request(client, method, _fill(path, ws["id"]), outsider)
+            assert r.status_code == 404, (method, path, r.text)
+            assert r.json() == {"detail": "Workspace not found", "code": "not_found"}
+            r = _request(client, method, _fill(path, str(uuid.uuid4())), outsider)
+            assert r.status_code == 404, (method, path, r.text)
+
+
+def test_anonymous_gets_401_everywhere(setup: dict[str, Any]) -> None:
+    app, ws = setup["app"], setup["ws"]
+    with TestClient(app, client=("10.99.0.4", 50000)) as client:
+        for method, path, _ in workspace_routes(app):
+            r = client.request(method, _fill(path, ws["id"]))
+            assert r.status_code == 401, (method, path, r.text)
+            assert r.json()["code"] == "unauthorized"
+
+
+def test_the_table_itself() -> None:
+    """The policy, spelled out: changing who may do what must change this test too."""
+    assert {p.value: r.value for p, r in MIN_ROLE.items()} == {
+        "workspace.read": "viewer",
+        "members.read": "viewer",
+        "limits.read": "viewer",
+        "dashboards.read": "viewer",
+        "saved_queries.read": "viewer",
+        "query": "viewer",
+        "dashboards.write": "editor",
+        "saved_queries.write": "editor",
+        "workspace.update": "admin",
+        "members.manage": "admin",
+        "keys.manage": "admin",
+        "limits.update": "admin",
+        "usage.read": "admin",
+        "audit.read": "admin",
+        "workspace.delete": "owner",
+    }

@@ -1,0 +1,84 @@
+"""Test data through the public API (so every factory exercises the real code path)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+PASSWORD = "correct horse battery staple"
+
+
+def random_email() -> str:
+    return f"user-{secrets.token_hex(6)}@example.com"
+
+
+@dataclass
+class SignedUpUser:
+    email: str
+    password: str
+    token: str
+    refresh_token: str
+    id: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def signup(
+    client: TestClient, *, email: str | None = None, password: str = PASSWORD
+) -> SignedUpUser:
+    email = email or random_email()
+    r = client.post("/api/v1/auth/signup", json={"email": email, "password": password})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return SignedUpUser(
+        email, password, body["access_token"], body["refresh_token"], body["user"]["id"]
+    )
+
+
+def create_workspace(
+    client: TestClient, user: SignedUpUser, name: str | None = None
+) -> dict[str, Any]:
+    r = client.post(
+        "/api/v1/workspaces",
+        json={"name": name or f"ws-{secrets.token_hex(3)}"},
+        headers=user.headers,
+    )
+    assert r.status_code == 201, r.text
+    result: dict[str, Any] = r.json()
+    return result
+
+
+def add_member(
+    client: TestClient, owner: SignedUpUser, workspace_id: str, role: str
+) -> SignedUpUser:
+    """A new user who joined ``workspace_id`` with ``role`` through an invitation."""
+    member = signup(client)
+    r = client.post(
+        f"/api/v1/workspaces/{workspace_id}/invitations",
+        json={"email": member.email, "role": role},
+        headers=owner.headers,
+    )
+    assert r.status_code == 201, r.text
+    r = client.post(
+        "/api/v1/invitations/accept", json={"code": r.json()["code"]}, headers=member.headers
+    )
+    assert r.status_code == 200, r.text
+    return member
+
+
+def create_key(
+    client: TestClient, user: SignedUpUser, workspace_id: str, scope: str
+) -> dict[str, Any]:
+    r = client.post(
+        f"/api/v1/workspaces/{workspace_id}/keys",
+        json={"name": f"{scope} key", "scope": scope},
+        headers=user.headers,
+    )
+    assert r.status_code == 201, r.text
+    result: dict[str, Any] = r.json()
+    return result

@@ -1,0 +1,169 @@
+"""The query paths against the real vigil-storage of a running stack (skipped without one).
+
+Two workspaces get data written straight into storage's internal API; everything is then
+read back through the backend: DQL, and the Prometheus API with prometheus-api-client over
+HTTP. Each workspace sees only its own series, hostile label matchers are refused, and
+deleting a workspace deletes its series.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from prometheus_api_client import PrometheusApiClientException, PrometheusConnect
+
+from app.clients.storage import StorageClient
+from app.main import create_app
+from tests.factories import create_key, create_workspace, signup
+
+
+@pytest.fixture()
+def stack_app(real_storage: tuple[str, str]) -> FastAPI:
+    url, token = real_storage
+    return create_app(storage=StorageClient(base_url=url, internal_token=token))
+
+
+@pytest.fixture()
+def stack_client(stack_app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(stack_app, client=("10.97.0.1", 50000)) as c:
+        yield c
+
+
+@pytest.fixture()
+def live(stack_app: FastAPI) -> Iterator[str]:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = uvicorn.Server(
+        uvicorn.Config(stack_app, host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(5)
+
+
+def write_line(real_storage: tuple[str, str], workspace_id: str, body: str) -> None:
+    url, token = real_storage
+    r = httpx.post(
+        f"{url}/internal/v1/write/line",
+        params={"precision": "ms"},
+        content=body.encode(),
+        headers={"Authorization": f"Bearer {token}", "X-Vigil-Workspace": workspace_id},
+        timeout=10,
+    )
+    assert r.status_code == 204, r.text
+
+
+def eventually(check: Callable[[], Any], timeout: float = 15.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if result or time.monotonic() > deadline:
+            return result
+        time.sleep(0.3)
+
+
+def test_isolation_through_dql_and_prometheus(
+    stack_client: TestClient, live: str, real_storage: tuple[str, str]
+) -> None:
+    owner = signup(stack_client)
+    ws_a, ws_b = create_workspace(stack_client, owner), create_workspace(stack_client, owner)
+    now = int(time.time() * 1000)
+    write_line(
+        real_storage,
+        ws_a["id"],
+        f"cpu,host=a usage_user=1 {now - 5000}\ncpu,host=a usage_user=2 {now}",
+    )
+    write_line(real_storage, ws_b["id"], f"cpu,host=b usage_user=50 {now}")
+
+    query = {
+        "queries": [
+            {
+                "query": "M::cpu:(last(usage_user)) BY host",
+                "time_range": [now - 600_000, now + 60_000],
+            }
+        ]
+    }
+    url_a = f"/api/v1/workspaces/{ws_a['id']}/query/raw"
+
+    def hosts() -> list[str]:
+        r = stack_client.post(url_a, json=query, headers=owner.headers)
+        assert r.status_code == 200, r.text
+        return [s["tags"]["host"] for s in r.json()["content"][0]["series"]]
+
+    assert eventually(hosts) == ["a"]
+
+    hostile = {
+        "queries": [{"query": f"M::cpu:(last(usage_user)) {{vigil_workspace = '{ws_b['id']}'}}"}]
+    }
+    r = stack_client.post(url_a, json=hostile, headers=owner.headers)
+    assert r.status_code == 400
+    assert r.json()["error_code"] == "dql.forbidden_label"
+
+    key_a = create_key(stack_client, owner, ws_a["id"], "query")["key"]
+    prom = PrometheusConnect(url=f"{live}/prometheus", headers={"Authorization": f"Bearer {key_a}"})
+    assert eventually(lambda: prom.get_label_values("host")) == ["a"]
+    result = prom.custom_query('{__name__="cpu:usage_user"}')
+    assert [s["metric"]["host"] for s in result] == ["a"]
+    with pytest.raises(PrometheusApiClientException):
+        prom.custom_query(f'cpu:usage_user{{vigil_workspace="{ws_b["id"]}"}}')
+
+    # deleting B deletes its series in storage
+    r = stack_client.request(
+        "DELETE",
+        f"/api/v1/workspaces/{ws_b['id']}",
+        json={"confirm_name": ws_b["name"]},
+        headers=owner.headers,
+    )
+    assert r.status_code == 200
+    url, token = real_storage
+    leftover = httpx.get(
+        f"{url}/api/v1/series",
+        params={"match[]": '{__name__=~".+"}', "start": str(now // 1000 - 600)},
+        headers={"Authorization": f"Bearer {token}", "X-Vigil-Workspace": ws_b["id"]},
+    )
+    assert leftover.status_code == 200
+    assert leftover.json()["data"] == []
+
+
+def test_usage_comes_from_storage(
+    stack_client: TestClient, real_storage: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.services import limits
+
+    monkeypatch.setattr(limits, "POINTS_CACHE_SECONDS", 0.0)
+    owner = signup(stack_client)
+    ws = create_workspace(stack_client, owner)
+    now = int(time.time() * 1000)
+    write_line(real_storage, ws["id"], f"mem,host=a used=1,free=2 {now}")
+
+    def active() -> int:
+        usage = stack_client.get(
+            f"/api/v1/workspaces/{ws['id']}/usage", headers=owner.headers
+        ).json()
+        assert usage.get("storage_error") is None, usage
+        return int(usage["active_series"] or 0)
+
+    assert eventually(active) == 2
+
+    def points() -> int:
+        r = stack_client.get(f"/api/v1/workspaces/{ws['id']}/usage", headers=owner.headers)
+        return int(r.json()["points_today"] or 0)
+
+    assert eventually(points) == 2

@@ -1,0 +1,115 @@
+"""A stand-in for vigil-storage at the HTTP client level (``httpx.MockTransport``).
+
+It records every request and answers like storage's internal API does for the paths the
+backend calls; a test can replace ``handler`` to script other answers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from app.clients.storage import StorageClient
+
+INTERNAL_TOKEN = "test-internal-token"
+
+
+class StorageMock:
+    def __init__(self) -> None:
+        self.requests: list[httpx.Request] = []
+        self.handler: Callable[[httpx.Request], httpx.Response] | None = None
+        self.usage = {"active_series": 42, "series_total": 50}
+
+    def client(self) -> StorageClient:
+        return StorageClient(
+            base_url="http://storage.test",
+            internal_token=INTERNAL_TOKEN,
+            transport=httpx.MockTransport(self._handle),
+        )
+
+    def last(self) -> httpx.Request:
+        assert self.requests, "storage was not called"
+        return self.requests[-1]
+
+    def _handle(self, request: httpx.Request) -> httpx.Response:
+        request.read()
+        self.requests.append(request)
+        if request.url.path != "/health":
+            if request.headers.get("authorization") != f"Bearer {INTERNAL_TOKEN}":
+                return httpx.Response(401, json={"status": "error", "error": "bad token"})
+            if not request.headers.get("x-vigil-workspace"):
+                return httpx.Response(400, json={"status": "error", "error": "no workspace"})
+        if self.handler is not None:
+            return self.handler(request)
+        return default_answer(request, self.usage)
+
+
+def default_answer(request: httpx.Request, usage: dict[str, int]) -> httpx.Response:
+    path = request.url.path
+    if path == "/health":
+        return httpx.Response(200, json={"status": "ok", "version": "test"})
+    if path == "/v1/query/raw":
+        body: dict[str, Any] = json.loads(request.content)
+        return httpx.Response(
+            200,
+            json={
+                "content": [
+                    {
+                        "series": [
+                            {
+                                "name": "cpu",
+                                "tags": {"host": "web-01"},
+                                "columns": ["time", "avg(usage_idle)"],
+                                "values": [[1699999200000, 97.25]],
+                            }
+                        ],
+                        "cost": "1ms",
+                        "raw_query": "",
+                        "query_type": "guancedb",
+                    }
+                    for _ in body.get("queries", [])
+                ]
+            },
+        )
+    if path == "/internal/v1/usage":
+        return httpx.Response(200, json=usage)
+    if path == "/internal/v1/workspace" and request.method == "DELETE":
+        return httpx.Response(204)
+    if path.startswith("/api/v1/"):
+        return prometheus_answer(request)
+    return httpx.Response(404, json={"status": "error", "error": f"unknown path {path}"})
+
+
+def prometheus_answer(request: httpx.Request) -> httpx.Response:
+    endpoint = request.url.path.removeprefix("/api/v1/")
+    workspace = request.headers["x-vigil-workspace"]
+    labels = {"__name__": "cpu:usage_user", "host": "web-01"}
+    if endpoint == "query":
+        data: Any = {
+            "resultType": "vector",
+            "result": [{"metric": labels, "value": [1700000000, "1.5"]}],
+        }
+    elif endpoint == "query_range":
+        data = {
+            "resultType": "matrix",
+            "result": [{"metric": labels, "values": [[1700000000, "1.5"], [1700000060, "2.5"]]}],
+        }
+    elif endpoint == "series":
+        data = [labels]
+    elif endpoint == "labels":
+        data = ["__name__", "host"]
+    elif endpoint.startswith("label/") and endpoint.endswith("/values"):
+        name = endpoint.split("/")[1]
+        data = {"host": ["web-01"], "__name__": ["cpu:usage_user"]}.get(name, [])
+    else:
+        return httpx.Response(
+            404, json={"status": "error", "errorType": "not_found", "error": endpoint}
+        )
+    return httpx.Response(
+        200,
+        json={"status": "success", "data": data},
+        headers={"X-Test-Workspace": workspace},
+    )
