@@ -28,7 +28,7 @@ lint: ## static checks for every part
 migrate: ## apply database migrations to the running stack
 	@source infra/lib.sh && load_secrets && "$$VIGIL_VENV/bin/vigil-admin" migrate
 generate: ## regenerate the OpenAPI document and the UI's typed client
-	@source infra/lib.sh && load_secrets && "$$VIGIL_VENV/bin/vigil-admin" openapi > backend/openapi.json
+	@source infra/lib.sh && load_secrets && "$$VIGIL_VENV/bin/vigil-admin" openapi -o backend/openapi.json
 	@cd frontend && npm run -s generate-client
 clean: ## remove builds and caches (keeps .vigil/data)
 	rm -rf .vigil/bin .vigil/venv frontend/dist frontend/node_modules e2e/node_modules

@@ -33,7 +33,7 @@ ok "system packages present"
 
 # --- Python: one virtualenv for the ingest services and the backend ------------------------------
 stamp="$VIGIL_VENV/.installed"
-py_inputs=("$VIGIL_ROOT/ingest/pyproject.toml" "$VIGIL_ROOT/backend/pyproject.toml")
+py_inputs=("$VIGIL_ROOT/ingest/pyproject.toml" "$VIGIL_ROOT/backend/pyproject.toml" "$VIGIL_ROOT/bench/pyproject.toml")
 py_current() {
   [ -f "$stamp" ] || return 1
   for f in "${py_inputs[@]}"; do [ ! -f "$f" ] || [ "$f" -ot "$stamp" ] || return 1; done
@@ -43,10 +43,12 @@ if py_current; then ok "python virtualenv current ($VIGIL_VENV)"; else
   python=${VIGIL_PYTHON:-python3}
   "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "Python 3.11+ is required ($python is $("$python" -V 2>&1))"
   [ -x "$VIGIL_VENV/bin/python" ] || "$python" -m venv "$VIGIL_VENV" || die "could not create a virtualenv (apt-get install python3-venv)"
-  retry 3 "$VIGIL_VENV/bin/pip" install -q --upgrade pip >/dev/null || die "pip upgrade failed"
+  piplog="$VIGIL_LOG/install-pip.log"
+  retry 3 "$VIGIL_VENV/bin/pip" install -q --upgrade pip >> "$piplog" 2>&1 || die "pip upgrade failed (see $piplog)"
   args=()
   for f in "${py_inputs[@]}"; do [ -f "$f" ] && args+=(-e "$(dirname "$f")[test]"); done
-  retry 3 "$VIGIL_VENV/bin/pip" install -q "${args[@]}" || die "pip install failed for ${args[*]}"
+  pip_install() { "$VIGIL_VENV/bin/pip" install -q "${args[@]}" >> "$piplog" 2>&1; }
+  retry 3 pip_install || { tail -n 30 "$piplog" >&2; die "pip install failed for ${args[*]} (see $piplog)"; }
   touch "$stamp"
   ok "python packages installed"
 fi

@@ -9,7 +9,9 @@ py="$VIGIL_VENV/bin"
 say "starting services (logs in ${VIGIL_LOG#"$VIGIL_ROOT"/})"
 "$VIGIL_ROOT/infra/postgres/start.sh"
 "$VIGIL_ROOT/infra/kafka/start.sh"
-"$py/python" -m vigil_ingest.common.topics --ensure || fail_service kafka "could not create the Kafka topics"
+"$py/python" -c 'import os; from vigil_ingest.common.kafka import ensure_topics
+ensure_topics([os.environ["VIGIL_KAFKA_BOOTSTRAP"]], int(os.environ["VIGIL_KAFKA_PARTITIONS"]), timeout_s=60)' \
+  >> "$VIGIL_LOG/kafka.log" 2>&1 || fail_service kafka "could not create the Kafka topics"
 ok "kafka topics present"
 
 mkdir -p "$VIGIL_DATA/storage"
@@ -40,8 +42,9 @@ source "$VIGIL_HOME/demo.env"
 ok "demo workspace ready"
 
 mkdir -p "$VIGIL_DATA/agent"
-start_service agent "" "" "$VIGIL_BIN/vigil-agent" \
-  -gateway.url="$VIGIL_GATEWAY_URL" -token="$VIGIL_DEMO_INGEST_KEY" \
+# the key travels in the environment, not on the command line where `ps` shows it
+VIGIL_INGEST_KEY="$VIGIL_DEMO_INGEST_KEY" start_service agent "" "" "$VIGIL_BIN/vigil-agent" \
+  -gateway.url="$VIGIL_GATEWAY_URL" \
   -interval="$VIGIL_AGENT_INTERVAL" -buffer.path="$VIGIL_DATA/agent/buffer"
 sleep 1; is_running agent || fail_service agent "the demo agent exited"
 ok "demo agent shipping this machine's metrics every $VIGIL_AGENT_INTERVAL"
