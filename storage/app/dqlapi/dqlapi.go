@@ -20,6 +20,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"strings"
 	"time"
 
 	"vigil/storage/lib/dql"
@@ -207,6 +208,11 @@ func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest
 		res, err = dql.Query(ctx, src, q.Query, opts)
 	case "promql":
 		queryType = "promql"
+		if strings.TrimSpace(q.Conditions) != "" {
+			// conditions carry row-level access rules; a MetricsQL query cannot be held to them,
+			// so the combination is refused rather than answered unfiltered.
+			return content{}, invalid(`conditions cannot be combined with qtype "promql"; use DQL to apply them`)
+		}
 		var step int64
 		if q.Step != "" {
 			if step, err = dql.ParseDuration(q.Step); err != nil || step <= 0 {

@@ -215,6 +215,7 @@ func TestHandleQueryRawErrors(t *testing.T) {
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(nosuch(user))"}]}`, 400, dql.CodeUnknownFunction, "query 2: line 1:9: unknown function nosuch()")
 	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"sql"}]}`, 400, dql.CodeInvalidArgument, `qtype must be "dql" or "promql", got "sql"`)
 	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"promql","step":"-1m"}]}`, 400, dql.CodeInvalidArgument, `step: invalid duration "-1m"`)
+	f(nil, Limits{}, `{"queries":[{"query":"sum(x)","qtype":"promql","conditions":"host = 'a'"}]}`, 400, dql.CodeInvalidArgument, `conditions cannot be combined with qtype "promql"; use DQL to apply them`)
 	f(nil, Limits{}, `{"queries":[{"query":"x{vigil_workspace=\"b\"}","qtype":"promql"}]}`, 400, dql.CodeForbiddenLabel, `label "vigil_workspace" may not be used`)
 	bad := dqltest.ExampleE()
 	bad.Err = fmt.Errorf("vmselect is down")

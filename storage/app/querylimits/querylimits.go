@@ -15,7 +15,7 @@ import (
 var (
 	defaultTimeout = flag.Duration("dql.defaultTimeout", 30*time.Second, "Query timeout when the request has no X-Vigil-Query-Timeout header")
 	maxPoints      = flag.Int("dql.maxPoints", 1_000_000, "The maximum number of points a query may return when the request has no X-Vigil-Max-Points header")
-	maxDuration    = flag.Duration("dql.maxDuration", 31*24*time.Hour, "The maximum time span of a query when the request has no X-Vigil-Max-Duration header")
+	maxDuration    = flag.Duration("dql.maxDuration", 365*24*time.Hour, "The maximum time span of a query when the request has no X-Vigil-Max-Duration header; 1y as in DataKit (DQL.md §2)")
 	maxSeries      = flag.Int("dql.maxSeries", 100_000, "The maximum number of series a query may select when the request has no X-Vigil-Max-Series header. "+
 		"See also -vmsource.maxSeries, the hard ceiling")
 )

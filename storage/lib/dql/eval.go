@@ -915,7 +915,7 @@ func rowFunc(c *CallExpr, v float64) any {
 	case "abs":
 		r = math.Abs(v)
 	case "round":
-		r = math.Round(v)
+		r = math.Round(v) + 0 // + 0 turns -0 (round(-0.2)) into 0
 	case "log":
 		base := math.E
 		if len(c.Args) == 2 {
