@@ -1,0 +1,1 @@
+"""Names and types shared by the gateway and the consumer, each defined once."""

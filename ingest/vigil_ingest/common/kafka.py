@@ -1,0 +1,157 @@
+"""Kafka names (topics, header keys, consumer group) and the record shape, defined once.
+
+See docs/internals.md, "Kafka". Values are line protocol (uncompressed) or remote_write
+bodies as received; the key is the workspace id; headers are UTF-8.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+log = logging.getLogger(__name__)
+
+TOPIC_LINE = "vigil.metrics.line"
+TOPIC_PROMRW = "vigil.metrics.promrw"
+TOPIC_DEADLETTER = "vigil.metrics.deadletter"
+CONSUMER_GROUP = "vigil-consumer"
+
+HEADER_WORKSPACE = "vigil-workspace"
+HEADER_FORMAT = "vigil-format"
+HEADER_PRECISION = "vigil-precision"
+HEADER_RECEIVED_AT = "vigil-received-at"
+HEADER_POINTS = "vigil-points"
+HEADER_ERROR = "vigil-error"
+HEADER_SOURCE_TOPIC = "vigil-source-topic"
+
+Format = Literal["line", "promrw"]
+Precision = Literal["ns", "us", "ms", "s"]
+PRECISIONS: tuple[Precision, ...] = ("ns", "us", "ms", "s")
+
+TOPIC_BY_FORMAT: dict[str, str] = {"line": TOPIC_LINE, "promrw": TOPIC_PROMRW}
+
+# Topic-level record size limit we ask for when we create the topics; the gateway splits
+# line protocol into smaller records anyway, remote_write bodies travel whole.
+TOPIC_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+
+Headers = list[tuple[str, bytes]]
+
+
+class HeaderError(ValueError):
+    """A record's headers do not follow the contract."""
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One Kafka record of the metrics topics: a workspace's batch and its headers."""
+
+    workspace: str
+    format: Format
+    value: bytes
+    points: int
+    received_at_ms: int
+    precision: Precision | None = None  # line protocol only
+
+    @property
+    def topic(self) -> str:
+        return TOPIC_BY_FORMAT[self.format]
+
+    @property
+    def key(self) -> bytes:
+        return self.workspace.encode()
+
+    def headers(self) -> Headers:
+        h: Headers = [
+            (HEADER_WORKSPACE, self.workspace.encode()),
+            (HEADER_FORMAT, self.format.encode()),
+        ]
+        if self.format == "line":
+            h.append((HEADER_PRECISION, (self.precision or "ns").encode()))
+        h.append((HEADER_RECEIVED_AT, str(self.received_at_ms).encode()))
+        h.append((HEADER_POINTS, str(self.points).encode()))
+        return h
+
+    @classmethod
+    def from_record(cls, value: bytes, headers: Sequence[tuple[str, bytes]]) -> Batch:
+        """Rebuild a batch from a consumed record; raises HeaderError on a broken contract."""
+        h = {k: v for k, v in headers}
+        try:
+            workspace = h[HEADER_WORKSPACE].decode()
+            fmt = h[HEADER_FORMAT].decode()
+        except KeyError as e:
+            raise HeaderError(f"record has no {e.args[0]} header") from None
+        except UnicodeDecodeError as e:
+            raise HeaderError(f"header is not UTF-8: {e}") from None
+        if not workspace:
+            raise HeaderError(f"empty {HEADER_WORKSPACE} header")
+        if fmt not in TOPIC_BY_FORMAT:
+            raise HeaderError(f"unknown {HEADER_FORMAT} {fmt!r}")
+        precision: Precision | None = None
+        if fmt == "line":
+            p = h.get(HEADER_PRECISION, b"ns").decode(errors="replace")
+            if p not in PRECISIONS:
+                raise HeaderError(f"unknown {HEADER_PRECISION} {p!r}")
+            precision = p
+        try:
+            points = int(h.get(HEADER_POINTS, b"0"))
+            received = int(h.get(HEADER_RECEIVED_AT, b"0"))
+        except ValueError as e:
+            raise HeaderError(f"non-numeric header: {e}") from None
+        return cls(
+            workspace=workspace,
+            format=fmt,  # type: ignore[arg-type]
+            value=value,
+            points=points,
+            received_at_ms=received,
+            precision=precision,
+        )
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def ensure_topics(
+    bootstrap: Iterable[str], partitions: int, *, timeout_s: float = 10.0
+) -> list[str]:
+    """Create the metrics and dead-letter topics when missing; returns the names created.
+
+    Raises kafka.errors.KafkaError when Kafka cannot be reached within ``timeout_s``.
+    """
+    from kafka.admin import KafkaAdminClient, NewTopic
+    from kafka.errors import TopicAlreadyExistsError
+
+    admin = KafkaAdminClient(
+        bootstrap_servers=list(bootstrap),
+        client_id="vigil-ingest-admin",
+        request_timeout_ms=int(timeout_s * 1000),
+        bootstrap_timeout_ms=int(timeout_s * 1000),
+    )
+    try:
+        existing = set(admin.list_topics())
+        wanted = [TOPIC_LINE, TOPIC_PROMRW, TOPIC_DEADLETTER]
+        missing = [t for t in wanted if t not in existing]
+        created: list[str] = []
+        for name in missing:
+            try:
+                admin.create_topics(
+                    [
+                        NewTopic(
+                            name=name,
+                            num_partitions=partitions,
+                            replication_factor=1,
+                            topic_configs={"max.message.bytes": str(TOPIC_MAX_MESSAGE_BYTES)},
+                        )
+                    ]
+                )
+                created.append(name)
+            except TopicAlreadyExistsError:
+                pass
+        if created:
+            log.info("created kafka topics %s with %d partitions", created, partitions)
+        return created
+    finally:
+        admin.close()

@@ -1,0 +1,477 @@
+"""The consume loop.
+
+    poll → group per (format, workspace, precision) → write each group to storage
+         → commit the poll's offsets only when every write returned 2xx
+
+Groups are written ``VIGIL_CONSUMER_WRITE_CONCURRENCY`` at a time (storage is the slow
+side). Storage unavailable (5xx, 429, connection errors): retry the same writes with capped
+exponential backoff, forever, never committing past it; the consumer keeps its group
+membership meanwhile (partitions paused, ``poll`` still called). Storage refuses a group
+(400): it is bisected until the records refused on their own are found; those go to the
+dead-letter topic with storage's reason. Anything else is a bug or a misconfiguration and
+stops the process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from kafka import ConsumerRebalanceListener, KafkaConsumer, KafkaProducer
+from kafka.errors import CommitFailedError, KafkaError
+from kafka.structs import OffsetAndMetadata, TopicPartition
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from vigil_ingest import __version__
+from vigil_ingest.common.config import Settings
+from vigil_ingest.common.errors import IngestError, Poison, Retryable
+from vigil_ingest.common.kafka import TOPIC_DEADLETTER, TOPIC_LINE, TOPIC_PROMRW, ensure_topics
+from vigil_ingest.consumer.batcher import Record, WriteGroup, group_records
+from vigil_ingest.consumer.deadletter import DeadLetter
+from vigil_ingest.consumer.storage_client import StorageClient
+from vigil_ingest.gateway.produce import producer_config
+
+log = logging.getLogger(__name__)
+
+LAG_INTERVAL_S = 5.0
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = r = CollectorRegistry()
+        self.lag = Gauge(
+            "vigil_consumer_lag",
+            "Records not yet committed, per partition",
+            ["topic", "partition"],
+            registry=r,
+        )
+        self.batches = Counter(
+            "vigil_consumer_batches", "Storage writes that succeeded", ["format"], registry=r
+        )
+        self.points = Counter(
+            "vigil_consumer_points", "Points written to storage", ["format"], registry=r
+        )
+        self.retries = Counter(
+            "vigil_consumer_retries",
+            "Storage or Kafka attempts that failed and were retried",
+            registry=r,
+        )
+        self.deadletters = Counter(
+            "vigil_consumer_deadletters", "Records sent to the dead-letter topic", registry=r
+        )
+        self.write_seconds = Histogram(
+            "vigil_consumer_storage_write_seconds",
+            "Duration of successful storage writes",
+            registry=r,
+        )
+
+
+class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
+    def __init__(self, consumer: Consumer) -> None:
+        self._c = consumer
+
+    def on_partitions_revoked(self, revoked: Any) -> None:
+        if revoked:
+            log.info(
+                "partitions revoked: %s", sorted(f"{tp.topic}/{tp.partition}" for tp in revoked)
+            )
+        for tp in revoked:
+            self._c._forget(tp)
+
+    def on_partitions_assigned(self, assigned: Any) -> None:
+        if assigned:
+            log.info(
+                "partitions assigned: %s", sorted(f"{tp.topic}/{tp.partition}" for tp in assigned)
+            )
+        self._c._next_lag = 0.0
+
+
+class Consumer:
+    """One consumer process of the group. ``run()`` until ``stop()``."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        storage: StorageClient | None = None,
+        topics: Sequence[str] = (TOPIC_LINE, TOPIC_PROMRW),
+        deadletter_topic: str = TOPIC_DEADLETTER,
+    ) -> None:
+        self.settings = settings
+        self.topics = list(topics)
+        self.metrics = Metrics()
+        self.storage = storage or StorageClient(
+            settings.storage_url, settings.storage_token, timeout_s=settings.storage_timeout_seconds
+        )
+        self._deadletter_topic = deadletter_topic
+        self._running = threading.Event()
+        self._running.set()
+        self._committed: dict[TopicPartition, int] = {}
+        self._lag: dict[tuple[str, str], int] = {}
+        self._next_lag = 0.0
+        self._state_lock = threading.Lock()
+        self._state: dict[str, Any] = {
+            "storage_ok": True,
+            "storage_error": None,
+            "kafka_ok": True,
+            "kafka_error": None,
+            "retrying": False,
+        }
+        self._consumer: KafkaConsumer | None = None
+        self._producer: KafkaProducer | None = None
+        self._deadletter: DeadLetter | None = None
+        self._pool = ThreadPoolExecutor(
+            max_workers=settings.consumer_write_concurrency, thread_name_prefix="storage-write"
+        )
+        self.lag_interval_s = LAG_INTERVAL_S
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def stop(self) -> None:
+        self._running.clear()
+
+    @property
+    def running(self) -> bool:
+        return self._running.is_set()
+
+    def _connect(self) -> None:
+        s = self.settings
+        self._consumer = KafkaConsumer(
+            bootstrap_servers=s.kafka_servers,
+            group_id=s.consumer_group,
+            client_id="vigil-consumer",
+            enable_auto_commit=False,
+            auto_offset_reset="earliest",
+            max_poll_records=s.consumer_max_poll_records,
+            max_partition_fetch_bytes=16 * 1024 * 1024,
+            fetch_max_bytes=64 * 1024 * 1024,
+            max_poll_interval_ms=300_000,
+        )
+        self._consumer.subscribe(self.topics, listener=_Rebalance(self))
+        self._producer = KafkaProducer(**producer_config(s, client_id="vigil-consumer-deadletter"))
+        self._deadletter = DeadLetter(self._producer, self._deadletter_topic)
+
+    def close(self) -> None:
+        if self._consumer is not None:
+            self._consumer.close(autocommit=False)
+        if self._producer is not None:
+            self._producer.close(timeout=5)
+        self._pool.shutdown(wait=True)
+        self.storage.close()
+
+    def run(self) -> None:
+        """Consume until stopped. Unexpected errors propagate (the process exits)."""
+        if self._consumer is None:
+            self._connect()
+        assert self._consumer is not None
+        while self.running:
+            polled = self._consumer.poll(timeout_ms=500)
+            records: list[Record] = [r for rs in polled.values() for r in rs]
+            if records and not self.process(records):
+                break
+            self._maybe_update_lag()
+
+    # -- one poll ----------------------------------------------------------------------
+
+    def process(self, records: Sequence[Record]) -> bool:
+        """Write one poll's records and commit them. False when stopped midway (nothing of
+        this poll is committed then)."""
+        grouped = group_records(records, max_bytes=self.settings.consumer_max_batch_bytes)
+        try:
+            for rec, reason in grouped.invalid:
+                self._dead_letter(rec, reason)
+            self._write_groups(grouped.groups)
+        except _Stopped:
+            return False
+        self._commit(records)
+        return True
+
+    def _write_groups(self, groups: Sequence[WriteGroup]) -> None:
+        """Write the groups, up to ``consumer_write_concurrency`` at a time; the ones storage
+        cannot take now are retried together after a backoff, until every one succeeded."""
+        pending = list(groups)
+        delay = self.settings.retry_initial_seconds
+        while pending:
+            outcomes = list(self._pool.map(self._attempt, pending))
+            retry: list[WriteGroup] = []
+            last: Retryable | None = None
+            for g, err in zip(pending, outcomes, strict=True):
+                if isinstance(err, Retryable):
+                    retry.append(g)
+                    last = err
+                elif isinstance(err, Poison):
+                    self._write_refused(g, err)
+            if last is None:
+                break
+            self.metrics.retries.inc(len(retry))
+            self._set_state(storage_ok=False, storage_error=last.message, retrying=True)
+            log.warning(
+                "%s (%d of %d writes); retrying in %.1f s",
+                last.message,
+                len(retry),
+                len(pending),
+                delay,
+            )
+            self._backoff(delay)
+            delay = min(delay * 2, self.settings.retry_max_seconds)
+            pending = retry
+        self._set_state(storage_ok=True, retrying=False)
+
+    def _attempt(self, g: WriteGroup) -> IngestError | None:
+        """One write on a pool thread: the expected failures come back as values, anything
+        else raises (and stops the consumer)."""
+        try:
+            self._write(g)
+        except (Retryable, Poison) as e:
+            return e
+        return None
+
+    def _write_refused(self, g: WriteGroup, e: Poison) -> None:
+        """Storage refused a whole group (it writes nothing of a refused batch): bisect it
+        until the records it refuses on their own are found; those go to the dead-letter
+        topic, the rest is written."""
+        if len(g.items) == 1:
+            self._dead_letter(g.items[0].record, e.message)
+            return
+        log.warning(
+            "storage refused a group of %d records for workspace %s (%s); bisecting",
+            len(g.items),
+            g.workspace,
+            e.message,
+        )
+        mid = len(g.items) // 2
+        for items in (g.items[:mid], g.items[mid:]):
+            half = WriteGroup(
+                g.workspace, g.format, g.precision, items, sum(len(i.batch.value) for i in items)
+            )
+            try:
+                self._with_retry(lambda half=half: self._write(half))  # type: ignore[misc]
+            except Poison as e2:
+                self._write_refused(half, e2)
+
+    def _write(self, g: WriteGroup) -> None:
+        t0 = time.perf_counter()
+        if g.format == "line":
+            self.storage.write_line(g.workspace, g.body(), precision=g.precision or "ns")
+        else:
+            self.storage.write_promrw(g.workspace, g.body())
+        self.metrics.write_seconds.observe(time.perf_counter() - t0)
+        self.metrics.batches.labels(g.format).inc()
+        self.metrics.points.labels(g.format).inc(g.points)
+
+    def _dead_letter(self, rec: Record, reason: str) -> None:
+        assert self._deadletter is not None
+        log.warning("dead-lettering %s/%d@%d: %s", rec.topic, rec.partition, rec.offset, reason)
+        dl = self._deadletter
+        self._with_retry(lambda: dl.send(rec, reason), dependency="kafka")
+        self.metrics.deadletters.inc()
+
+    def _with_retry(self, fn: Callable[[], None], *, dependency: str = "storage") -> None:
+        """Call ``fn`` until it does not raise Retryable, backing off in between."""
+        delay = self.settings.retry_initial_seconds
+        while True:
+            try:
+                fn()
+            except Retryable as e:
+                self.metrics.retries.inc()
+                self._set_state(
+                    **{f"{dependency}_ok": False, f"{dependency}_error": e.message}, retrying=True
+                )
+                log.warning("%s; retrying in %.1f s", e.message, delay)
+                self._backoff(delay)
+                delay = min(delay * 2, self.settings.retry_max_seconds)
+                continue
+            self._set_state(**{f"{dependency}_ok": True}, retrying=False)
+            return
+
+    def _backoff(self, seconds: float) -> None:
+        """Wait, staying in the group: pause every assigned partition and keep polling."""
+        if not self.running:
+            raise _Stopped
+        c = self._consumer
+        assert c is not None
+        deadline = time.monotonic() + seconds
+        c.pause(*c.assignment())
+        try:
+            while self.running:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                got = c.poll(timeout_ms=int(min(left, 1.0) * 1000))
+                # Partitions assigned during the pause are not paused yet: put back what
+                # they delivered and pause them too.
+                for tp, rs in got.items():
+                    c.seek(tp, rs[0].offset)
+                    c.pause(tp)
+                c.pause(*c.assignment())
+                self._maybe_update_lag()  # lag keeps growing while storage is down: show it
+        finally:
+            c.resume(*c.paused())
+        if not self.running:
+            raise _Stopped
+
+    def _commit(self, records: Sequence[Record]) -> None:
+        c = self._consumer
+        assert c is not None
+        owned = c.assignment()
+        offsets: dict[TopicPartition, OffsetAndMetadata] = {}
+        for r in records:
+            tp = TopicPartition(r.topic, r.partition)
+            if tp in owned and (tp not in offsets or offsets[tp].offset <= r.offset):
+                offsets[tp] = OffsetAndMetadata(r.offset + 1, "", -1)
+        if not offsets:
+            return
+
+        def commit() -> None:
+            try:
+                c.commit(offsets)
+            except CommitFailedError:
+                raise
+            except KafkaError as e:
+                raise Retryable(f"offset commit failed: {e!r}") from e
+
+        try:
+            self._with_retry(commit, dependency="kafka")
+        except CommitFailedError as e:
+            # The group rebalanced while we wrote: the new owner re-reads from the last
+            # commit and storage's deduplication collapses the replay.
+            log.warning("commit failed after a rebalance, records will be replayed: %s", e)
+            return
+        for tp, om in offsets.items():
+            self._committed[tp] = om.offset
+
+    # -- lag and health ----------------------------------------------------------------
+
+    def _maybe_update_lag(self) -> None:
+        now = time.monotonic()
+        if now < self._next_lag or self._consumer is None:
+            return
+        self._next_lag = now + self.lag_interval_s
+        c = self._consumer
+        parts = list(c.assignment())
+        if not parts:
+            return
+        try:
+            ends = c.end_offsets(parts)
+            for tp in [tp for tp in parts if tp not in self._committed]:
+                committed = c.committed(tp)
+                self._committed[tp] = (
+                    committed if committed is not None else c.beginning_offsets([tp])[tp]
+                )
+        except KafkaError as e:
+            # Lag is unknown while Kafka does not answer; polling keeps trying to reconnect.
+            self._set_state(kafka_ok=False, kafka_error=f"lag unavailable: {e!r}")
+            return
+        self._set_state(kafka_ok=True, kafka_error=None)
+        lag: dict[tuple[str, str], int] = {}
+        for tp in parts:
+            n = max(0, ends.get(tp, 0) - self._committed.get(tp, 0))
+            lag[(tp.topic, str(tp.partition))] = n
+            self.metrics.lag.labels(tp.topic, str(tp.partition)).set(n)
+        with self._state_lock:
+            self._lag = lag
+
+    def _forget(self, tp: TopicPartition) -> None:
+        self._committed.pop(tp, None)
+        key = (tp.topic, str(tp.partition))
+        with self._state_lock:
+            self._lag.pop(key, None)
+        with contextlib.suppress(KeyError):
+            self.metrics.lag.remove(*key)
+
+    def _set_state(self, **kw: Any) -> None:
+        with self._state_lock:
+            self._state.update(kw)
+
+    def health(self) -> dict[str, Any]:
+        with self._state_lock:
+            lag = dict(self._lag)
+            state = dict(self._state)
+        ok = bool(state["storage_ok"]) and bool(state["kafka_ok"]) and self.running
+        return {
+            "status": "ok" if ok else "degraded",
+            "version": __version__,
+            "lag": sum(lag.values()),
+            "partitions": {f"{t}/{p}": n for (t, p), n in sorted(lag.items())},
+            "storage": {"ok": state["storage_ok"], "last_error": state["storage_error"]},
+            "kafka": {"ok": state["kafka_ok"], "last_error": state["kafka_error"]},
+            "retrying": state["retrying"],
+        }
+
+
+class _Stopped(Exception):
+    """Raised inside a retry loop when the consumer is asked to stop."""
+
+
+def serve_status(consumer: Consumer, host: str, port: int) -> ThreadingHTTPServer:
+    """GET /health (JSON) and GET /metrics (Prometheus text) on a background thread."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            if self.path.split("?")[0] == "/health":
+                body = json.dumps(consumer.health()).encode()
+                ctype = "application/json"
+            elif self.path.split("?")[0] == "/metrics":
+                body = generate_latest(consumer.metrics.registry)
+                ctype = CONTENT_TYPE_LATEST
+            else:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, name="status-http", daemon=True).start()
+    return server
+
+
+def main() -> None:
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per storage write is noise
+    settings = Settings()
+    _ = settings.storage_token  # fail now, naming the variable, rather than at the first write
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            ensure_topics(settings.kafka_servers, settings.kafka_partitions)
+            break
+        except KafkaError as e:
+            if time.monotonic() > deadline:
+                raise
+            log.warning("waiting for Kafka at %s: %r", settings.kafka_bootstrap, e)
+            time.sleep(2)
+    consumer = Consumer(settings)
+    server = serve_status(consumer, settings.host, settings.consumer_port)
+    signal.signal(signal.SIGTERM, lambda *_: consumer.stop())
+    signal.signal(signal.SIGINT, lambda *_: consumer.stop())
+    log.info(
+        "consuming %s as group %s, writing to %s; status on http://%s:%d",
+        consumer.topics,
+        settings.consumer_group,
+        settings.storage_url,
+        settings.host,
+        settings.consumer_port,
+    )
+    try:
+        consumer.run()
+    finally:
+        server.shutdown()
+        consumer.close()

@@ -1,0 +1,106 @@
+"""vigil-storage's internal write API, as the consumer uses it (docs/internals.md).
+
+Outcomes are classified at this boundary: 2xx returns; 5xx, 429, timeouts and connection
+errors raise Retryable; 400/413/415 raise Poison with storage's reason; any other answer
+(401, 403, 404: a wrong token or URL) raises StorageMisconfigured, which stops the consumer.
+"""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from vigil_ingest.common.errors import Poison, Retryable
+
+WORKSPACE_HEADER = "X-Vigil-Workspace"
+_POISON_STATUSES = frozenset({400, 413, 415, 422})
+
+
+class StorageMisconfigured(RuntimeError):
+    """Storage refused us rather than the data (token, URL): retrying cannot help."""
+
+
+def _reason(resp: httpx.Response) -> str:
+    text = resp.text.strip()
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return text[:2000] or f"HTTP {resp.status_code}"
+    if isinstance(doc, dict) and isinstance(doc.get("error"), str):
+        return str(doc["error"])[:2000]
+    return text[:2000]
+
+
+class StorageClient:
+    """Writes line protocol and remote_write bodies to vigil-storage for one workspace each."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout_s: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._client = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=httpx.Timeout(timeout_s, connect=5.0),
+            transport=transport,
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+    def write_line(self, workspace: str, body: bytes, *, precision: str) -> None:
+        self._post(
+            "/internal/v1/write/line",
+            workspace,
+            body,
+            params={"precision": precision},
+            content_type="text/plain; charset=utf-8",
+        )
+
+    def write_promrw(self, workspace: str, body: bytes) -> None:
+        self._post(
+            "/internal/v1/write/promrw",
+            workspace,
+            body,
+            params=None,
+            content_type="application/x-protobuf",
+            extra={"Content-Encoding": "snappy", "X-Prometheus-Remote-Write-Version": "0.1.0"},
+        )
+
+    def _post(
+        self,
+        path: str,
+        workspace: str,
+        body: bytes,
+        *,
+        params: dict[str, str] | None,
+        content_type: str,
+        extra: dict[str, str] | None = None,
+    ) -> None:
+        headers = {WORKSPACE_HEADER: workspace, "Content-Type": content_type}
+        if extra:
+            headers.update(extra)
+        try:
+            resp = self._client.post(path, content=body, params=params, headers=headers)
+        except httpx.TransportError as e:
+            raise Retryable(f"storage unreachable: {type(e).__name__}: {e}") from e
+        status = resp.status_code
+        if 200 <= status < 300:
+            return
+        reason = _reason(resp)
+        if status >= 500 or status == 429:
+            raise Retryable(f"storage answered {status}: {reason}")
+        if status in _POISON_STATUSES:
+            raise Poison(reason)
+        raise StorageMisconfigured(f"storage answered {status} to {path}: {reason}")
+
+    def healthy(self) -> bool:
+        try:
+            return self._client.get("/health", timeout=2.0).status_code == 200
+        except httpx.TransportError:
+            return False

@@ -1,0 +1,335 @@
+"""The gateway's ASGI application.
+
+Order of work for every write: key → workspace (401/403), Content-Encoding (415), body within
+the workspace's max_body_bytes (413), validation (400 naming the line), points/s limit
+(429 naming it), produce to Kafka and wait for the acknowledgement (503 when it does not
+come), then 204.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from urllib.parse import parse_qs
+
+from kafka.errors import KafkaError
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from vigil_ingest import __version__
+from vigil_ingest.common.config import Settings
+from vigil_ingest.common.errors import (
+    BadRequest,
+    IngestError,
+    RateLimited,
+    Retryable,
+    UnsupportedMediaType,
+)
+from vigil_ingest.common.kafka import Batch, Precision, ensure_topics, now_ms
+from vigil_ingest.gateway.auth import KeyResolver, Principal, extract_key
+from vigil_ingest.gateway.body import content_encoding, read_body
+from vigil_ingest.gateway.limits import RateLimiter
+from vigil_ingest.gateway.parse import line as lineproto
+from vigil_ingest.gateway.parse import promrw
+from vigil_ingest.gateway.produce import Producer
+
+log = logging.getLogger(__name__)
+
+_PRECISIONS: dict[str, Precision] = {
+    "": "ns",
+    "n": "ns",
+    "ns": "ns",
+    "u": "us",
+    "us": "us",
+    "µ": "us",
+    "ms": "ms",
+    "s": "s",
+}
+_CREATE_DB_RE = re.compile(r"^\s*CREATE\s+DATABASE\b", re.IGNORECASE)
+_QUERY_BODY_LIMIT = 64 * 1024
+_INFLUX_VERSION = "1.8.10"  # what InfluxDB clients see on /ping
+
+
+def parse_precision(value: str | None) -> Precision:
+    """Map an InfluxDB precision parameter to ns|us|ms|s (default ns); 400 otherwise."""
+    p = _PRECISIONS.get((value or "").strip())
+    if p is None:
+        raise BadRequest(f"unsupported precision {value!r}: use ns, us, ms or s")
+    return p
+
+
+def split_lines(body: bytes, max_bytes: int) -> list[bytes]:
+    """Cut a line-protocol body at line boundaries into pieces of at most ``max_bytes``
+    (a single longer line stays whole)."""
+    if len(body) <= max_bytes:
+        return [body]
+    parts: list[bytes] = []
+    start, n = 0, len(body)
+    while start < n:
+        end = start + max_bytes
+        if end >= n:
+            parts.append(body[start:])
+            break
+        cut = body.rfind(b"\n", start, end)
+        if cut < start:
+            cut = body.find(b"\n", end)
+            if cut < 0:
+                parts.append(body[start:])
+                break
+        parts.append(body[start : cut + 1])
+        start = cut + 1
+    return parts
+
+
+class _Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "vigil_gateway_requests",
+            "HTTP write requests by endpoint and status code",
+            ["endpoint", "code"],
+            registry=self.registry,
+        )
+        self.points = Counter(
+            "vigil_gateway_points",
+            "Points accepted (acknowledged by Kafka) by format",
+            ["format"],
+            registry=self.registry,
+        )
+        self.kafka_seconds = Histogram(
+            "vigil_gateway_kafka_ack_seconds",
+            "Time from produce to Kafka acknowledgement",
+            registry=self.registry,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+        )
+
+
+def _error_response(e: IngestError) -> Response:
+    body: dict[str, object] = {
+        "code": getattr(e, "code", "error"),
+        "error": e.message,
+        "message": e.message,
+    }
+    headers: dict[str, str] = {}
+    if isinstance(e, RateLimited):
+        body["limit"] = e.limit
+        headers["Retry-After"] = str(e.retry_after)
+    elif isinstance(e, Retryable):
+        headers["Retry-After"] = str(e.retry_after)
+    return JSONResponse(body, status_code=getattr(e, "status", 500), headers=headers)
+
+
+class Gateway:
+    """Request handlers bound to the gateway's resolver, limiter and producer."""
+
+    def __init__(self, settings: Settings, resolver: KeyResolver, producer: Producer) -> None:
+        self.settings = settings
+        self.resolver = resolver
+        self.producer = producer
+        self.limiter = RateLimiter()
+        self._retention_ms = settings.retention_ms
+        self.metrics = _Metrics()
+
+    async def _principal(self, request: Request) -> Principal:
+        key = extract_key(request.headers, request.query_params)
+        return await self.resolver.resolve(key)
+
+    async def _line(self, request: Request, precision: str | None) -> Response:
+        principal = await self._principal(request)
+        p = parse_precision(precision)
+        enc = content_encoding(request.headers, allowed=("", "gzip", "x-gzip"))
+        body = await read_body(
+            request.headers, request.stream(), limit=principal.max_body_bytes, gzip=bool(enc)
+        )
+        bounds = lineproto.TimeBounds.around(
+            now_ms(),
+            precision=p,
+            retention_ms=self._retention_ms,
+            retention=self.settings.retention,
+        )
+        points = lineproto.count_points(body, bounds)
+        if points == 0:
+            return Response(status_code=204)
+        self.limiter.take(
+            principal.workspace_id, points, rate=principal.points_per_second, burst=principal.burst
+        )
+        received = now_ms()
+        parts = split_lines(body, self.settings.kafka_max_record_bytes)
+        batches = [
+            Batch(
+                workspace=principal.workspace_id,
+                format="line",
+                value=part,
+                points=points if len(parts) == 1 else lineproto.count_points(part),
+                received_at_ms=received,
+                precision=p,
+            )
+            for part in parts
+        ]
+        await self._produce(batches, "line", points)
+        return Response(status_code=204)
+
+    async def _produce(self, batches: list[Batch], fmt: str, points: int) -> None:
+        t0 = time.perf_counter()
+        await self.producer.send(batches)
+        self.metrics.kafka_seconds.observe(time.perf_counter() - t0)
+        self.metrics.points.labels(fmt).inc(points)
+
+    async def write_metric(self, request: Request) -> Response:
+        """POST /v1/write/metric?precision= (DataKit's path)."""
+        return await self._line(request, request.query_params.get("precision"))
+
+    async def write_v1(self, request: Request) -> Response:
+        """POST /write?db=&precision= (InfluxDB 1.x; the key may be the password p=)."""
+        return await self._line(request, request.query_params.get("precision"))
+
+    async def write_v2(self, request: Request) -> Response:
+        """POST /api/v2/write?org=&bucket=&precision= (InfluxDB 2.x)."""
+        return await self._line(request, request.query_params.get("precision"))
+
+    async def write_promrw(self, request: Request) -> Response:
+        """POST /api/v1/write: Prometheus remote_write 1.0 (snappy protobuf)."""
+        principal = await self._principal(request)
+        content_encoding(request.headers, allowed=("", "snappy"))
+        ctype = request.headers.get("content-type", "application/x-protobuf").lower()
+        if "proto=io.prometheus.write.v2" in ctype:
+            raise UnsupportedMediaType("remote_write 2.0 is not supported; send remote_write 1.0")
+        body = await read_body(
+            request.headers, request.stream(), limit=principal.max_body_bytes, gzip=False
+        )
+        if not body:
+            raise BadRequest("empty remote_write body")
+        bounds = lineproto.TimeBounds.around(
+            now_ms(),
+            precision="ms",
+            retention_ms=self._retention_ms,
+            retention=self.settings.retention,
+        )
+        samples = promrw.count_samples(promrw.decompress(body, principal.max_body_bytes), bounds)
+        if samples == 0:
+            return Response(status_code=204)
+        self.limiter.take(
+            principal.workspace_id, samples, rate=principal.points_per_second, burst=principal.burst
+        )
+        batch = Batch(
+            workspace=principal.workspace_id,
+            format="promrw",
+            value=body,
+            points=samples,
+            received_at_ms=now_ms(),
+        )
+        await self._produce([batch], "promrw", samples)
+        return Response(status_code=204)
+
+    async def query(self, request: Request) -> Response:
+        """GET|POST /query: InfluxDB 1.x clients (Telegraf) create their database first;
+        answer CREATE DATABASE harmlessly, refuse anything else."""
+        await self._principal(request)
+        q = request.query_params.get("q", "")
+        if not q and request.method == "POST":
+            raw = await read_body(
+                request.headers, request.stream(), limit=_QUERY_BODY_LIMIT, gzip=False
+            )
+            q = parse_qs(raw.decode(errors="replace")).get("q", [""])[0]
+        if _CREATE_DB_RE.match(q):
+            return JSONResponse({"results": [{"statement_id": 0}]})
+        raise BadRequest(
+            "the ingest gateway only answers CREATE DATABASE; query data through the "
+            "Vigil API (POST /v1/query/raw or the Prometheus API)"
+        )
+
+    async def ping(self, request: Request) -> Response:
+        """GET|HEAD /ping, as InfluxDB answers it."""
+        return Response(
+            status_code=204,
+            headers={
+                "X-Influxdb-Version": _INFLUX_VERSION,
+                "X-Influxdb-Build": "OSS",
+            },
+        )
+
+    async def health(self, request: Request) -> Response:
+        """GET /health: ok when the Kafka producer is connected."""
+        ok = await asyncio.to_thread(self.producer.connected)
+        return JSONResponse(
+            {
+                "status": "ok" if ok else "degraded",
+                "version": __version__,
+                "kafka": {"ok": ok, "bootstrap": self.settings.kafka_bootstrap},
+            },
+            status_code=200 if ok else 503,
+        )
+
+    async def metrics_endpoint(self, request: Request) -> Response:
+        return Response(generate_latest(self.metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """Build the gateway application (uvicorn ``--factory`` entry point)."""
+    settings = settings or Settings()
+    resolver = KeyResolver(
+        settings.psycopg_url,
+        ttl_s=settings.auth_cache_seconds,
+        retry_after_s=settings.retry_after_seconds,
+    )
+    producer = Producer(settings)
+    gw = Gateway(settings, resolver, producer)
+
+    def wrap(endpoint: str, handler: Handler) -> Handler:
+        async def run(request: Request) -> Response:
+            try:
+                response = await handler(request)
+            except IngestError as e:
+                response = _error_response(e)
+            gw.metrics.requests.labels(endpoint, str(response.status_code)).inc()
+            return response
+
+        return run
+
+    async def connect_kafka() -> None:
+        """Connect the producer and create missing topics, retrying until Kafka answers;
+        meanwhile writes get 503 and agents keep their data."""
+        while not await asyncio.to_thread(producer.connect):
+            await asyncio.sleep(2)
+        while True:
+            try:
+                await asyncio.to_thread(
+                    ensure_topics, settings.kafka_servers, settings.kafka_partitions
+                )
+                return
+            except KafkaError as e:
+                log.warning("could not check kafka topics: %r", e)
+                await asyncio.sleep(5)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(connect_kafka())
+        yield
+        task.cancel()
+        await resolver.close()
+        await asyncio.to_thread(producer.close)
+
+    routes = [
+        Route("/v1/write/metric", wrap("/v1/write/metric", gw.write_metric), methods=["POST"]),
+        Route("/write", wrap("/write", gw.write_v1), methods=["POST"]),
+        Route("/api/v2/write", wrap("/api/v2/write", gw.write_v2), methods=["POST"]),
+        Route("/api/v1/write", wrap("/api/v1/write", gw.write_promrw), methods=["POST"]),
+        Route("/query", wrap("/query", gw.query), methods=["GET", "POST"]),
+        Route("/ping", gw.ping, methods=["GET", "HEAD"]),
+        Route("/health", gw.health, methods=["GET"]),
+        Route("/metrics", gw.metrics_endpoint, methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.gateway = gw
+    return app
