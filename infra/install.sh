@@ -86,4 +86,5 @@ fi
 if [ "$want_test" = test ]; then
   npm_ci "$VIGIL_ROOT/e2e"
   "$VIGIL_ROOT/infra/compose/install.sh"
+  "$VIGIL_ROOT/infra/vmagent/install.sh"
 fi

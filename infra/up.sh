@@ -19,7 +19,7 @@ start_service storage "$VIGIL_STORAGE_PORT" VIGIL_STORAGE_PORT "$VIGIL_BIN/vigil
   -httpListenAddr="$VIGIL_HOST:$VIGIL_STORAGE_PORT" \
   -storageDataPath="$VIGIL_DATA/storage" \
   -tenancy.internalTokenFile="$VIGIL_HOME/internal_token" \
-  -retentionPeriod="${VIGIL_RETENTION:-400d}" \
+  -retentionPeriod="$VIGIL_RETENTION" \
   -dedup.minScrapeInterval=1ms \
   -search.latencyOffset=1s
 wait_http storage "$VIGIL_STORAGE_URL/health" 60

@@ -1,0 +1,7 @@
+// Builds stock vmagent from the pinned VictoriaMetrics module, for the compatibility tests
+// (a real Prometheus remote_write client against the gateway). Used by infra/vmagent/install.sh.
+module vigil/infra/vmagent
+
+go 1.25.4
+
+require github.com/VictoriaMetrics/VictoriaMetrics v1.130.0
