@@ -125,8 +125,7 @@ func ParseLine(line string) (Point, error) {
 	if rest == "" {
 		return p, fmt.Errorf("missing fields after measurement %q", p.Measurement)
 	}
-	// Fields.
-	seen := map[string]bool{}
+	// Fields. A field named twice keeps its last value, as InfluxDB does.
 	var err error
 	for {
 		var k string
@@ -137,10 +136,7 @@ func ParseLine(line string) (Point, error) {
 		if len(rest) == 0 || rest[0] != '=' {
 			return p, fmt.Errorf("field %q has no value (want key=value)", k)
 		}
-		if seen[k] {
-			return p, fmt.Errorf("duplicate field %q", k)
-		}
-		seen[k] = true
+		p.Fields = dropField(p.Fields, k)
 		rest = rest[1:]
 		if len(rest) > 0 && rest[0] == '"' {
 			rest, err = skipQuoted(rest)
@@ -177,6 +173,16 @@ func ParseLine(line string) (Point, error) {
 		p.HasTimestamp = true
 	}
 	return p, nil
+}
+
+// dropField removes an earlier field named k, so that the last occurrence wins.
+func dropField(fields []Field, k string) []Field {
+	for i := range fields {
+		if fields[i].Key == k {
+			return append(fields[:i], fields[i+1:]...)
+		}
+	}
+	return fields
 }
 
 // scanToken reads s up to the first unescaped byte of stops and unescapes it. A backslash

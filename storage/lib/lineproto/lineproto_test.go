@@ -30,6 +30,9 @@ func TestParseLineSuccess(t *testing.T) {
 	f(`m\x,t=a\b f=1`, Point{Measurement: `m\x`, Tags: []Tag{{"t", `a\b`}}, Fields: []Field{{"f", 1}}})
 	f("m f=1   123", Point{Measurement: "m", Fields: []Field{{"f", 1}}, Timestamp: 123, HasTimestamp: true})
 	f("m f=-1", Point{Measurement: "m", Fields: []Field{{"f", -1}}})
+	// a field named twice keeps its last value, as InfluxDB does
+	f("m f=1,g=2,f=3", Point{Measurement: "m", Fields: []Field{{"g", 2}, {"f", 3}}})
+	f(`m f=1,f="text"`, Point{Measurement: "m", Fields: []Field{}, StringFields: 1})
 }
 
 func TestParseLineFailure(t *testing.T) {
@@ -60,7 +63,6 @@ func TestParseLineFailure(t *testing.T) {
 	f("cpu f=-1u", `field "f": invalid unsigned integer "-1u"`)
 	f(`cpu f="abc`, `field "f": missing closing quote in string value`)
 	f(`cpu f="abc"x`, `field "f": unexpected "x" after closing quote`)
-	f("cpu f=1,f=2", `duplicate field "f"`)
 	f("cpu f=1 12.5", `invalid timestamp "12.5": want an integer`)
 	f("cpu f=1 1 2", `invalid timestamp "1 2": want an integer`)
 }
