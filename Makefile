@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help up down status restart logs install test lint generate migrate clean
+.PHONY: help up down status restart logs install test lint generate migrate clean bench-api
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -30,5 +30,8 @@ migrate: ## apply database migrations to the running stack
 generate: ## regenerate the OpenAPI document and the UI's typed client
 	@source infra/lib.sh && load_secrets && "$$VIGIL_VENV/bin/vigil-admin" openapi -o backend/openapi.json
 	@cd frontend && npm run -s generate-client
+bench-api: ## query API concurrency sweep, 1..128 clients, against the running `make up` stack
+	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
+	@.vigil/venv/bin/python backend/scripts/bench_api.py --env-file .vigil/demo.env --seconds $${SECONDS_PER_LEVEL:-10}
 clean: ## remove builds and caches (keeps .vigil/data)
 	rm -rf .vigil/bin .vigil/venv frontend/dist frontend/node_modules e2e/node_modules

@@ -46,15 +46,16 @@ def percentile(sorted_values: list[float], p: float) -> float:
 
 
 async def pick_host(client: httpx.AsyncClient) -> str:
+    """A host that sent cpu data in the last 5 minutes (so every query has data to read)."""
     r = await client.post(
         "/v1/query/raw",
-        json={"queries": [{"query": "show_tag_value(from=['cpu'], keyin=['host'])"}]},
+        json={"queries": [{"query": "M::cpu:(last(usage_user)) [5m] BY host SLIMIT 1"}]},
     )
     r.raise_for_status()
     series = r.json()["content"][0]["series"]
-    if not series or not series[0]["values"]:
-        sys.exit("no cpu data in the workspace: start an agent first (make up does)")
-    return str(series[0]["values"][0][1])
+    if not series:
+        sys.exit("no recent cpu data in the workspace: start an agent first (make up does)")
+    return str(series[0]["tags"]["host"])
 
 
 async def run_level(
@@ -142,6 +143,15 @@ def main() -> int:
     if args.output:
         Path(args.output).write_text(json.dumps({"levels": results}, indent=2) + "\n")
     failed = sum(sum(r["errors"].values()) for r in results)
+    knee = max(results, key=lambda r: r["throughput_rps"])
+    # the last line is the machine-readable summary (make bench-* convention)
+    summary = {
+        "knee_clients": knee["clients"],
+        "peak_rps": knee["throughput_rps"],
+        "errors": failed,
+        "levels": {str(r["clients"]): {k: r[k] for k in ("throughput_rps", "p50_ms", "p99_ms")} for r in results},
+    }
+    print(json.dumps(summary))
     return 1 if failed else 0
 
 

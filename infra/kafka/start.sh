@@ -3,6 +3,7 @@
 source "$(dirname "$0")/../lib.sh"
 libs="$VIGIL_DOWNLOADS/kafka-$VIGIL_KAFKA_VERSION/libs"
 [ -d "$libs" ] || die "Kafka jars missing in $libs: run infra/kafka/install.sh (make install)"
+if is_running kafka; then ok "kafka already running (pid $(pid_of kafka))"; exit 0; fi
 data="$VIGIL_DATA/kafka"; conf="$data/server.properties"
 mkdir -p "$data"
 cat > "$conf" <<PROPS
