@@ -64,10 +64,13 @@ retry() {
 
 port_in_use() { (exec 3<>"/dev/tcp/$VIGIL_HOST/$1") 2>/dev/null; }
 
-# require_port PORT VAR: fail clearly when a port we are about to bind is taken.
+# require_port PORT VAR: fail clearly when a port we are about to bind is taken. The test
+# runner sets VIGIL_PORT_HINT=test so the message names the variable that moves its ports.
 require_port() {
   if port_in_use "$1"; then
-    die "port $1 on $VIGIL_HOST is already in use by another process; set $2 to move it (e.g. $2=$(($1 + 100)) make up)"
+    local var=$2 cmd="make up"
+    if [ "${VIGIL_PORT_HINT:-}" = test ]; then var="VIGIL_TEST_${2#VIGIL_}"; cmd="make test"; fi
+    die "port $1 on $VIGIL_HOST is already in use by another process; set $var to move it (e.g. $var=$(($1 + 100)) $cmd)"
   fi
 }
 

@@ -8,7 +8,7 @@ command -v mvn >/dev/null || die "maven is required to fetch Kafka's jars (apt-g
 say "downloading Kafka $VIGIL_KAFKA_VERSION jars from Maven Central"
 rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
 fetch() {
-  mvn -q -B -f "$VIGIL_ROOT/infra/kafka/pom.xml" -Dkafka.version="$VIGIL_KAFKA_VERSION" \
+  mvn -q -B -Dstyle.color=never -f "$VIGIL_ROOT/infra/kafka/pom.xml" -Dkafka.version="$VIGIL_KAFKA_VERSION" \
     dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$dest.tmp/libs"
 }
 retry 3 fetch || die "could not download Kafka $VIGIL_KAFKA_VERSION (org.apache.kafka:kafka_2.13) from Maven Central"
