@@ -155,6 +155,10 @@ class Consumer:
             max_partition_fetch_bytes=16 * 1024 * 1024,
             fetch_max_bytes=64 * 1024 * 1024,
             max_poll_interval_ms=300_000,
+            # A consumer that died (kill -9) holds its partitions until its session expires;
+            # 10 s instead of the 45 s default lets a restarted one take over quickly.
+            session_timeout_ms=10_000,
+            heartbeat_interval_ms=3_000,
         )
         self._consumer.subscribe(self.topics, listener=_Rebalance(self))
         self._producer = KafkaProducer(**producer_config(s, client_id="vigil-consumer-deadletter"))

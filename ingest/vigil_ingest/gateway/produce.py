@@ -65,10 +65,28 @@ class Producer:
         self._last_failure = 0.0
 
     def _get(self) -> KafkaProducer:
+        """The current producer, creating one when there is none (Kafka back after a failure)."""
         p = self._producer
+        if p is None and self.connect():
+            p = self._producer
         if p is None:
             raise Retryable("Kafka is unavailable; retry later", retry_after=self._retry_after)
         return p
+
+    def _discard(self, producer: KafkaProducer) -> None:
+        """Drop a producer whose produce failed, so that the next write builds a fresh one.
+
+        After a broker restart an idempotent kafka-python producer can lose its producer id
+        and never get another, failing every later send; a new producer recovers at once.
+        Batches it may still have written are replayed by clients and deduplicated by storage.
+        """
+        close = producer.close
+        with self._lock:
+            if self._producer is not producer:
+                return  # another failed request already replaced it
+            self._producer = None
+        log.warning("discarding the kafka producer after a failed produce; reconnecting")
+        threading.Thread(target=close, kwargs={"timeout": 0}, daemon=True).start()
 
     def connect(self) -> bool:
         """Create the Kafka producer if there is none yet; False when Kafka is unreachable."""
@@ -107,9 +125,12 @@ class Producer:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _send_all(
-        self, batches: Sequence[Batch], loop: asyncio.AbstractEventLoop, done: asyncio.Future[None]
+        self,
+        producer: KafkaProducer,
+        batches: Sequence[Batch],
+        loop: asyncio.AbstractEventLoop,
+        done: asyncio.Future[None],
     ) -> None:
-        producer = self._get()
         pending = len(batches)
         lock = threading.Lock()
 
@@ -136,9 +157,13 @@ class Producer:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         timeout = self._settings.kafka_ack_timeout_seconds
+        producer: KafkaProducer | None = None
         try:
             async with asyncio.timeout(timeout):
-                await loop.run_in_executor(self._pool, self._send_all, batches, loop, done)
+                producer = await loop.run_in_executor(self._pool, self._get)
+                await loop.run_in_executor(
+                    self._pool, self._send_all, producer, batches, loop, done
+                )
                 await done
             self._last_success = time.monotonic()
         except MessageSizeTooLargeError as e:
@@ -148,6 +173,8 @@ class Producer:
             if isinstance(e, Retryable):
                 raise
             log.warning("kafka produce failed: %r", e)
+            if producer is not None:
+                self._discard(producer)
             raise Retryable(
                 "Kafka did not acknowledge the batch in time; it may not be stored, retry later",
                 retry_after=self._retry_after,
