@@ -35,7 +35,8 @@ var (
 	defaultMaxSeries = flag.Int("vmsource.maxSeries", 100_000, "The maximum number of series one storage call may select when the caller sets no lower limit. "+
 		"See also -dql.maxSeries")
 	maxPointsPerSeries = flag.Int("vmsource.maxPointsPerSeries", 30_000, "The maximum number of points per series a MetricsQL range evaluation may produce")
-	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series scanned by a label names or label values call")
+	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", metadataSeriesCeiling, "The maximum number of series a label names or label values call may match; "+
+		"more gets an error asking to narrow the filter. Values above 100000 are lowered to 100000 (see metadataSeriesCeiling)")
 )
 
 // Source is the embedded storage scoped to one workspace. It is cheap to create: make one
@@ -253,6 +254,20 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	return series, nil
 }
 
+// metadataSeriesCeiling caps the series a label names/values search may match.
+//
+// VictoriaMetrics v1.130.0 answers label names and values from the matching series only
+// while they number at most 100k; above that its index scan runs without the filter (a
+// shadowed variable in searchLabelValuesOnDate/searchLabelNamesWithFiltersOnDate), so the
+// answer would hold names and values of every series in the database, other workspaces'
+// included. With maxMetrics at or below 100k the search fails instead ("too many series"),
+// which is the only safe answer.
+const metadataSeriesCeiling = 100_000
+
+func metadataSeriesLimit() int {
+	return min(*maxMetadataSeries, metadataSeriesCeiling)
+}
+
 // LabelNames returns the label names of the workspace's series matching filterss within
 // [start, end], without the tenant label.
 func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
@@ -262,14 +277,14 @@ func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFil
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), *maxMetadataSeries)
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), metadataSeriesLimit())
 	max := 0
 	if limit > 0 {
 		max = limit + 1 // room for the tenant label, dropped below
 	}
 	names, err := netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
 	if err != nil {
-		return nil, mapSearchError(err, *maxMetadataSeries)
+		return nil, mapSearchError(err, metadataSeriesLimit())
 	}
 	out := names[:0]
 	for _, n := range names {
@@ -295,10 +310,10 @@ func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), *maxMetadataSeries)
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), metadataSeriesLimit())
 	values, err := netstorage.LabelValues(nil, name, sq, limit, deadlineFor(ctx))
 	if err != nil {
-		return nil, mapSearchError(err, *maxMetadataSeries)
+		return nil, mapSearchError(err, metadataSeriesLimit())
 	}
 	if limit > 0 && len(values) > limit {
 		values = values[:limit]
