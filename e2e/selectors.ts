@@ -1,0 +1,32 @@
+/**
+ * Every `data-testid` the journeys use, in one place. Prefer roles and labels in specs;
+ * use these where a role does not identify the element (charts, summaries).
+ */
+export const testIds = {
+  chart: "chart",
+  workspacePicker: "workspace-picker",
+  dqlEditor: "dql-editor",
+  runQuery: "run-query",
+  queryError: "query-error",
+  queryErrorPosition: "query-error-position",
+  resultSummary: "result-summary",
+  emptyResult: "empty-result",
+  timeRangeButton: "time-range-button",
+  timezoneLabel: "timezone-label",
+  authError: "auth-error",
+  userEmail: "user-email",
+  resultTable: "result-table",
+  newKeyValue: "new-key-value",
+  keysTable: "keys-table",
+  panelChart: "panel-chart",
+  dashboardsTable: "dashboards-table",
+  variable: (name: string) => `variable-${name}`,
+  queryHistory: "query-history",
+  autoRefresh: "auto-refresh",
+} as const;
+
+/** Attributes the chart component sets from what its ECharts instance holds. */
+export const chartAttrs = {
+  seriesCount: "data-series-count",
+  pointCount: "data-point-count",
+} as const;

@@ -1,0 +1,105 @@
+import type { EChartsOption } from "echarts";
+import { useEffect, useRef, type CSSProperties, type ReactElement } from "react";
+import { useColorScheme } from "@/lib/useColorScheme";
+import { countDrawn } from "./countDrawn";
+import { echarts } from "./echarts";
+
+export interface EChartProps {
+  option: EChartsOption;
+  /** Accessible description of what the chart shows. */
+  label: string;
+  /** Replace the whole option instead of merging (default true: series may disappear). */
+  notMerge?: boolean;
+  style?: CSSProperties;
+  className?: string;
+  testId?: string;
+  /** Called with `[start, end]` of the x range the user selected by dragging (time axes). */
+  onBrushX?: (range: [number, number]) => void;
+  /** Called once the instance exists, e.g. to subscribe to more events. */
+  onReady?: (chart: echarts.ECharts) => void;
+}
+
+/**
+ * The one component that owns an ECharts instance: init on mount, `setOption` when the
+ * option changes, resize with its container, dispose on unmount. It sets
+ * `data-series-count` and `data-point-count` from what the instance actually holds, so
+ * tests can check a chart without reading pixels.
+ */
+export function EChart({
+  option,
+  label,
+  notMerge = true,
+  style,
+  className,
+  testId = "chart",
+  onBrushX,
+  onReady,
+}: EChartProps): ReactElement {
+  const ref = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<echarts.ECharts | null>(null);
+  const scheme = useColorScheme();
+  const brushRef = useRef(onBrushX);
+  brushRef.current = onBrushX;
+  const readyRef = useRef(onReady);
+  readyRef.current = onReady;
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const chart = echarts.init(el, scheme === "dark" ? "dark" : undefined, { renderer: "canvas" });
+    chartRef.current = chart;
+    chart.on("brushEnd", (params: unknown) => {
+      const areas = (params as { areas?: { coordRange?: unknown }[] }).areas ?? [];
+      const range = areas[0]?.coordRange;
+      chart.dispatchAction({ type: "brush", areas: [] });
+      if (Array.isArray(range) && range.length === 2 && brushRef.current) {
+        const [a, b] = range.map(Number);
+        if (Number.isFinite(a) && Number.isFinite(b) && b > a) brushRef.current([Math.round(a), Math.round(b)]);
+      }
+    });
+    readyRef.current?.(chart);
+    const ro = new ResizeObserver(() => chart.resize());
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      chart.dispose();
+      chartRef.current = null;
+    };
+  }, [scheme]);
+
+  useEffect(() => {
+    const chart = chartRef.current;
+    const el = ref.current;
+    if (!chart || !el) return;
+    const withBrush: EChartsOption = onBrushX
+      ? {
+          ...option,
+          brush: { xAxisIndex: "all", brushLink: "all", brushType: "lineX", brushMode: "single", transformable: false },
+          toolbox: { show: false },
+        }
+      : option;
+    chart.setOption(withBrush, { notMerge });
+    if (onBrushX) {
+      chart.dispatchAction({
+        type: "takeGlobalCursor",
+        key: "brush",
+        brushOption: { brushType: "lineX", brushMode: "single" },
+      });
+    }
+    const drawn = countDrawn(chart.getOption());
+    el.dataset.seriesCount = String(drawn.series);
+    el.dataset.pointCount = String(drawn.points);
+    el.dataset.ready = "true";
+  }, [option, notMerge, scheme, onBrushX]);
+
+  return (
+    <div
+      ref={ref}
+      role="img"
+      aria-label={label}
+      data-testid={testId}
+      className={className}
+      style={{ width: "100%", height: 360, ...style }}
+    />
+  );
+}

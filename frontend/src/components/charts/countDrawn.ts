@@ -1,0 +1,16 @@
+/** Counts series and non-empty points in an ECharts option as returned by `getOption()`. */
+export function countDrawn(option: unknown): { series: number; points: number } {
+  const series = (option as { series?: unknown } | null)?.series;
+  if (!Array.isArray(series)) return { series: 0, points: 0 };
+  let points = 0;
+  for (const s of series) {
+    const data = (s as { data?: unknown }).data;
+    if (!Array.isArray(data)) continue;
+    for (const d of data) {
+      const value = Array.isArray(d) ? d[d.length - 1] : (d as { value?: unknown } | null)?.value ?? d;
+      const v = Array.isArray(value) ? value[value.length - 1] : value;
+      if (typeof v === "number" && Number.isFinite(v)) points += 1;
+    }
+  }
+  return { series: series.length, points };
+}

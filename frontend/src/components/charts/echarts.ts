@@ -1,0 +1,28 @@
+/** The ECharts build the UI uses: only the charts and components we draw, canvas renderer. */
+import { BarChart, LineChart } from "echarts/charts";
+import {
+  BrushComponent,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  ToolboxComponent,
+  TooltipComponent,
+} from "echarts/components";
+import * as echarts from "echarts/core";
+import { CanvasRenderer } from "echarts/renderers";
+
+echarts.use([
+  LineChart,
+  BarChart,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+  DataZoomComponent,
+  ToolboxComponent,
+  BrushComponent,
+  MarkLineComponent,
+  CanvasRenderer,
+]);
+
+export { echarts };

@@ -1,0 +1,136 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { Button } from "@/components/ui/Button";
+import {
+  describeTimeRange,
+  formatDateTime,
+  localTimeZone,
+  RELATIVE_RANGES,
+  resolveTimeRange,
+  timeZoneLabel,
+  type TimeRangeSpec,
+} from "@/lib/time";
+
+export interface TimeRangePickerProps {
+  value: TimeRangeSpec;
+  onChange: (range: TimeRangeSpec) => void;
+}
+
+/** `2026-11-21T06:00` (datetime-local) in the browser's zone → epoch ms. */
+function fromLocalInput(v: string): number | undefined {
+  if (!v) return undefined;
+  const t = new Date(v).getTime();
+  return Number.isFinite(t) ? t : undefined;
+}
+
+function toLocalInput(ms: number): string {
+  return formatDateTime(ms, localTimeZone(), false).replace(" ", "T");
+}
+
+/** Relative presets (5 minutes … 30 days) and an absolute range, in the local time zone. */
+export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): ReactElement {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string>();
+  const panelId = useId();
+  const ref = useRef<HTMLDivElement>(null);
+  const [start, end] = (() => {
+    try {
+      return resolveTimeRange(value);
+    } catch {
+      return resolveTimeRange({ from: "now-1h", to: "now" });
+    }
+  })();
+  const [absFrom, setAbsFrom] = useState(toLocalInput(start));
+  const [absTo, setAbsTo] = useState(toLocalInput(end));
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === "Escape") setOpen(false);
+    };
+    const onClick = (e: MouseEvent): void => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("mousedown", onClick);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("mousedown", onClick);
+    };
+  }, [open]);
+
+  const applyAbsolute = (e: FormEvent): void => {
+    e.preventDefault();
+    const a = fromLocalInput(absFrom);
+    const b = fromLocalInput(absTo);
+    if (a === undefined || b === undefined) {
+      setError("Enter both a start and an end.");
+      return;
+    }
+    if (a >= b) {
+      setError("The start must be before the end.");
+      return;
+    }
+    setError(undefined);
+    onChange({ from: String(a), to: String(b) });
+    setOpen(false);
+  };
+
+  return (
+    <div className="time-picker" ref={ref}>
+      <Button
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={panelId}
+        data-testid="time-range-button"
+        onClick={() => {
+          setAbsFrom(toLocalInput(start));
+          setAbsTo(toLocalInput(end));
+          setOpen((o) => !o);
+        }}
+      >
+        {describeTimeRange(value)}
+      </Button>
+      <span className="muted tz-label" data-testid="timezone-label" title="Times are shown in this time zone">
+        {timeZoneLabel()}
+      </span>
+      {open ? (
+        <div className="popover time-popover" id={panelId} role="dialog" aria-label="Time range">
+          <div className="time-presets" role="group" aria-label="Relative ranges">
+            {RELATIVE_RANGES.map((r) => (
+              <button
+                type="button"
+                key={r.from}
+                className={value.to === "now" && value.from === r.from ? "preset active" : "preset"}
+                aria-pressed={value.to === "now" && value.from === r.from}
+                onClick={() => {
+                  onChange({ from: r.from, to: "now" });
+                  setOpen(false);
+                }}
+              >
+                {r.label}
+              </button>
+            ))}
+          </div>
+          <form className="time-absolute stack" onSubmit={applyAbsolute} aria-label="Absolute range">
+            <label>
+              From
+              <input type="datetime-local" value={absFrom} onChange={(e) => setAbsFrom(e.target.value)} />
+            </label>
+            <label>
+              To
+              <input type="datetime-local" value={absTo} onChange={(e) => setAbsTo(e.target.value)} />
+            </label>
+            {error ? (
+              <span className="field-error" role="alert">
+                {error}
+              </span>
+            ) : null}
+            <Button type="submit" variant="primary" size="sm">
+              Apply range
+            </Button>
+          </form>
+        </div>
+      ) : null}
+    </div>
+  );
+}

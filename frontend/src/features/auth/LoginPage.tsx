@@ -1,0 +1,104 @@
+import { useState, type FormEvent, type ReactElement } from "react";
+import { Link, Navigate, useLocation, useNavigate } from "react-router";
+import { Alert } from "@/components/ui/Alert";
+import { Button } from "@/components/ui/Button";
+import { TextField } from "@/components/ui/TextField";
+import { toUserMessage } from "@/lib/apiError";
+import { useLogin, useSignup, useToken } from "./hooks/useAuth";
+
+export interface LoginPageProps {
+  mode?: "login" | "signup";
+}
+
+function validate(email: string, password: string, signup: boolean): { email?: string; password?: string } {
+  const errors: { email?: string; password?: string } = {};
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) errors.email = "Enter a valid email address.";
+  if (password.length === 0) errors.password = "Enter your password.";
+  else if (signup && password.length < 8) errors.password = "Use at least 8 characters.";
+  return errors;
+}
+
+/** Sign in (or sign up) with email and password; on success go back where the user was. */
+export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
+  const token = useToken();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const loginMutation = useLogin();
+  const signupMutation = useSignup();
+  const mutation = mode === "signup" ? signupMutation : loginMutation;
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [fullName, setFullName] = useState("");
+  const [touched, setTouched] = useState(false);
+  const errors = touched ? validate(email, password, mode === "signup") : {};
+  const from = (location.state as { from?: string } | null)?.from ?? "/";
+
+  if (token && !mutation.isPending) return <Navigate to={from} replace />;
+
+  const onSubmit = (e: FormEvent): void => {
+    e.preventDefault();
+    setTouched(true);
+    const errs = validate(email, password, mode === "signup");
+    if (errs.email || errs.password) return;
+    const onSuccess = (): void => {
+      navigate(from, { replace: true });
+    };
+    if (mode === "signup") signupMutation.mutate({ email: email.trim(), password, fullName }, { onSuccess });
+    else loginMutation.mutate({ email: email.trim(), password }, { onSuccess });
+  };
+
+  return (
+    <main className="auth-page">
+      <form className="auth-card" onSubmit={onSubmit} noValidate aria-labelledby="auth-title">
+        <div className="brand brand-lg" aria-hidden="true">
+          ◉ Vigil
+        </div>
+        <h1 id="auth-title">{mode === "signup" ? "Create your account" : "Sign in"}</h1>
+        {mutation.isError ? <Alert testId="auth-error">{toUserMessage(mutation.error)}</Alert> : null}
+        {mode === "signup" ? (
+          <TextField
+            label="Full name"
+            name="full_name"
+            autoComplete="name"
+            value={fullName}
+            onChange={(e) => setFullName(e.target.value)}
+          />
+        ) : null}
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={errors.email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete={mode === "signup" ? "new-password" : "current-password"}
+          required
+          value={password}
+          error={errors.password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <Button type="submit" variant="primary" disabled={mutation.isPending}>
+          {mutation.isPending ? "Please wait…" : mode === "signup" ? "Sign up" : "Sign in"}
+        </Button>
+        <p className="auth-switch">
+          {mode === "signup" ? (
+            <>
+              Already have an account? <Link to="/login">Sign in</Link>
+            </>
+          ) : (
+            <>
+              New to Vigil? <Link to="/signup">Create an account</Link>
+            </>
+          )}
+        </p>
+      </form>
+    </main>
+  );
+}

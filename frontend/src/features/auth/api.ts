@@ -1,0 +1,22 @@
+import { authLogin, authReadMe, authSignup } from "@/client/sdk.gen";
+import type { TokenPublic, UserPublic } from "@/client/types.gen";
+import "@/lib/apiClient";
+
+export type TokenResponse = TokenPublic;
+export type CurrentUser = UserPublic;
+
+export async function login(email: string, password: string): Promise<TokenResponse> {
+  const res = await authLogin({ body: { email, password }, throwOnError: true, security: [] });
+  return res.data;
+}
+
+/** Creates the account and returns a session for it. */
+export async function signup(email: string, password: string, fullName?: string): Promise<TokenResponse> {
+  const res = await authSignup({ body: { email, password, full_name: fullName || null }, throwOnError: true, security: [] });
+  return res.data;
+}
+
+export async function readMe(signal?: AbortSignal): Promise<CurrentUser> {
+  const res = await authReadMe({ signal, throwOnError: true });
+  return res.data;
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { interpolateVariables, variablesFromSearch } from "./variables";
+
+describe("interpolateVariables", () => {
+  it("replaces single values, braced or bare", () => {
+    expect(interpolateVariables("M::cpu {host='$host'} BY ${dc}", { host: ["web-01"], dc: ["eu"] })).toBe(
+      "M::cpu {host='web-01'} BY eu",
+    );
+  });
+
+  it("joins several values as an escaped regex alternation", () => {
+    expect(interpolateVariables("{host = re'$host'}", { host: ["a.b", "c"] })).toBe("{host = re'a\\.b|c'}");
+  });
+
+  it("leaves unknown names untouched and turns an empty selection into all", () => {
+    expect(interpolateVariables("x = '$nope' and re'$empty'", { empty: [] })).toBe("x = '$nope' and re'.*'");
+  });
+});
+
+describe("variablesFromSearch", () => {
+  it("collects repeated var- parameters", () => {
+    const p = new URLSearchParams("var-host=a&var-host=b&from=now-1h&var-dc=eu");
+    expect(variablesFromSearch(p)).toEqual({ host: ["a", "b"], dc: ["eu"] });
+  });
+});

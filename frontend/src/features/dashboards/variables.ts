@@ -1,0 +1,29 @@
+/**
+ * Dashboard variables in queries: `$name` or `${name}` is replaced by the selected value.
+ * Several selected values (multi-select) are joined with `|`, for use in a regex filter:
+ * `{host = re'$host'}` matches any selected host. A variable with nothing selected means
+ * "all" and becomes `.*`; a name that is not a variable of the dashboard is left as is.
+ */
+export function interpolateVariables(query: string, values: Record<string, string[]>): string {
+  return query.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced, bare) => {
+    const name = (braced ?? bare) as string;
+    const v = values[name];
+    if (!v) return whole;
+    if (v.length === 0) return ".*";
+    return v.length === 1 ? v[0] : v.map(escapeRegex).join("|");
+  });
+}
+
+function escapeRegex(v: string): string {
+  return v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Reads `var-<name>` search parameters (repeated for multi-select), Grafana style. */
+export function variablesFromSearch(params: URLSearchParams): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of params) {
+    if (!k.startsWith("var-")) continue;
+    (out[k.slice(4)] ??= []).push(v);
+  }
+  return out;
+}

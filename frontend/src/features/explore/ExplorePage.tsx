@@ -1,0 +1,185 @@
+import { useCallback, useMemo, useState, type ReactElement } from "react";
+import { EChart } from "@/components/charts/EChart";
+import { TimeRangePicker } from "@/components/time/TimeRangePicker";
+import { Button } from "@/components/ui/Button";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { Spinner } from "@/components/ui/Spinner";
+import { ApiError } from "@/lib/apiError";
+import { useStringParam, useTimeRangeParam } from "@/lib/useUrlState";
+import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import { queryRaw } from "./api";
+import { QueryError } from "./components/QueryError";
+import { ResultTable } from "./components/ResultTable";
+import { dqlCompletionSource } from "./editor/dqlCompletion";
+import { DqlEditor, type EditorError } from "./editor/DqlEditor";
+import { byteOffsetToIndex } from "./editor/offsets";
+import { useDqlQuery } from "./hooks/useDqlQuery";
+import { pushHistory, readHistory } from "./queryHistory";
+import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
+
+const VIEWS = ["line", "area", "bar", "table"] as const;
+type View = (typeof VIEWS)[number];
+
+const REFRESH: { label: string; ms: number }[] = [
+  { label: "Off", ms: 0 },
+  { label: "10s", ms: 10_000 },
+  { label: "30s", ms: 30_000 },
+  { label: "1m", ms: 60_000 },
+  { label: "5m", ms: 300_000 },
+];
+
+export const DEFAULT_QUERY = "M::cpu:(avg(usage_user)) [15m::1m] BY host";
+
+/** Explore: write DQL, pick a time range, see the result as a chart. State lives in the URL. */
+export function ExplorePage(): ReactElement {
+  const workspace = useCurrentWorkspace();
+  const [query, setQuery] = useStringParam("q", DEFAULT_QUERY);
+  const [range, setRange] = useTimeRangeParam();
+  const [draft, setDraft] = useState(query);
+  const [lastQuery, setLastQuery] = useState(query);
+  if (query !== lastQuery) {
+    // The URL changed (back/forward, a shared link): show that query in the editor.
+    setLastQuery(query);
+    setDraft(query);
+  }
+
+  const [viewParam, setView] = useStringParam("view", "line");
+  const view: View = (VIEWS as readonly string[]).includes(viewParam) ? (viewParam as View) : "line";
+  const [refreshParam, setRefresh] = useStringParam("refresh", "0");
+  const refreshMs = Number(refreshParam) || 0;
+  const [history, setHistory] = useState(() => readHistory(workspace.id));
+
+  const run = useDqlQuery({ workspaceId: workspace.id, query, timeRange: range, refreshMs });
+
+  const completion = useMemo(
+    () =>
+      dqlCompletionSource(async (q) => {
+        const res = await queryRaw(workspace.id, { queries: [{ query: q, disable_slimit: true }] });
+        return res.content[0] ?? { series: [] };
+      }),
+    [workspace.id],
+  );
+
+  const onRun = useCallback(() => {
+    setHistory(pushHistory(workspace.id, draft));
+    if (draft === query) void run.refetch();
+    else setQuery(draft);
+  }, [draft, query, run, setQuery, workspace.id]);
+
+  const editorError: EditorError | undefined = useMemo(() => {
+    const err = run.error;
+    if (!(err instanceof ApiError) || !err.range || draft !== query) return undefined;
+    return {
+      from: byteOffsetToIndex(query, err.range.start),
+      to: byteOffsetToIndex(query, err.range.end),
+      message: err.message,
+    };
+  }, [run.error, draft, query]);
+
+  const data = run.isError ? undefined : run.data;
+  const option = useMemo(
+    () =>
+      data && view !== "table" ? toLineSeriesOption(data.result, { range: data.range, kind: view }) : undefined,
+    [data, view],
+  );
+  const counts = useMemo(() => countPoints(toChartSeries(data?.result)), [data]);
+
+  const onBrush = useCallback(
+    ([a, b]: [number, number]) => setRange({ from: String(a), to: String(b) }),
+    [setRange],
+  );
+
+  return (
+    <div className="page explore">
+      <div className="page-header">
+        <h1>Explore</h1>
+        <div className="toolbar">
+          <TimeRangePicker value={range} onChange={setRange} />
+          <label className="inline-field">
+            Auto refresh
+            <select value={String(refreshMs)} onChange={(e) => setRefresh(e.target.value)} data-testid="auto-refresh">
+              {REFRESH.map((r) => (
+                <option key={r.ms} value={String(r.ms)}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button variant="primary" onClick={onRun} data-testid="run-query" aria-keyshortcuts="Control+Enter">
+            Run query
+          </Button>
+        </div>
+      </div>
+      <section className="card" aria-label="Query">
+        <DqlEditor value={draft} onChange={setDraft} onRun={onRun} error={editorError} completion={completion} />
+        <div className="row editor-footer">
+          <p className="muted small">
+            Ctrl+Enter (⌘+Enter) runs the query, Ctrl+Space suggests names. Drag across the chart to zoom in.
+          </p>
+          <label className="inline-field">
+            History
+            <select
+              value=""
+              onChange={(e) => {
+                if (e.target.value) setDraft(e.target.value);
+              }}
+              disabled={history.length === 0}
+              data-testid="query-history"
+            >
+              <option value="">{history.length ? "Recent queries…" : "No queries yet"}</option>
+              {history.map((h) => (
+                <option key={h} value={h}>
+                  {h.length > 90 ? `${h.slice(0, 90)}…` : h}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </section>
+      <section className="card result" aria-label="Result" aria-busy={run.isFetching}>
+        <div className="result-header">
+          <div className="segmented" role="radiogroup" aria-label="Visualisation">
+            {VIEWS.map((v) => (
+              <button
+                key={v}
+                type="button"
+                role="radio"
+                aria-checked={view === v}
+                className={view === v ? "seg active" : "seg"}
+                onClick={() => setView(v)}
+              >
+                {v[0].toUpperCase() + v.slice(1)}
+              </button>
+            ))}
+          </div>
+          <span className="muted small" data-testid="result-summary">
+            {data
+              ? `${counts.series} series, ${counts.points} points${data.result.cost ? ` · ${data.result.cost}` : ""}`
+              : ""}
+          </span>
+          {run.isFetching ? <Spinner label="Running query" /> : null}
+        </div>
+        {run.isError ? (
+          <QueryError error={run.error} query={query} />
+        ) : run.isPending ? (
+          run.fetchStatus === "idle" ? (
+            <EmptyState title="Write a query to start">Type DQL above and press Run query.</EmptyState>
+          ) : (
+            <div className="chart-placeholder">
+              <Spinner label="Running query" />
+            </div>
+          )
+        ) : counts.points === 0 ? (
+          <EmptyState title="No data in this time range" testId="empty-result">
+            Nothing matched <code>{query}</code>. Widen the time range, check the measurement and field names (the
+            editor suggests them), or make sure an agent is sending data to this workspace.
+          </EmptyState>
+        ) : view === "table" && data ? (
+          <ResultTable result={data.result} />
+        ) : option ? (
+          <EChart option={option} label={`Chart of ${query}`} onBrushX={onBrush} style={{ height: 380 }} />
+        ) : null}
+      </section>
+    </div>
+  );
+}

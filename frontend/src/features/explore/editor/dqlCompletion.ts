@@ -1,0 +1,93 @@
+import type { Completion, CompletionContext, CompletionResult, CompletionSource } from "@codemirror/autocomplete";
+import type { DqlResult } from "../dql";
+import { completionContext } from "./completionContext";
+import { DQL_FUNCTIONS, DQL_KEYWORDS } from "./dqlLanguage";
+
+/** Runs a metadata statement (`show_*`) and returns its result. */
+export type MetadataRunner = (query: string) => Promise<DqlResult>;
+
+function quoteList(v: string): string {
+  return `['${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
+}
+
+/** The values of `column` (or the first column) across all series, de-duplicated. */
+export function columnValues(result: DqlResult, column?: string): string[] {
+  const out = new Set<string>();
+  for (const s of result.series) {
+    const idx = column ? s.columns.indexOf(column) : 0;
+    if (idx < 0) continue;
+    for (const row of s.values) {
+      const v = row[idx];
+      if (typeof v === "string") out.add(v);
+    }
+  }
+  return [...out].sort();
+}
+
+function ident(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !DQL_KEYWORDS.includes(name.toUpperCase()) ? name : `\`${name}\``;
+}
+
+/**
+ * Completion of measurements, fields, tag keys and tag values from the workspace's own
+ * metadata (`show_measurement`, `show_field_key`, `show_tag_key`, `show_tag_value`),
+ * plus keywords and functions. Answers are cached for a minute.
+ */
+export function dqlCompletionSource(run: MetadataRunner): CompletionSource {
+  const cache = new Map<string, { at: number; values: Promise<string[]> }>();
+  const cached = (query: string, column?: string): Promise<string[]> => {
+    const hit = cache.get(query);
+    if (hit && Date.now() - hit.at < 60_000) return hit.values;
+    const values = run(query).then(
+      (r) => columnValues(r, column),
+      () => {
+        cache.delete(query); // do not remember failures: the next keystroke asks again
+        return [] as string[];
+      },
+    );
+    cache.set(query, { at: Date.now(), values });
+    return values;
+  };
+
+  return async (ctx: CompletionContext): Promise<CompletionResult | null> => {
+    const before = ctx.state.sliceDoc(0, ctx.pos);
+    const c = completionContext(before);
+    const from = ctx.pos - c.prefix.length;
+    if (c.kind === "keyword" && c.prefix === "" && !ctx.explicit) return null;
+    let options: Completion[] = [];
+    switch (c.kind) {
+      case "measurement":
+        options = (await cached("show_measurement()")).map((m) => ({ label: ident(m), type: "class", detail: "measurement" }));
+        break;
+      case "field":
+        options = [
+          ...(await cached(`show_field_key(from=${quoteList(c.measurement)})`, "fieldKey")).map((f) => ({
+            label: ident(f),
+            type: "property",
+            detail: "field",
+          })),
+          ...DQL_FUNCTIONS.slice(0, 20).map((f) => ({ label: f, type: "function", apply: `${f}(` })),
+        ];
+        break;
+      case "tagKey":
+        options = (await cached(`show_tag_key(from=${quoteList(c.measurement)})`, "tagKey")).map((k) => ({
+          label: ident(k),
+          type: "variable",
+          detail: "tag",
+        }));
+        break;
+      case "tagValue":
+        options = (
+          await cached(`show_tag_value(from=${quoteList(c.measurement)}, keyin=${quoteList(c.key)})`, "value")
+        ).map((v) => ({ label: v, type: "text", detail: c.key }));
+        break;
+      case "keyword":
+        options = [
+          ...DQL_KEYWORDS.map((k) => ({ label: k, type: "keyword" })),
+          ...DQL_FUNCTIONS.map((f) => ({ label: f, type: "function", apply: `${f}(` })),
+        ];
+        break;
+    }
+    return { from, options, validFor: /^[A-Za-z0-9_.-]*$/ };
+  };
+}

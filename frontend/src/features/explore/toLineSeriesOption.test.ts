@@ -1,0 +1,130 @@
+import type { LineSeriesOption, XAXisComponentOption } from "echarts";
+import { describe, expect, it } from "vitest";
+import type { DqlResult } from "./dql";
+import { countPoints, formatNumber, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
+
+const T0 = Date.UTC(2026, 10, 21, 6, 0, 0);
+const MIN = 60_000;
+
+const byHost: DqlResult = {
+  series: [
+    {
+      name: "cpu",
+      tags: { host: "web-02" },
+      columns: ["time", "avg(usage_user)"],
+      values: [
+        [T0 + MIN, 20],
+        [T0, 10],
+        [T0 + 2 * MIN, null],
+      ],
+    },
+    {
+      name: "cpu",
+      tags: { host: "web-01" },
+      columns: ["time", "avg(usage_user)"],
+      values: [[T0, 1.5]],
+    },
+  ],
+  cost: "2ms",
+};
+
+function lines(result: DqlResult | undefined): LineSeriesOption[] {
+  return toLineSeriesOption(result, { timeZone: "UTC" }).series as LineSeriesOption[];
+}
+
+describe("toLineSeriesOption", () => {
+  it("draws one line per BY group, named by the tag values", () => {
+    const series = lines(byHost);
+    expect(series.map((s) => s.name)).toEqual(["web-02", "web-01"]);
+    expect(series.every((s) => s.type === "line")).toBe(true);
+  });
+
+  it("sorts points by time and keeps missing cells as gaps", () => {
+    const [web02] = lines(byHost);
+    expect(web02.data).toEqual([
+      [T0, 10],
+      [T0 + MIN, 20],
+      [T0 + 2 * MIN, null],
+    ]);
+    expect(web02.connectNulls).toBe(false);
+  });
+
+  it("puts every series in the legend", () => {
+    const option = toLineSeriesOption(byHost, { timeZone: "UTC" });
+    expect(option.legend).toMatchObject({ data: ["web-02", "web-01"] });
+  });
+
+  it("labels the time axis with the time zone and formats ticks in it", () => {
+    const option = toLineSeriesOption(byHost, { timeZone: "Asia/Kolkata" });
+    const x = option.xAxis as XAXisComponentOption & {
+      axisLabel: { formatter: (v: number) => string };
+    };
+    expect(x.type).toBe("time");
+    expect(x.name).toBe("Asia/Kolkata (UTC+05:30)");
+    // a 2-minute span shows seconds
+    expect(x.axisLabel.formatter(T0)).toBe("11:30:00");
+  });
+
+  it("pins the axis to the queried range when given", () => {
+    const option = toLineSeriesOption(byHost, { timeZone: "UTC", range: [T0 - 15 * MIN, T0 + 5 * MIN] });
+    expect(option.xAxis).toMatchObject({ min: T0 - 15 * MIN, max: T0 + 5 * MIN });
+  });
+
+  it("names series by column when there is no BY, and by tags and column when several columns", () => {
+    const noBy: DqlResult = {
+      series: [{ name: "cpu", columns: ["time", "avg(usage_user)", "max(usage_user)"], values: [[T0, 1, 2]] }],
+    };
+    expect(lines(noBy).map((s) => s.name)).toEqual(["avg(usage_user)", "max(usage_user)"]);
+
+    const twoCols: DqlResult = {
+      series: [{ name: "cpu", tags: { host: "a", dc: "east1" }, columns: ["time", "u", "i"], values: [[T0, 1, 99]] }],
+    };
+    expect(lines(twoCols).map((s) => s.name)).toEqual(["east1, a · u", "east1, a · i"]);
+  });
+
+  it("skips string columns and series without a time column", () => {
+    const mixed: DqlResult = {
+      series: [
+        { name: "cpu", tags: { host: "a" }, columns: ["time", "host", "user"], values: [[T0, "a", 3]] },
+        { name: "show", columns: ["measurement"], values: [["cpu"]] },
+      ],
+    };
+    expect(lines(mixed).map((s) => [s.name, s.data])).toEqual([["a", [[T0, 3]]]]);
+  });
+
+  it("fills lines for area and draws bars for bar", () => {
+    const area = toLineSeriesOption(byHost, { timeZone: "UTC", kind: "area" }).series as LineSeriesOption[];
+    expect(area.map((s) => [s.type, s.areaStyle])).toEqual([
+      ["line", { opacity: 0.18 }],
+      ["line", { opacity: 0.18 }],
+    ]);
+    const bar = toLineSeriesOption(byHost, { timeZone: "UTC", kind: "bar" }).series as LineSeriesOption[];
+    expect(bar.map((s) => [s.type, s.name])).toEqual([
+      ["bar", "web-02"],
+      ["bar", "web-01"],
+    ]);
+  });
+
+  it("returns an option with no series for an empty result", () => {
+    expect(lines({ series: [] })).toEqual([]);
+    expect(lines(undefined)).toEqual([]);
+  });
+});
+
+describe("countPoints", () => {
+  it("counts series and non-null points", () => {
+    expect(countPoints(toChartSeries(byHost))).toEqual({ series: 2, points: 3 });
+    expect(countPoints([])).toEqual({ series: 0, points: 0 });
+  });
+});
+
+describe("formatNumber", () => {
+  it.each([
+    [0, "0"],
+    [1.23456, "1.235"],
+    [12345, "12.3k"],
+    [2_500_000, "2.5M"],
+    [-3_000_000_000, "-3G"],
+    [0.0001234, "1.23e-4"],
+  ])("%d → %s", (v, s) => expect(formatNumber(v)).toBe(s));
+});

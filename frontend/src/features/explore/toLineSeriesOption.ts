@@ -1,0 +1,163 @@
+import type { BarSeriesOption, EChartsOption, LineSeriesOption } from "echarts";
+import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel } from "@/lib/time";
+import type { DqlResult, DqlSeries } from "./dql";
+
+export interface LineOptionSettings {
+  /** IANA zone the axis and tooltip use; the browser's zone by default. */
+  timeZone?: string;
+  /** `[start, end]` in epoch ms; pins the x axis to the queried range. */
+  range?: [number, number];
+  /** `line` (default), `area` (filled lines) or `bar`. */
+  kind?: "line" | "area" | "bar";
+}
+
+export interface ChartSeries {
+  /** Legend name: the BY tag values, plus the column when a series has several. */
+  name: string;
+  tags: Record<string, string>;
+  column: string;
+  points: [number, number | null][];
+}
+
+/** Tag values in key order: `{host: "web-01", dc: "eu"}` → `"eu, web-01"`. */
+function tagLabel(tags: Record<string, string>): string {
+  return Object.keys(tags)
+    .sort()
+    .map((k) => tags[k])
+    .join(", ");
+}
+
+function numericColumns(series: DqlSeries): number[] {
+  const timeIdx = series.columns.indexOf("time");
+  const idx: number[] = [];
+  series.columns.forEach((_, i) => {
+    if (i === timeIdx) return;
+    if (series.values.some((row) => typeof row[i] === "number")) idx.push(i);
+  });
+  return idx;
+}
+
+/**
+ * Flattens a DQL result into one chartable line per (group, numeric column). Rows without a
+ * numeric time are dropped; non-numeric cells become gaps (null).
+ */
+export function toChartSeries(result: DqlResult | undefined): ChartSeries[] {
+  if (!result) return [];
+  const out: ChartSeries[] = [];
+  for (const s of result.series ?? []) {
+    const timeIdx = s.columns.indexOf("time");
+    if (timeIdx < 0) continue;
+    const cols = numericColumns(s);
+    const tags = s.tags ?? {};
+    const label = tagLabel(tags);
+    for (const ci of cols) {
+      const column = s.columns[ci];
+      const points: [number, number | null][] = [];
+      for (const row of s.values) {
+        const t = row[timeIdx];
+        if (typeof t !== "number") continue;
+        const v = row[ci];
+        points.push([t, typeof v === "number" && Number.isFinite(v) ? v : null]);
+      }
+      points.sort((a, b) => a[0] - b[0]);
+      let name = label || column;
+      if (label && cols.length > 1) name = `${label} · ${column}`;
+      else if (!label && result.series.length > 1) name = `${s.name} · ${column}`;
+      out.push({ name, tags, column, points });
+    }
+  }
+  return out;
+}
+
+/** Number of series and of non-null points, as the chart will draw them. */
+export function countPoints(series: ChartSeries[]): { series: number; points: number } {
+  let points = 0;
+  for (const s of series) points += s.points.filter((p) => p[1] !== null).length;
+  return { series: series.length, points };
+}
+
+/**
+ * DQL result → ECharts option: one line per series, legend named by the BY tag values,
+ * a time axis labelled in `timeZone`, and a tooltip listing every series at the hovered time.
+ */
+export function toLineSeriesOption(result: DqlResult | undefined, settings: LineOptionSettings = {}): EChartsOption {
+  const timeZone = settings.timeZone ?? localTimeZone();
+  const series = toChartSeries(result);
+  let minT = settings.range?.[0] ?? Infinity;
+  let maxT = settings.range?.[1] ?? -Infinity;
+  if (!settings.range) {
+    for (const s of series) {
+      for (const [t] of s.points) {
+        if (t < minT) minT = t;
+        if (t > maxT) maxT = t;
+      }
+    }
+  }
+  const span = Number.isFinite(minT) && Number.isFinite(maxT) ? Math.max(maxT - minT, 1) : 3_600_000;
+
+  const kind = settings.kind ?? "line";
+  const lines: (LineSeriesOption | BarSeriesOption)[] = series.map((s) =>
+    kind === "bar"
+      ? { type: "bar", name: s.name, data: s.points, emphasis: { focus: "series" }, barMaxWidth: 16 }
+      : {
+    type: "line",
+    name: s.name,
+    data: s.points,
+    showSymbol: s.points.length < 2,
+    symbolSize: 4,
+    connectNulls: false,
+    emphasis: { focus: "series" },
+    sampling: "lttb",
+    ...(kind === "area" ? { areaStyle: { opacity: 0.18 } } : {}),
+  });
+
+  return {
+    animation: false,
+    backgroundColor: "transparent",
+    grid: { left: 56, right: 24, top: 16, bottom: 64, containLabel: true },
+    legend: {
+      type: "scroll",
+      bottom: 0,
+      data: series.map((s) => s.name),
+    },
+    tooltip: {
+      trigger: "axis",
+      axisPointer: { type: "cross", label: { show: false } },
+      valueFormatter: (v) => (typeof v === "number" ? formatNumber(v) : "–"),
+    },
+    xAxis: {
+      type: "time",
+      name: timeZoneLabel(timeZone, Number.isFinite(maxT) ? maxT : Date.now()),
+      nameLocation: "middle",
+      nameGap: 28,
+      min: settings.range?.[0],
+      max: settings.range?.[1],
+      axisLabel: {
+        hideOverlap: true,
+        formatter: (value: number) => formatAxisTime(value, span, timeZone),
+      },
+      axisPointer: {
+        label: { formatter: (p) => formatDateTime(Number(p.value), timeZone) },
+      },
+    },
+    yAxis: {
+      type: "value",
+      scale: true,
+      axisLabel: { formatter: (v: number) => formatNumber(v) },
+    },
+    series: lines,
+  };
+}
+
+/** Short numbers for axes and tooltips: 1234567 → "1.23M", 0.000123 → "1.23e-4". */
+export function formatNumber(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  if (a === 0) return "0";
+  if (a >= 1e12) return `${+(v / 1e12).toPrecision(3)}T`;
+  if (a >= 1e9) return `${+(v / 1e9).toPrecision(3)}G`;
+  if (a >= 1e6) return `${+(v / 1e6).toPrecision(3)}M`;
+  if (a >= 1e4) return `${+(v / 1e3).toPrecision(3)}k`;
+  if (a < 1e-3) return v.toExponential(2);
+  return String(+v.toPrecision(4));
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { createWorkspace, listWorkspaces, type Workspace, type Workspaces } from "../api";
+
+export const workspacesQueryKey = ["workspaces"] as const;
+
+export function useWorkspaces(): UseQueryResult<Workspaces> {
+  return useQuery({
+    queryKey: workspacesQueryKey,
+    queryFn: ({ signal }) => listWorkspaces(signal),
+    staleTime: 60_000,
+  });
+}
+
+/** The workspace with `id` among the user's, or undefined while loading / when not a member. */
+export function useWorkspace(id: string | undefined): Workspace | undefined {
+  const { data } = useWorkspaces();
+  return data?.data.find((w) => w.id === id);
+}
+
+export function useCreateWorkspace() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => createWorkspace(name),
+    onSettled: () => qc.invalidateQueries({ queryKey: workspacesQueryKey }),
+  });
+}
+
+/** Roles that may change dashboards, saved queries and settings. */
+export function canEdit(role: string | undefined): boolean {
+  return role === "owner" || role === "admin" || role === "editor";
+}
+
+export function canAdmin(role: string | undefined): boolean {
+  return role === "owner" || role === "admin";
+}

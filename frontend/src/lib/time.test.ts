@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import {
+  describeTimeRange,
+  formatAxisTime,
+  formatDateTime,
+  parseDuration,
+  resolveTimeRange,
+  timeZoneLabel,
+  utcOffsetLabel,
+} from "./time";
+
+const NOW = Date.UTC(2026, 10, 21, 6, 0, 0);
+
+describe("parseDuration", () => {
+  it.each([
+    ["15m", 900_000],
+    ["1h30m", 5_400_000],
+    ["90s", 90_000],
+    ["7d", 604_800_000],
+    ["2w", 1_209_600_000],
+  ])("%s = %d ms", (text, ms) => expect(parseDuration(text)).toBe(ms));
+
+  it.each(["", "15", "m", "15x", "15m garbage", "-5m"])("refuses %j", (text) =>
+    expect(parseDuration(text)).toBeUndefined(),
+  );
+});
+
+describe("resolveTimeRange", () => {
+  it("resolves relative and absolute ends", () => {
+    expect(resolveTimeRange({ from: "now-15m", to: "now" }, NOW)).toEqual([NOW - 900_000, NOW]);
+    expect(resolveTimeRange({ from: "1763700000000", to: "1763703600000" }, NOW)).toEqual([
+      1763700000000, 1763703600000,
+    ]);
+  });
+
+  it("names the end that is wrong", () => {
+    expect(() => resolveTimeRange({ from: "yesterday", to: "now" }, NOW)).toThrow('Start time "yesterday"');
+    expect(() => resolveTimeRange({ from: "now", to: "now-1h" }, NOW)).toThrow("must be before its end");
+  });
+});
+
+describe("time zone formatting", () => {
+  it("shows the zone and its offset", () => {
+    expect(utcOffsetLabel("UTC", NOW)).toBe("UTC+00:00");
+    expect(timeZoneLabel("Asia/Kolkata", NOW)).toBe("Asia/Kolkata (UTC+05:30)");
+    expect(timeZoneLabel("America/New_York", NOW)).toBe("America/New_York (UTC-05:00)");
+  });
+
+  it("formats in the given zone", () => {
+    expect(formatDateTime(NOW, "UTC")).toBe("2026-11-21 06:00:00");
+    expect(formatDateTime(NOW, "Asia/Tokyo")).toBe("2026-11-21 15:00:00");
+    expect(formatAxisTime(NOW, 3_600_000, "Europe/Paris")).toBe("07:00");
+    expect(formatAxisTime(NOW, 7 * 86_400_000, "Europe/Paris")).toBe("11-21 07:00");
+  });
+
+  it("describes presets and absolute ranges", () => {
+    expect(describeTimeRange({ from: "now-15m", to: "now" })).toBe("Last 15 minutes");
+    expect(describeTimeRange({ from: String(NOW - 3_600_000), to: String(NOW) }, "UTC")).toBe(
+      "2026-11-21 05:00:00 → 2026-11-21 06:00:00",
+    );
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Time ranges as the URL carries them: `from`/`to` are either `now`, `now-<duration>` or an
+ * epoch in milliseconds. Durations use DQL units (`s m h d w`), e.g. `now-15m`, `now-7d`.
+ */
+
+export interface TimeRangeSpec {
+  from: string;
+  to: string;
+}
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/** Parses `90s`, `15m`, `1h30m`, `7d` into milliseconds; undefined when malformed. */
+export function parseDuration(text: string): number | undefined {
+  const re = /(\d+)(ms|s|m|h|d|w)/gy;
+  let total = 0;
+  let matched = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    total += Number(m[1]) * UNIT_MS[m[2]];
+    matched = re.lastIndex;
+  }
+  if (matched === 0 || matched !== text.length) return undefined;
+  return total;
+}
+
+/** Resolves one end of a range to epoch ms; undefined when it is not understood. */
+export function resolveTimePoint(value: string, now: number): number | undefined {
+  const v = value.trim();
+  if (v === "now") return now;
+  if (v.startsWith("now-")) {
+    const d = parseDuration(v.slice(4));
+    return d === undefined ? undefined : now - d;
+  }
+  if (/^\d{10,14}$/.test(v)) return Number(v);
+  return undefined;
+}
+
+export class TimeRangeError extends Error {}
+
+/** Resolves a range to `[start, end]` epoch ms, refusing inverted or unreadable ranges. */
+export function resolveTimeRange(spec: TimeRangeSpec, now: number = Date.now()): [number, number] {
+  const start = resolveTimePoint(spec.from, now);
+  const end = resolveTimePoint(spec.to, now);
+  if (start === undefined) throw new TimeRangeError(`Start time "${spec.from}" is not understood.`);
+  if (end === undefined) throw new TimeRangeError(`End time "${spec.to}" is not understood.`);
+  if (start >= end) throw new TimeRangeError("The start of the time range must be before its end.");
+  return [start, end];
+}
+
+export const RELATIVE_RANGES: { label: string; from: string }[] = [
+  { label: "Last 5 minutes", from: "now-5m" },
+  { label: "Last 15 minutes", from: "now-15m" },
+  { label: "Last 30 minutes", from: "now-30m" },
+  { label: "Last 1 hour", from: "now-1h" },
+  { label: "Last 3 hours", from: "now-3h" },
+  { label: "Last 6 hours", from: "now-6h" },
+  { label: "Last 12 hours", from: "now-12h" },
+  { label: "Last 24 hours", from: "now-24h" },
+  { label: "Last 2 days", from: "now-2d" },
+  { label: "Last 7 days", from: "now-7d" },
+  { label: "Last 30 days", from: "now-30d" },
+];
+
+export const DEFAULT_TIME_RANGE: TimeRangeSpec = { from: "now-15m", to: "now" };
+
+/** The browser's IANA zone, e.g. `Europe/Paris` (`UTC` when unknown). */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+/** `UTC+01:00` style offset of `timeZone` at `at`. */
+export function utcOffsetLabel(timeZone: string, at: number = Date.now()): string {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(at);
+  const name = parts.find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const offset = name.replace(/^GMT/, "");
+  return `UTC${offset === "" ? "+00:00" : offset}`;
+}
+
+/** `Europe/Paris (UTC+01:00)` — what the UI shows next to every time axis. */
+export function timeZoneLabel(timeZone: string = localTimeZone(), at: number = Date.now()): string {
+  return `${timeZone} (${utcOffsetLabel(timeZone, at)})`;
+}
+
+/** A human label for a range spec: the preset name, or both ends formatted in `timeZone`. */
+export function describeTimeRange(spec: TimeRangeSpec, timeZone: string = localTimeZone()): string {
+  if (spec.to === "now") {
+    const preset = RELATIVE_RANGES.find((r) => r.from === spec.from);
+    if (preset) return preset.label;
+    if (spec.from.startsWith("now-")) return `Last ${spec.from.slice(4)}`;
+  }
+  const fmt = (v: string): string => {
+    const t = resolveTimePoint(v, Date.now());
+    return t === undefined ? v : formatDateTime(t, timeZone);
+  };
+  return `${fmt(spec.from)} → ${fmt(spec.to)}`;
+}
+
+/** `2026-11-21 06:05:00` in `timeZone`. */
+export function formatDateTime(ms: number, timeZone: string = localTimeZone(), withSeconds = true): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: withSeconds ? "2-digit" : undefined,
+    hourCycle: "h23",
+  }).formatToParts(ms);
+  const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? "";
+  const time = `${get("hour")}:${get("minute")}${withSeconds ? `:${get("second")}` : ""}`;
+  return `${get("year")}-${get("month")}-${get("day")} ${time}`;
+}
+
+/** Formats an axis tick: time only within a day, date and time for longer spans. */
+export function formatAxisTime(ms: number, spanMs: number, timeZone: string = localTimeZone()): string {
+  const full = formatDateTime(ms, timeZone, spanMs < 10 * 60_000);
+  return spanMs <= 86_400_000 ? full.slice(11) : full.slice(5, 16);
+}

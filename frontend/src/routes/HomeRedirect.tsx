@@ -1,0 +1,48 @@
+import type { ReactElement } from "react";
+import { Navigate } from "react-router";
+import { Alert } from "@/components/ui/Alert";
+import { Spinner } from "@/components/ui/Spinner";
+import { CreateWorkspaceForm } from "@/features/workspaces/components/CreateWorkspaceForm";
+import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
+import { toUserMessage } from "@/lib/apiError";
+
+const LAST_WORKSPACE = "vigil.lastWorkspace";
+
+export function rememberWorkspace(id: string): void {
+  try {
+    window.localStorage.setItem(LAST_WORKSPACE, id);
+  } catch {
+    /* storage may be unavailable (private mode); the first workspace is used then */
+  }
+}
+
+/** `/`: open the last used workspace, or the first one, or offer to create one. */
+export function HomeRedirect(): ReactElement {
+  const { data, error, isPending } = useWorkspaces();
+  if (isPending) {
+    return (
+      <main className="center-page">
+        <Spinner label="Loading workspaces" />
+      </main>
+    );
+  }
+  if (error) {
+    return (
+      <main className="center-page">
+        <Alert title="Could not load your workspaces">{toUserMessage(error)}</Alert>
+      </main>
+    );
+  }
+  const last = window.localStorage.getItem(LAST_WORKSPACE);
+  const target = data.data.find((w) => w.id === last) ?? data.data[0];
+  if (target) return <Navigate to={`/w/${target.id}/explore`} replace />;
+  return (
+    <main className="center-page">
+      <div className="auth-card">
+        <h1>Create your first workspace</h1>
+        <p>A workspace holds your metrics, dashboards, members and keys.</p>
+        <CreateWorkspaceForm />
+      </div>
+    </main>
+  );
+}
