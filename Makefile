@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help up down status restart logs install test lint generate migrate clean bench-api
+.PHONY: help up down status restart logs install test lint generate migrate clean bench-api bench-small bench-storage bench-dql bench-ingest
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -33,5 +33,16 @@ generate: ## regenerate the OpenAPI document and the UI's typed client
 bench-api: ## query API concurrency sweep, 1..128 clients, against the running `make up` stack
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
 	@.vigil/venv/bin/python backend/scripts/bench_api.py --env-file .vigil/demo.env --seconds $${SECONDS_PER_LEVEL:-10}
+BENCH = .vigil/venv/bin/vigil-bench
+bench-small: ## every benchmark scenario in small mode (~3 min)
+	@bench/install.sh && $(BENCH) all --small
+bench-storage: ## vigil-storage vs stock VictoriaMetrics ingesting the same line protocol (ratio)
+	@bench/install.sh vm && $(BENCH) storage-ingest $(ARGS)
+bench-dql: ## the same questions as DQL and as MetricsQL on >=100k series (latency ratio)
+	@bench/install.sh vm && $(BENCH) dql $(ARGS)
+bench-ingest: ## agent -> gateway -> Kafka -> consumer -> storage vs straight to storage; lag (needs make up)
+	@$(BENCH) ingest $(ARGS)
+bench-%: ## one scenario of BENCHMARKS.md: write-cost, write-saturation, query-latency, disk-footprint, batch-size, concurrency
+	@bench/install.sh && $(BENCH) $* $(ARGS)
 clean: ## remove builds and caches (keeps .vigil/data)
 	rm -rf .vigil/bin .vigil/venv frontend/dist frontend/node_modules e2e/node_modules

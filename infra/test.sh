@@ -50,6 +50,7 @@ suite go-storage make -s -C "$VIGIL_ROOT/storage" test
 suite go-dql-fuzz make -s -C "$VIGIL_ROOT/storage" fuzz FUZZTIME="${VIGIL_FUZZTIME:-20s}"
 suite go-agent make -s -C "$VIGIL_ROOT/ingest/agent" test
 suite ingest-unit "$py/pytest" -q -m "not integration" "$VIGIL_ROOT/ingest/tests"
+suite bench-unit "$py/pytest" -q "$VIGIL_ROOT/bench/tests"
 suite frontend-unit bash -c "cd '$VIGIL_ROOT/frontend' && npm run -s lint && npm test --silent"
 
 # --- the real stack on test ports ---------------------------------------------------------------------
@@ -67,6 +68,8 @@ if [ "$stack" -eq 0 ]; then
   suite ingest-integration env VIGIL_REQUIRE_SERVICES=1 "$py/pytest" -q -m integration "$VIGIL_ROOT/ingest/tests"
   suite stack "$py/pytest" -q "$VIGIL_ROOT/infra/tests"
   suite e2e bash -c "cd '$VIGIL_ROOT/e2e' && npx playwright test"
+  # every benchmark scenario in small mode, the full Vigil path against this test stack
+  suite bench-small "$py/vigil-bench" all --small --results-dir "$VIGIL_HOME/bench"
 fi
 stack_down; trap - EXIT
 

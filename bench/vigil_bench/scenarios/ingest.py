@@ -1,0 +1,271 @@
+"""End to end ingest (issue 4): agent -> gateway -> Kafka -> consumer -> storage, against the
+same load written straight to the same vigil-storage, in the same run.
+
+Uses the running stack (``make up``). ``vigil-agent --simulate`` backfills the same number of
+points (a) through the gateway with the workspace's ingest key and (b) straight to the
+stack's vigil-storage (``-target=storage``, internal token), in alternating order; the end to
+end time runs until the consumer's lag is back to zero, then the stored samples are counted.
+Goal: ratio >= 0.6 on this 2-core machine, where everything shares the cores.
+
+Then, at half the end-to-end rate, a probe point is written through the gateway every
+200 ms while the load runs, and storage is polled every 50 ms for it: write-to-queryable lag
+p50/p99 (goal p99 <= 2 s). Storage hides the newest second (``-search.latencyOffset=1s``),
+so about 1 s of the lag is by configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import threading
+import time
+from typing import cast
+
+from ..agent import agent_available, finish_agent, start_agent, with_agent_cpu
+from ..httpconn import Http
+from ..progress import log
+from ..runner import RunContext, sampler_for
+from ..schema import AnswerCheck, ResourceSeries, ScenarioResult
+from ..stats import median, p99, ratio
+from ..systems.vigil import VigilStack
+from .common import ResultBuilder
+
+TITLE = "End-to-end ingest through Kafka vs straight to vigil-storage; write-to-queryable lag"
+GOAL_RATIO = 0.6
+GOAL_P99_S = 2.0
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--hosts", type=int, help="simulated hosts of 1,383 series (default: small 5, full 20)"
+    )
+    p.add_argument("--ticks", type=int, help="samples per series (default: small 10, full 30)")
+    p.add_argument(
+        "--repetitions", type=int, help="interleaved repetitions (default: small 1, full 3)"
+    )
+    p.add_argument(
+        "--lag-seconds",
+        type=int,
+        help="duration of the lag measurement (default: small 10, full 60)",
+    )
+    p.add_argument("--senders", type=int, default=4, help="agent's concurrent requests (default 4)")
+
+
+def _stored(s: VigilStack, prefix: str) -> int:
+    q = f'sum(count_over_time(cpu:usage_user{{host=~"{prefix}-.*"}}[3d]))'
+    body = s.storage_http().expect(
+        "GET", "/api/v1/query", ok=(200,), params={"query": q, "nocache": "1"}
+    )
+    res = json.loads(body)["data"]["result"]
+    return int(float(res[0]["value"][1])) if res else 0
+
+
+def _backfill(
+    s: VigilStack, *, hosts: int, ticks: int, senders: int, direct: bool, prefix: str, phase: str
+) -> tuple[float, float, list[ResourceSeries]]:
+    points = hosts * 1383 * ticks
+    extra = [
+        f"-simulate.backfill={ticks * 10 + 600}s",
+        f"-simulate.maxPoints={points}",
+        f"-simulate.senders={senders}",
+        "-simulate.seed=1",
+        f"-simulate.hostPrefix={prefix}",
+    ]
+    smp = sampler_for(s, generator=False)
+    before = 0.0 if direct else s.consumer_lines()
+    agent = start_agent(s, s.workdir, hosts=hosts, interval_s=10, extra=extra, direct=direct)
+    smp.add("generator (vigil-agent)", agent.pid, role="generator")
+    smp.start()
+    t0 = time.monotonic()
+    res = finish_agent(agent, t0, timeout=900)
+    # Direct: done when storage acknowledged the last batch. Through Kafka: done when the
+    # consumer has committed everything, which it does only after storage acknowledged.
+    done = time.monotonic() if direct else s.wait_written(before, res.lines)
+    elapsed = done - t0
+    time.sleep(1.5)  # > storage -search.latencyOffset, before counting
+    series = with_agent_cpu(smp.stop(phase), res)
+    if res.errors or res.dropped or res.sent != res.points:
+        raise RuntimeError(
+            f"vigil-agent: {res.errors} send errors, {res.dropped} dropped, {res.sent}/{res.points} sent"
+        )
+    return res.sent / elapsed, elapsed, series
+
+
+def _lag(
+    s: VigilStack, *, rate_pps: float, seconds: int, prefix: str, senders: int
+) -> tuple[list[float], int, list[ResourceSeries]]:
+    """Lag samples (s) of probe points written during a paced load of rate_pps."""
+    hosts = max(1, round(rate_pps / 1383))  # one tick a second
+    extra = [
+        f"-simulate.duration={seconds + 2}s",
+        f"-simulate.senders={senders}",
+        "-simulate.seed=2",
+        f"-simulate.hostPrefix={prefix}",
+    ]
+    smp = sampler_for(s, generator=False)
+    agent = start_agent(
+        s, s.workdir, hosts=hosts, interval_s=1, extra=extra, name="vigil-agent-lag"
+    )
+    smp.add("generator (vigil-agent)", agent.pid, role="generator")
+    smp.start()
+    run_tag = secrets.token_hex(4)
+    sent: dict[int, float] = {}
+    seen: dict[int, float] = {}
+    stop = threading.Event()
+
+    def poll() -> None:
+        http = s.storage_http()
+        q = f'max_over_time(bench_probe:seq{{run="{run_tag}"}}[10m])'
+        while not stop.is_set():
+            try:
+                body = http.expect(
+                    "GET", "/api/v1/query", ok=(200,), params={"query": q, "nocache": "1"}
+                )
+                res = json.loads(body)["data"]["result"]
+            except Exception:  # noqa: BLE001 - a failed poll is retried 50 ms later
+                res = []
+            now = time.monotonic()
+            if res:
+                top = int(float(res[0]["value"][1]))
+                for n in list(sent):
+                    if n <= top and n not in seen:
+                        seen[n] = now
+            time.sleep(0.05)
+
+    poller = threading.Thread(target=poll, daemon=True)
+    poller.start()
+    gw = Http(s.gateway_url, headers={"Authorization": f"Token {s.ingest_key}"})
+    t_end = time.monotonic() + seconds
+    n = 0
+    time.sleep(1.0)  # let the load start
+    while time.monotonic() < t_end:
+        n += 1
+        t = time.monotonic()
+        sent[n] = t
+        line = f"bench_probe,run={run_tag} seq={n} {int(time.time() * 1000)}\n".encode()
+        gw.expect("POST", "/v1/write/metric", params={"precision": "ms"}, body=line)
+        time.sleep(max(0.0, 0.2 - (time.monotonic() - t)))
+    deadline = time.monotonic() + 30
+    while len(seen) < len(sent) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stop.set()
+    poller.join()
+    gw.close()
+    try:
+        finish_agent(agent, time.monotonic(), timeout=60)
+    except Exception as e:  # noqa: BLE001 - the lag figures stand; the agent's summary is extra
+        log(f"lag load agent: {e}")
+    lags = [seen[k] - sent[k] for k in sorted(seen)]
+    return lags, len(sent) - len(seen), smp.stop("lag")
+
+
+def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
+    hosts = args.hosts or (5 if ctx.small else 20)
+    ticks = args.ticks or (10 if ctx.small else 30)
+    reps = args.repetitions or (1 if ctx.small else 3)
+    lag_s = args.lag_seconds or (10 if ctx.small else 60)
+    senders = getattr(args, "senders", 4)
+    rb = ResultBuilder(
+        ctx,
+        "ingest",
+        TITLE,
+        {
+            "hosts": hosts,
+            "ticks": ticks,
+            "points": hosts * 1383 * ticks,
+            "repetitions": reps,
+            "lag_seconds": lag_s,
+            "senders": senders,
+            "goal_ratio": GOAL_RATIO,
+            "goal_lag_p99_s": GOAL_P99_S,
+        },
+    )
+    ok, rb.systems = ctx.probe(["vigil"])
+    why = agent_available()
+    if why:
+        rb.notes.append(f"vigil-agent unavailable: {why}")
+    if not ok or why:
+        rb.valid = False
+        rb.notes.append("needs the running stack (make up) and vigil-agent")
+        return rb.build()
+    e2e: list[float] = []
+    direct: list[float] = []
+    with ctx.session("vigil") as system:
+        s = cast(VigilStack, system)
+        for rep in range(reps):
+            order = ["e2e", "direct"] if rep % 2 == 0 else ["direct", "e2e"]
+            for kind in order:
+                prefix = f"bi{kind[0]}{secrets.token_hex(3)}"
+                pps, el, series = _backfill(
+                    s,
+                    hosts=hosts,
+                    ticks=ticks,
+                    senders=senders,
+                    direct=kind == "direct",
+                    prefix=prefix,
+                    phase=f"{kind} rep {rep + 1}",
+                )
+                (e2e if kind == "e2e" else direct).append(pps)
+                rb.resources.extend(series)
+                log(f"rep {rep + 1} {kind}: {pps:,.0f} points/s ({el:.1f} s)")
+                if rep == 0:
+                    got, want = _stored(s, prefix), hosts * 17 * ticks
+                    rb.checks.append(
+                        AnswerCheck(
+                            question=f"every point stored ({kind})",
+                            ok=got == want,
+                            systems=["vigil"],
+                            detail=f"cpu usage_user samples stored {got}, sent {want} (none missing, none doubled)",
+                        )
+                    )
+        rb.add(
+            "vigil",
+            "points_per_second",
+            median(e2e),
+            "points/s",
+            labels={"path": "gateway-kafka-consumer"},
+            reps=e2e,
+        )
+        rb.add(
+            "vigil-storage",
+            "points_per_second",
+            median(direct),
+            "points/s",
+            labels={"path": "direct"},
+            reps=direct,
+        )
+        rate = median(e2e) / 2
+        lags, lost, series = _lag(
+            s, rate_pps=rate, seconds=lag_s, prefix=f"bil{secrets.token_hex(3)}", senders=senders
+        )
+        rb.resources.extend(series)
+    r = ratio(median(e2e), median(direct))
+    lp50 = median(lags) if lags else None
+    lp99 = p99(lags) if lags else None
+    rb.add("vigil", "lag_s_p50", lp50, "s", labels={"rate_pps": f"{rate:.0f}"}, reps=lags)
+    rb.add("vigil", "lag_s_p99", lp99, "s", labels={"rate_pps": f"{rate:.0f}"})
+    rb.checks.append(
+        AnswerCheck(
+            question="every probe became queryable",
+            ok=lost == 0 and bool(lags),
+            systems=["vigil"],
+            detail=f"{len(lags)} probes seen, {lost} not seen within 30 s",
+        )
+    )
+    rb.summary.update(
+        {
+            "ratio": None if r is None else round(r, 4),
+            "vigil_pps": round(median(e2e)),
+            "reference_pps": round(median(direct)),
+            "lag_rate_pps": round(rate),
+            "lag_p50_s": None if lp50 is None else round(lp50, 3),
+            "lag_p99_s": None if lp99 is None else round(lp99, 3),
+            "goal_ratio": GOAL_RATIO,
+            "goal_lag_p99_s": GOAL_P99_S,
+            "pass": bool(
+                r is not None and r >= GOAL_RATIO and lp99 is not None and lp99 <= GOAL_P99_S
+            ),
+        }
+    )
+    return rb.build()

@@ -1,0 +1,87 @@
+"""Scenario 2: write throughput at saturation.
+
+The same backfill (as many points as each system accepts, as fast as it accepts them) is
+sent with 1, 2, 4 (and 8) concurrent senders to a fresh instance each time, until CPU is the
+bottleneck; the figure is each system's best points/s, with the CPU it used at that level.
+For ``vigil`` the time runs until the consumer has written everything to storage.
+Published single-node figures (16-core hosts): VictoriaMetrics-derived ~2.7 M/s,
+InfluxDB ~0.9 M/s, the third system ~0.15 M/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+
+from ..loadgen import backfill
+from ..progress import log
+from ..runner import RunContext
+from ..schema import ScenarioResult
+from .common import ResultBuilder
+
+TITLE = "Write throughput at saturation"
+SYSTEMS = ["vigil", "vigil-storage", "victoriametrics", "influxdb", "postgres"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--hosts", type=int, help="simulated hosts of 1,383 series")
+    p.add_argument("--ticks", type=int, help="samples per series")
+    p.add_argument(
+        "--levels",
+        type=lambda s: [int(x) for x in s.split(",")],
+        help="concurrent senders to try, e.g. 1,2,4,8",
+    )
+    p.add_argument("--generator", choices=["auto", "agent", "builtin"], default="auto")
+
+
+def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
+    hosts = args.hosts or (10 if ctx.small else 50)
+    ticks = args.ticks or (10 if ctx.small else 30)
+    levels = args.levels or ([1, 4] if ctx.small else [1, 2, 4, 8])
+    wanted = [s for s in (args.systems or SYSTEMS) if s in SYSTEMS]
+    rb = ResultBuilder(
+        ctx,
+        "write-saturation",
+        TITLE,
+        {
+            "hosts": hosts,
+            "series": hosts * 1383,
+            "ticks": ticks,
+            "points": hosts * 1383 * ticks,
+            "levels": levels,
+        },
+    )
+    ok, rb.systems = ctx.probe(wanted)
+    generators = set()
+    for sid in ok:
+        best = (0.0, 0, 0.0)
+        for c in levels:
+            with ctx.session(sid) as s:
+                out = backfill(
+                    s,
+                    hosts=hosts,
+                    ticks=ticks,
+                    clients=c,
+                    phase=f"{sid} x{c}",
+                    generator=getattr(args, "generator", "auto"),
+                    host_prefix="ws" + secrets.token_hex(3),
+                    host_offset=0,
+                )
+            generators.add(f"{sid}: {out.generator}")
+            cpu = sum(r.cpu_percent_mean for r in out.resources if r.role == "system")
+            gen_cpu = sum(r.cpu_percent_mean for r in out.resources if r.role == "generator")
+            rb.add(sid, "points_per_second", out.pps, "points/s", labels={"clients": str(c)}, x=c)
+            rb.add(sid, "cpu_percent", cpu, "%", labels={"clients": str(c)}, x=c)
+            rb.add(sid, "generator_cpu_percent", gen_cpu, "%", labels={"clients": str(c)}, x=c)
+            rb.resources.extend(out.resources)
+            log(
+                f"{sid} x{c}: {out.pps:,.0f} points/s, system CPU {cpu:.0f} %, generator CPU {gen_cpu:.0f} %"
+            )
+            if out.pps > best[0]:
+                best = (out.pps, c, cpu)
+        rb.add(sid, "max_points_per_second", best[0], "points/s", labels={"clients": str(best[1])})
+        rb.summary[f"max_pps/{sid}"] = round(best[0])
+        rb.summary[f"cpu_at_max/{sid}"] = round(best[2], 1)
+    rb.notes.append("generators: " + "; ".join(sorted(generators)))
+    rb.notes.append("CPU % is of one core; this machine has 2, shared with the generator")
+    return rb.build()

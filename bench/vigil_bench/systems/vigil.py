@@ -1,0 +1,186 @@
+"""The full Vigil path, gateway -> Kafka -> consumer -> vigil-storage, of a running stack.
+
+The runner does not start this one: it uses the stack ``make up`` started (addresses from
+``VIGIL_GATEWAY_URL``/``VIGIL_STORAGE_URL``/``VIGIL_CONSUMER_URL``, the ingest key and the
+workspace from ``$VIGIL_HOME/demo.env``, the internal token from ``$VIGIL_HOME/internal_token``).
+Writes enter through the gateway with the ingest key, exactly as an agent's do; a write is
+complete when the consumer's lag is back to zero, and reads go to the stack's storage.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from ..httpconn import Http
+from ..questions import Question
+from .base import Reader, System, Unavailable, Writer, vigil_home
+from .vm import _DqlReader, _PromReader, dql_text, promql_text
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        k, v = line.split("=", 1)
+        if k.startswith("export "):
+            k = k[len("export ") :]
+        out[k.strip()] = v.strip().strip("'\"")
+    return out
+
+
+class _GatewayWriter(Writer):
+    def __init__(self, http: Http) -> None:
+        self.http = http
+
+    def write(self, payload: bytes) -> None:
+        self.http.expect("POST", "/v1/write/metric", params={"precision": "ms"}, body=payload)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+class VigilStack(System):
+    id = "vigil"
+    languages = ("dql", "promql")
+
+    def __init__(self, workdir: Path) -> None:
+        super().__init__(workdir)
+        home = vigil_home()
+        self.gateway_url = os.environ.get("VIGIL_GATEWAY_URL", "http://127.0.0.1:8001")
+        self.storage_url = os.environ.get("VIGIL_STORAGE_URL", "http://127.0.0.1:8482")
+        self.consumer_url = os.environ.get("VIGIL_CONSUMER_URL", "http://127.0.0.1:8002")
+        self.demo_env = home / "demo.env"
+        self.token_file = home / "internal_token"
+        self.run_dir = home / "run"
+        self.ingest_key = ""
+        self.workspace = ""
+        self.token = ""
+
+    def check(self) -> None:
+        if not self.demo_env.exists():
+            raise Unavailable(f"the stack is not up: {self.demo_env} is missing (run make up)")
+        env = read_env_file(self.demo_env)
+        self.ingest_key = os.environ.get("VIGIL_BENCH_INGEST_KEY") or env.get(
+            "VIGIL_DEMO_INGEST_KEY", ""
+        )
+        self.workspace = os.environ.get("VIGIL_BENCH_WORKSPACE") or env.get(
+            "VIGIL_DEMO_WORKSPACE", ""
+        )
+        if not self.ingest_key or not self.workspace:
+            raise Unavailable(
+                f"{self.demo_env} lacks VIGIL_DEMO_INGEST_KEY or VIGIL_DEMO_WORKSPACE"
+            )
+        self.token = os.environ.get("VIGIL_INTERNAL_TOKEN") or (
+            self.token_file.read_text().strip() if self.token_file.exists() else ""
+        )
+        if not self.token:
+            raise Unavailable(f"no internal token ({self.token_file}) to read back from storage")
+        for name, url in (
+            ("gateway", self.gateway_url),
+            ("storage", self.storage_url),
+            ("consumer", self.consumer_url),
+        ):
+            try:
+                status, body = Http(url, timeout=3).request("GET", "/health")
+            except OSError as e:
+                raise Unavailable(
+                    f"the stack is not up: {name} at {url} unreachable ({e}); run make up"
+                ) from None
+            if status != 200:
+                raise Unavailable(
+                    f"the stack is not healthy: {name} at {url} answered {status}: {body[:200]!r}"
+                )
+            if name == "storage":
+                self._version = "vigil " + str(json.loads(body).get("version", "?"))
+        storage_data = vigil_home() / "data" / "storage"
+        self.data_dir = storage_data if storage_data.is_dir() else None
+
+    def start(self) -> None:
+        self.check()
+
+    def stop(self) -> None:
+        pass
+
+    def processes(self) -> list[tuple[str, int]]:
+        out = []
+        for svc in ("gateway", "kafka", "consumer", "storage"):
+            f = self.run_dir / f"{svc}.pid"
+            try:
+                out.append((f"vigil/{svc}", int(f.read_text().split()[0])))
+            except (OSError, ValueError, IndexError):
+                continue
+        return out
+
+    def storage_http(self) -> Http:
+        return Http(
+            self.storage_url,
+            headers={"Authorization": f"Bearer {self.token}", "X-Vigil-Workspace": self.workspace},
+        )
+
+    def writer(self) -> Writer:
+        return _GatewayWriter(
+            Http(self.gateway_url, headers={"Authorization": f"Token {self.ingest_key}"})
+        )
+
+    def consumer_lag(self) -> int:
+        body = Http(self.consumer_url, timeout=5).expect("GET", "/health", ok=(200, 503))
+        return int(json.loads(body).get("lag", 0) or 0)
+
+    def consumer_lines(self) -> float:
+        """Lines the consumer has written to storage since it started (its own counter)."""
+        body = Http(self.consumer_url, timeout=5).expect("GET", "/metrics", ok=(200,))
+        total = 0.0
+        for line in body.decode().splitlines():
+            if line.startswith("vigil_consumer_points_total"):
+                total += float(line.rsplit(" ", 1)[1])
+        return total
+
+    def wait_written(self, before: float, lines: int, timeout: float = 600) -> float:
+        """Monotonic time at which the consumer had written `lines` more lines than `before`.
+
+        The consumer counts a batch only after storage acknowledged it, so this is the moment
+        the whole load is in storage. (Its lag gauge is refreshed every few seconds only.)
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            t = time.monotonic()
+            if self.consumer_lines() >= before + lines:
+                return t
+            time.sleep(0.05)
+        raise TimeoutError(
+            f"the consumer wrote {self.consumer_lines() - before:.0f} of {lines} lines within {timeout:.0f} s"
+        )
+
+    def wait_drained(self, timeout: float = 300) -> float:
+        """Monotonic time at which the consumer lag was first seen back at zero."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            t = time.monotonic()
+            if self.consumer_lag() == 0:
+                return t
+            time.sleep(0.05)
+        raise TimeoutError(f"consumer lag still {self.consumer_lag()} after {timeout:.0f} s")
+
+    def settle(self, timeout: float = 300) -> None:
+        """Wait until the consumer has written everything Kafka holds, and it is queryable."""
+        self.wait_drained(timeout)
+        time.sleep(1.5)  # > storage -search.latencyOffset
+
+    def reader(self, language: str) -> Reader:
+        if language == "dql":
+            return _DqlReader(self.storage_http(), "/v1/query/raw")
+        if language == "promql":
+            return _PromReader(self.storage_http(), "", ":")
+        return super().reader(language)
+
+    def native(self, q: Question, language: str) -> str:
+        if language == "dql":
+            return dql_text(q)
+        if language == "promql":
+            return promql_text(q, "cpu:usage_user")[0]
+        return super().native(q, language)

@@ -1,0 +1,65 @@
+"""Upload of a result document to the backend: ``POST /api/v1/workspaces/{id}/benchmarks``.
+
+The request body is the result document itself (:class:`vigil_bench.schema.BenchmarkRun`,
+``schema_version`` 1), sent as JSON with ``Authorization: Bearer <token>``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import httpx
+
+from .schema import BenchmarkRun
+
+_WORKSPACE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+class UploadError(RuntimeError):
+    """The backend refused or could not be reached; the message says which and why."""
+
+
+def benchmarks_url(backend: str, workspace: str) -> str:
+    if not _WORKSPACE_RE.match(workspace):
+        raise UploadError(f"invalid workspace id {workspace!r}")
+    if not backend.startswith(("http://", "https://")):
+        raise UploadError(f"--backend must be an http(s) URL, got {backend!r}")
+    return f"{backend.rstrip('/')}/api/v1/workspaces/{workspace}/benchmarks"
+
+
+def upload(
+    run: BenchmarkRun,
+    *,
+    backend: str,
+    token: str,
+    workspace: str,
+    transport: httpx.BaseTransport | None = None,
+) -> dict[str, Any]:
+    url = benchmarks_url(backend, workspace)
+    body = run.model_dump_json().encode()
+    try:
+        with httpx.Client(timeout=60, transport=transport) as c:
+            r = c.post(
+                url,
+                content=body,
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            )
+    except httpx.HTTPError as e:
+        raise UploadError(f"cannot reach {url}: {e}") from e
+    if r.status_code == 404:
+        raise UploadError(
+            f"{url}: 404 — unknown workspace, or this backend has no benchmarks route yet: {r.text[:300]}"
+        )
+    if r.status_code in (401, 403):
+        raise UploadError(
+            f"{url}: {r.status_code} — the token is not allowed to add benchmark runs to this workspace"
+        )
+    if r.status_code >= 400:
+        raise UploadError(f"{url}: HTTP {r.status_code}: {r.text[:500]}")
+    try:
+        out = r.json()
+    except json.JSONDecodeError:
+        out = {"status": r.status_code}
+    return out if isinstance(out, dict) else {"result": out}
