@@ -35,8 +35,8 @@ var (
 	defaultMaxSeries = flag.Int("vmsource.maxSeries", 100_000, "The maximum number of series one storage call may select when the caller sets no lower limit. "+
 		"See also -dql.maxSeries")
 	maxPointsPerSeries = flag.Int("vmsource.maxPointsPerSeries", 30_000, "The maximum number of points per series a MetricsQL range evaluation may produce")
-	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", metadataSeriesCeiling, "The maximum number of series a label names or label values call may match; "+
-		"more gets an error asking to narrow the filter. Values above 100000 are lowered to 100000 (see metadataSeriesCeiling)")
+	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series a label names or label values call may match; "+
+		"more gets an error asking to narrow the filter. Above 100000 matching series every name or value found is confirmed by a search of its own")
 )
 
 // Source is the embedded storage scoped to one workspace. It is cheap to create: make one
@@ -254,18 +254,75 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	return series, nil
 }
 
-// metadataSeriesCeiling caps the series a label names/values search may match.
+// metadataSeriesCeiling is where VictoriaMetrics' label search stops being exact.
 //
 // VictoriaMetrics v1.130.0 answers label names and values from the matching series only
 // while they number at most 100k; above that its index scan runs without the filter (a
 // shadowed variable in searchLabelValuesOnDate/searchLabelNamesWithFiltersOnDate), so the
-// answer would hold names and values of every series in the database, other workspaces'
-// included. With maxMetrics at or below 100k the search fails instead ("too many series"),
-// which is the only safe answer.
+// answer holds names and values of every series in the database, other workspaces'
+// included. Label searches therefore run with this limit first; when more series match, the
+// answer of a search with the full limit is only a list of candidates, and each candidate is
+// kept only if a search of its own finds a matching series in the workspace.
 const metadataSeriesCeiling = 100_000
 
-func metadataSeriesLimit() int {
-	return min(*maxMetadataSeries, metadataSeriesCeiling)
+// labelSearch runs search (a label names or values call) exactly: within the ceiling
+// directly, above it by confirming every candidate with exists(candidate).
+func labelSearch(ctx context.Context, search func(maxMetrics int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
+	exact, err := search(metadataSeriesCeiling)
+	if err == nil {
+		return exact, nil
+	}
+	if !isTooManySeries(err) || *maxMetadataSeries <= metadataSeriesCeiling {
+		return nil, mapSearchError(err, min(*maxMetadataSeries, metadataSeriesCeiling))
+	}
+	candidates, err := search(*maxMetadataSeries)
+	if err != nil {
+		return nil, mapSearchError(err, *maxMetadataSeries)
+	}
+	out := candidates[:0]
+	for _, c := range candidates {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ok, err := exists(c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func isTooManySeries(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "the number of matching timeseries exceeds")
+}
+
+// anySeries reports whether at least one of the workspace's series matches filterss within
+// [start, end]; it stops at the second match.
+func (s *Source) anySeries(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64) (bool, error) {
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), 1)
+	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
+	if isTooManySeries(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, mapSearchError(err, 1)
+	}
+	return len(names) > 0, nil
+}
+
+// withFilter adds lf to every filter list of filterss (a copy).
+func withFilter(filterss [][]metricsql.LabelFilter, lf metricsql.LabelFilter) [][]metricsql.LabelFilter {
+	if len(filterss) == 0 {
+		return [][]metricsql.LabelFilter{{lf}}
+	}
+	out := make([][]metricsql.LabelFilter, len(filterss))
+	for i, lfs := range filterss {
+		out[i] = append(append([]metricsql.LabelFilter(nil), lfs...), lf)
+	}
+	return out
 }
 
 // LabelNames returns the label names of the workspace's series matching filterss within
@@ -277,14 +334,26 @@ func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFil
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), metadataSeriesLimit())
 	max := 0
 	if limit > 0 {
 		max = limit + 1 // room for the tenant label, dropped below
 	}
-	names, err := netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
+	search := func(maxMetrics int) ([]string, error) {
+		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), maxMetrics)
+		return netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
+	}
+	exists := func(name string) (bool, error) {
+		if name == libtenancy.Label {
+			return true, nil // dropped below
+		}
+		if name == "__name__" {
+			return s.anySeries(ctx, filterss, start, end)
+		}
+		return s.anySeries(ctx, withFilter(filterss, metricsql.LabelFilter{Label: name, Value: "", IsNegative: true}), start, end)
+	}
+	names, err := labelSearch(ctx, search, exists)
 	if err != nil {
-		return nil, mapSearchError(err, metadataSeriesLimit())
+		return nil, err
 	}
 	out := names[:0]
 	for _, n := range names {
@@ -310,10 +379,16 @@ func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), metadataSeriesLimit())
-	values, err := netstorage.LabelValues(nil, name, sq, limit, deadlineFor(ctx))
+	search := func(maxMetrics int) ([]string, error) {
+		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), maxMetrics)
+		return netstorage.LabelValues(nil, name, sq, limit, deadlineFor(ctx))
+	}
+	exists := func(value string) (bool, error) {
+		return s.anySeries(ctx, withFilter(filterss, metricsql.LabelFilter{Label: name, Value: value}), start, end)
+	}
+	values, err := labelSearch(ctx, search, exists)
 	if err != nil {
-		return nil, mapSearchError(err, metadataSeriesLimit())
+		return nil, err
 	}
 	if limit > 0 && len(values) > limit {
 		values = values[:limit]
