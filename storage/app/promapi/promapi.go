@@ -328,22 +328,34 @@ func sourceFor(ws string, lim querylimits.Limits) Source {
 	return backend.Source(ws, lim.MaxSeries)
 }
 
+// metadataArgs are the arguments shared by /series, /labels and /label/<name>/values.
+type metadataArgs struct {
+	filterss   [][]metricsql.LabelFilter
+	start, end int64
+	limit      int
+}
+
+func parseMetadataArgs(r *http.Request, matchRequired bool) (metadataArgs, error) {
+	var a metadataArgs
+	var err error
+	if a.filterss, err = matches(r, matchRequired); err != nil {
+		return a, err
+	}
+	if a.start, a.end, err = timeRange(r); err != nil {
+		return a, err
+	}
+	a.limit, err = limitArg(r)
+	return a, err
+}
+
 func seriesHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
-	lfss, err := matches(r, true)
-	if err != nil {
-		return err
-	}
-	start, end, err := timeRange(r)
-	if err != nil {
-		return err
-	}
-	limit, err := limitArg(r)
+	a, err := parseMetadataArgs(r, true)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
 	defer cancel()
-	series, err := sourceFor(ws, lim).Series(ctx, lfss, start, end, limit)
+	series, err := sourceFor(ws, lim).Series(ctx, a.filterss, a.start, a.end, a.limit)
 	if err != nil {
 		return err
 	}
@@ -351,21 +363,13 @@ func seriesHandler(w http.ResponseWriter, r *http.Request, ws string, lim queryl
 }
 
 func labelsHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
-	lfss, err := matches(r, false)
-	if err != nil {
-		return err
-	}
-	start, end, err := timeRange(r)
-	if err != nil {
-		return err
-	}
-	limit, err := limitArg(r)
+	a, err := parseMetadataArgs(r, false)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
 	defer cancel()
-	names, err := sourceFor(ws, lim).LabelNames(ctx, lfss, start, end, limit)
+	names, err := sourceFor(ws, lim).LabelNames(ctx, a.filterss, a.start, a.end, a.limit)
 	if err != nil {
 		return err
 	}
@@ -376,21 +380,13 @@ func labelValuesHandler(w http.ResponseWriter, r *http.Request, ws, name string,
 	if tenancy.IsTenantLabel(name) {
 		return apierror.BadData("label %q is reserved", name)
 	}
-	lfss, err := matches(r, false)
-	if err != nil {
-		return err
-	}
-	start, end, err := timeRange(r)
-	if err != nil {
-		return err
-	}
-	limit, err := limitArg(r)
+	a, err := parseMetadataArgs(r, false)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
 	defer cancel()
-	values, err := sourceFor(ws, lim).LabelValues(ctx, name, lfss, start, end, limit)
+	values, err := sourceFor(ws, lim).LabelValues(ctx, name, a.filterss, a.start, a.end, a.limit)
 	if err != nil {
 		return err
 	}
