@@ -5,7 +5,6 @@
 package ingest
 
 import (
-	"compress/gzip"
 	"context"
 	"flag"
 	"fmt"
@@ -15,14 +14,15 @@ import (
 	"time"
 
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmstorage"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/bytesutil"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/encoding/snappy"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/flagutil"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/prompb"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/protoparser/protoparserutil"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metrics"
 
 	"vigil/storage/lib/apierror"
-	"vigil/storage/lib/lineproto"
 	"vigil/storage/lib/tenancy"
 )
 
@@ -66,20 +66,22 @@ func checkTimestamp(ts, nowMillis int64) string {
 	return ""
 }
 
-// checkLabels returns why a series with these user-supplied names and values cannot be
-// stored, or "". The storage encodes lengths in 16 bits, so the limits also guard it.
-func checkLabels(n int, name func(i int) (string, string)) string {
+// checkLabelCount returns why a series with n user-supplied labels cannot be stored, or "".
+func checkLabelCount(n int) string {
 	if n > *maxLabelsPerSeries {
 		return fmt.Sprintf("%d tags exceed -ingest.maxLabelsPerSeries=%d", n, *maxLabelsPerSeries)
 	}
-	for i := 0; i < n; i++ {
-		k, v := name(i)
-		if len(k) > *maxLabelNameLen {
-			return fmt.Sprintf("tag name %.40q… is %d bytes long; -ingest.maxLabelNameLen=%d", k, len(k), *maxLabelNameLen)
-		}
-		if len(v) > *maxLabelValueLen {
-			return fmt.Sprintf("value of tag %q is %d bytes long; -ingest.maxLabelValueLen=%d", k, len(v), *maxLabelValueLen)
-		}
+	return ""
+}
+
+// checkLabel returns why a user-supplied label k=v cannot be stored, or "". The storage
+// encodes lengths in 16 bits, so the limits also guard it.
+func checkLabel(k, v string) string {
+	if len(k) > *maxLabelNameLen {
+		return fmt.Sprintf("tag name %.40q… is %d bytes long; -ingest.maxLabelNameLen=%d", k, len(k), *maxLabelNameLen)
+	}
+	if len(v) > *maxLabelValueLen {
+		return fmt.Sprintf("value of tag %q is %d bytes long; -ingest.maxLabelValueLen=%d", k, len(v), *maxLabelValueLen)
 	}
 	return ""
 }
@@ -91,97 +93,44 @@ type Sample struct {
 	Value     float64
 }
 
-// readBody reads the request body, undoing Content-Encoding gzip, up to -ingest.maxRequestSize.
-func readBody(r *http.Request) ([]byte, error) {
+// bodyPool holds request bodies between requests.
+var bodyPool bytesutil.ByteBufferPool
+
+// readBody reads the request body into a buffer of bodyPool, undoing Content-Encoding gzip
+// (VictoriaMetrics' pooled readers), up to -ingest.maxRequestSize. Return the buffer with
+// bodyPool.Put when done with it.
+func readBody(r *http.Request) (*bytesutil.ByteBuffer, error) {
 	var body io.Reader = r.Body
 	switch ce := r.Header.Get("Content-Encoding"); ce {
 	case "", "identity":
 	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(r.Body)
+		zr, err := protoparserutil.GetUncompressedReader(r.Body, "gzip")
 		if err != nil {
 			return nil, apierror.BadData("cannot read gzip body: %s", err)
 		}
-		defer zr.Close()
+		defer protoparserutil.PutUncompressedReader(zr)
 		body = zr
 	default:
 		return nil, apierror.New(http.StatusUnsupportedMediaType, apierror.TypeUnsupportedMediaType, "unsupported Content-Encoding %q; want gzip or none", ce)
 	}
-	return readLimited(body)
+	bb := bodyPool.Get()
+	if err := readLimited(bb, body); err != nil {
+		bodyPool.Put(bb)
+		return nil, err
+	}
+	return bb, nil
 }
 
-func readLimited(body io.Reader) ([]byte, error) {
+// readLimited reads body into bb, up to -ingest.maxRequestSize.
+func readLimited(bb *bytesutil.ByteBuffer, body io.Reader) error {
 	limit := maxRequestSize.N
-	data, err := io.ReadAll(io.LimitReader(body, limit+1))
-	if err != nil {
-		return nil, apierror.BadData("cannot read request body: %s", err)
+	if _, err := bb.ReadFrom(io.LimitReader(body, limit+1)); err != nil {
+		return apierror.BadData("cannot read request body: %s", err)
 	}
-	if int64(len(data)) > limit {
-		return nil, apierror.New(http.StatusRequestEntityTooLarge, apierror.TypeTooLarge, "request body exceeds -ingest.maxRequestSize=%d bytes", limit)
+	if int64(len(bb.B)) > limit {
+		return apierror.New(http.StatusRequestEntityTooLarge, apierror.TypeTooLarge, "request body exceeds -ingest.maxRequestSize=%d bytes", limit)
 	}
-	return data, nil
-}
-
-// LineRows parses an Influx line-protocol batch and returns the samples to write for
-// workspace ws: one series per (timeline, numeric field), labelled __measurement__,
-// __field__, __name__="<measurement>:<field>", the tags and the tenant label.
-// Points without a timestamp get nowMillis.
-func LineRows(body []byte, precision, ws string, nowMillis int64) ([]Sample, error) {
-	if err := lineproto.ValidatePrecision(precision); err != nil {
-		return nil, apierror.BadData("%s", err)
-	}
-	points, err := lineproto.Parse(string(body))
-	if err != nil {
-		return nil, apierror.BadData("%s", err)
-	}
-	n := 0
-	for i := range points {
-		n += len(points[i].Fields)
-	}
-	if n > *maxRowsPerBatch {
-		return nil, apierror.New(http.StatusRequestEntityTooLarge, apierror.TypeTooLarge, "the batch has %d samples; -ingest.maxRowsPerBatch=%d", n, *maxRowsPerBatch)
-	}
-	samples := make([]Sample, 0, n)
-	for i := range points {
-		p := &points[i]
-		for _, t := range p.Tags {
-			if tenancy.IsReserved(t.Key) {
-				return nil, apierror.BadData("line %d: tag %q uses a reserved name (reserved: %s, vm_account_id, vm_project_id and names starting with __)", p.Line, t.Key, tenancy.Label)
-			}
-		}
-		if msg := checkLabels(len(p.Tags), func(i int) (string, string) { return p.Tags[i].Key, p.Tags[i].Value }); msg != "" {
-			return nil, apierror.BadData("line %d: %s", p.Line, msg)
-		}
-		for _, f := range p.Fields {
-			if n := len(p.Measurement) + 1 + len(f.Key); n > *maxLabelValueLen {
-				return nil, apierror.BadData("line %d: measurement and field name %.40q… are %d bytes long together; -ingest.maxLabelValueLen=%d",
-					p.Line, p.Measurement+":"+f.Key, n, *maxLabelValueLen)
-			}
-		}
-		// A canonical tag order keeps the raw metric name of a series stable across batches,
-		// which VictoriaMetrics' TSID cache is keyed by.
-		sort.Slice(p.Tags, func(i, j int) bool { return p.Tags[i].Key < p.Tags[j].Key })
-		ts := nowMillis
-		if p.HasTimestamp {
-			ts, _ = lineproto.TimestampToMillis(p.Timestamp, precision)
-			if msg := checkTimestamp(ts, nowMillis); msg != "" {
-				return nil, apierror.BadData("line %d: %s (precision %q)", p.Line, msg, precisionName(precision))
-			}
-		}
-		for _, f := range p.Fields {
-			labels := make([]prompb.Label, 0, len(p.Tags)+4)
-			labels = append(labels,
-				prompb.Label{Name: tenancy.MetricNameLabel, Value: p.Measurement + ":" + f.Key},
-				prompb.Label{Name: tenancy.MeasurementLabel, Value: p.Measurement},
-				prompb.Label{Name: tenancy.FieldLabel, Value: f.Key},
-			)
-			for _, t := range p.Tags {
-				labels = append(labels, prompb.Label{Name: t.Key, Value: t.Value})
-			}
-			labels = append(labels, prompb.Label{Name: tenancy.Label, Value: ws})
-			samples = append(samples, Sample{Labels: labels, Timestamp: ts, Value: f.Value})
-		}
-	}
-	return samples, nil
+	return nil
 }
 
 func precisionName(p string) string {
@@ -218,7 +167,11 @@ func PromRWRows(tss []prompb.TimeSeries, ws string, nowMillis int64) ([]Sample, 
 		if len(name) > *maxLabelValueLen {
 			return nil, apierror.BadData("series %d: metric name %.40q… is %d bytes long; -ingest.maxLabelValueLen=%d", i, name, len(name), *maxLabelValueLen)
 		}
-		if msg := checkLabels(len(ts.Labels), func(j int) (string, string) { return ts.Labels[j].Name, ts.Labels[j].Value }); msg != "" {
+		msg := checkLabelCount(len(ts.Labels))
+		for j := 0; j < len(ts.Labels) && msg == ""; j++ {
+			msg = checkLabel(ts.Labels[j].Name, ts.Labels[j].Value)
+		}
+		if msg != "" {
 			return nil, apierror.BadData("series %d (%s): %s", i, name, msg)
 		}
 		labels := make([]prompb.Label, 0, len(ts.Labels)+3)
@@ -261,7 +214,8 @@ func PromRWRows(tss []prompb.TimeSeries, ws string, nowMillis int64) ([]Sample, 
 // Sink stores the validated samples of workspace ws.
 type Sink func(ctx context.Context, ws string, samples []Sample) error
 
-var sink Sink = func(_ context.Context, _ string, samples []Sample) error { return Write(samples) }
+// sink replaces the embedded storage when set (remote mode).
+var sink Sink
 
 // SetSink replaces the embedded storage as the destination of writes (remote mode).
 func SetSink(s Sink) { sink = s }
@@ -286,6 +240,14 @@ func Write(samples []Sample) error {
 		mrs[i].MetricNameRaw = buf[start:ends[i]:ends[i]]
 		start = ends[i]
 	}
+	return addRows(mrs)
+}
+
+// addRows stores rows in the embedded storage, as VictoriaMetrics' own insert handlers do.
+func addRows(mrs []storage.MetricRow) error {
+	if len(mrs) == 0 {
+		return nil
+	}
 	if err := vmstorage.AddRows(mrs); err != nil {
 		return apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot store %d samples: %s", len(mrs), err)
 	}
@@ -299,18 +261,33 @@ func LineHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	if r.Method != http.MethodPost {
 		return apierror.New(http.StatusMethodNotAllowed, apierror.TypeMethodNotAllowed, "method %s not allowed; use POST", r.Method)
 	}
-	body, err := readBody(r)
+	bb, err := readBody(r)
 	if err != nil {
 		batchesError.Inc()
 		return err
 	}
-	samples, err := LineRows(body, r.URL.Query().Get("precision"), ws, time.Now().UnixMilli())
-	if err != nil {
-		batchesError.Inc()
-		return err
-	}
-	if err := sink(r.Context(), ws, samples); err != nil {
-		return err
+	defer bodyPool.Put(bb)
+	precision, now := r.URL.Query().Get("precision"), time.Now().UnixMilli()
+	if sink != nil {
+		samples, err := LineRows(bb.B, precision, ws, now)
+		if err != nil {
+			batchesError.Inc()
+			return err
+		}
+		if err := sink(r.Context(), ws, samples); err != nil {
+			return err
+		}
+	} else {
+		rb := getRowsBuilder()
+		defer putRowsBuilder(rb)
+		// The body outlives every use of the strings parsed from it: rows copy them.
+		if err := parseLines(bytesutil.ToUnsafeString(bb.B), precision, ws, now, rb); err != nil {
+			batchesError.Inc()
+			return err
+		}
+		if err := addRows(rb.mrs); err != nil {
+			return err
+		}
 	}
 	batchesOK.Inc()
 	w.WriteHeader(http.StatusNoContent)
@@ -328,12 +305,13 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		return apierror.New(http.StatusUnsupportedMediaType, apierror.TypeUnsupportedMediaType,
 			"unsupported Content-Encoding %q; remote_write 1.0 bodies must be snappy-compressed", ce)
 	}
-	compressed, err := readLimited(r.Body)
-	if err != nil {
+	bb := bodyPool.Get()
+	defer bodyPool.Put(bb)
+	if err := readLimited(bb, r.Body); err != nil {
 		batchesError.Inc()
 		return err
 	}
-	tss, err := decodeRemoteWrite(compressed)
+	tss, err := decodeRemoteWrite(bb.B)
 	if err != nil {
 		batchesError.Inc()
 		return err
@@ -343,7 +321,11 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		batchesError.Inc()
 		return err
 	}
-	if err := sink(r.Context(), ws, samples); err != nil {
+	write := Write
+	if sink != nil {
+		write = func(samples []Sample) error { return sink(r.Context(), ws, samples) }
+	}
+	if err := write(samples); err != nil {
 		return err
 	}
 	batchesOK.Inc()

@@ -37,6 +37,9 @@ var (
 	maxPointsPerSeries = flag.Int("vmsource.maxPointsPerSeries", 30_000, "The maximum number of points per series a MetricsQL range evaluation may produce")
 	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series a label names or label values call may match; "+
 		"more gets an error asking to narrow the filter. Above 100000 matching series every name or value found is confirmed by a search of its own")
+	nameCacheTTL = flag.Duration("vmsource.nameCacheTTL", time.Second, "How long DQL reuses what it learned about a measurement's tags and fields "+
+		"before checking the names a query references again. A new tag or field is found by DQL at most this long after it became searchable "+
+		"(see -ingest.visibilityInterval); keep the sum of both under 2s. Zero lists every tag and field of the measurement on every query")
 )
 
 // Source is the embedded storage scoped to one workspace. It is cheap to create: make one
@@ -47,7 +50,23 @@ type Source struct {
 	MaxSeries int
 }
 
-var _ dql.Source = (*Source)(nil)
+var _ dql.NameCacheSource = (*Source)(nil)
+
+// nameCaches holds one dql.NameCache per workspace, so that no workspace ever reads what
+// another's queries learned.
+var nameCaches sync.Map // workspace id -> *dql.NameCache
+
+// NameCache returns the workspace's DQL name cache, or nil when -vmsource.nameCacheTTL is 0.
+func (s *Source) NameCache() *dql.NameCache {
+	if *nameCacheTTL <= 0 {
+		return nil
+	}
+	if c, ok := nameCaches.Load(s.workspace); ok {
+		return c.(*dql.NameCache)
+	}
+	c, _ := nameCaches.LoadOrStore(s.workspace, dql.NewNameCache(*nameCacheTTL))
+	return c.(*dql.NameCache)
+}
 
 // New returns the Source of workspace ws. ws must be a valid workspace id.
 func New(ws string) *Source {
@@ -313,6 +332,18 @@ func (s *Source) anySeries(ctx context.Context, filterss [][]metricsql.LabelFilt
 	return len(names) > 0, nil
 }
 
+// AnySeries reports whether at least one of the workspace's series matches filterss within
+// [start, end].
+func (s *Source) AnySeries(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64) (bool, error) {
+	if err := checkFilterss(filterss); err != nil {
+		return false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	return s.anySeries(ctx, filterss, start, end)
+}
+
 // withFilter adds lf to every filter list of filterss (a copy).
 func withFilter(filterss [][]metricsql.LabelFilter, lf metricsql.LabelFilter) [][]metricsql.LabelFilter {
 	if len(filterss) == 0 {
@@ -441,6 +472,9 @@ func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 	end := time.Now().Add(365 * 24 * time.Hour).UnixMilli()
 	sq := storage.NewSearchQuery(0, end, tenancy.TagFilterss(s.workspace), math.MaxInt32)
 	n, err := netstorage.DeleteSeries(nil, sq, deadlineFor(ctx))
+	if c, ok := nameCaches.Load(s.workspace); ok {
+		c.(*dql.NameCache).Reset()
+	}
 	if err != nil {
 		return 0, mapSearchError(err, math.MaxInt32)
 	}

@@ -37,9 +37,13 @@
 // filter, run transforms, roll up per bucket, group by the BY tags, project, then fill,
 // HAVING, ORDER BY, LIMIT/OFFSET per series and SORDER BY, SLIMIT/SOFFSET across series.
 //
-// Names are classified once per query with Source.LabelNames and Source.LabelValues: a tag
-// key of the measurement is a tag, a value of __field__ is a field; an unknown name compared
-// with a string is treated as an absent tag ("") and otherwise as an absent field (null).
+// Names are classified once per query: a tag key of the measurement is a tag, a value of
+// __field__ is a field; an unknown name compared with a string is treated as an absent tag
+// ("") and otherwise as an absent field (null). A Source with a name cache (NameCacheSource,
+// the embedded storage) answers from its workspace's NameCache and looks up only the names
+// the query references, with one existence search each once the cached answer is older than
+// the cache's TTL; other Sources list every tag and field with Source.LabelNames and
+// Source.LabelValues.
 //
 // The Source is already scoped to one workspace; this package never names the tenant label
 // and refuses reserved label names (tenancy.IsReserved) anywhere in a query.

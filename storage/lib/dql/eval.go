@@ -361,30 +361,9 @@ func execQuery(ctx context.Context, src Source, s *QueryStmt, opts *Options) (*R
 		return nil, err
 	}
 	ex := &execState{s: s, opts: opts, pl: pl}
-	m := s.Source.Name
-	mf := [][]metricsql.LabelFilter{{measurementFilter(m)}}
-	names, err := src.LabelNames(ctx, mf, pl.start, pl.end-1, 0)
-	if err != nil {
+	if err := ex.classifyNames(ctx, src); err != nil {
 		return nil, err
 	}
-	ex.tagKeys = map[string]bool{}
-	for _, n := range names {
-		if !tenancy.IsReserved(n) {
-			ex.tagKeys[n] = true
-			ex.allTags = append(ex.allTags, n)
-		}
-	}
-	flds, err := src.LabelValues(ctx, tenancy.FieldLabel, mf, pl.start, pl.end-1, 0)
-	if err != nil {
-		return nil, err
-	}
-	ex.fieldSet = map[string]bool{}
-	for _, f := range flds {
-		ex.fieldSet[f] = true
-	}
-	ex.allFlds = flds
-	sort.Strings(ex.allTags)
-	sort.Strings(ex.allFlds)
 	if err := ex.resolveNames(); err != nil {
 		return nil, err
 	}
@@ -400,6 +379,26 @@ func execQuery(ctx context.Context, src Source, s *QueryStmt, opts *Options) (*R
 		return nil, err
 	}
 	return &Result{Series: series, RawQuery: raw, start: pl.start, end: pl.end}, nil
+}
+
+// classifyNames learns which names of the measurement are tags and which are fields over the
+// query's range: from the source's name cache when it keeps one (only the names the query
+// references, unless it selects every column), else by listing them all.
+func (ex *execState) classifyNames(ctx context.Context, src Source) error {
+	s, m := ex.s, ex.s.Source.Name
+	all := !s.HasTargets || len(s.Targets) == 0
+	var ns *names
+	var err error
+	if cs, ok := src.(NameCacheSource); ok && cs.NameCache() != nil {
+		ns, err = cs.NameCache().classify(ctx, cs, m, referencedNames(s), all, ex.pl.start, ex.pl.end-1)
+	} else {
+		ns, err = listNames(ctx, src, m, ex.pl.start, ex.pl.end-1)
+	}
+	if err != nil {
+		return err
+	}
+	ex.tagKeys, ex.fieldSet, ex.allTags, ex.allFlds = ns.tags, ns.fields, ns.allTags, ns.allFlds
+	return nil
 }
 
 // execMulti runs a query over several measurements (a list or a regex), one after the

@@ -91,9 +91,9 @@ func randomLines() string {
 	return b.String()
 }
 
-// counting counts the push-down calls of a Source.
+// counting counts the push-down calls of a Source; it keeps the source's name cache.
 type counting struct {
-	dql.Source
+	*vmsource.Source
 	ranges *int
 }
 
