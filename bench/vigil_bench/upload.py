@@ -29,6 +29,17 @@ def benchmarks_url(backend: str, workspace: str) -> str:
     return f"{backend.rstrip('/')}/api/v1/workspaces/{workspace}/benchmarks"
 
 
+def _detail(r: httpx.Response) -> str:
+    """The backend's own sentence (``detail``) when it sent one, else the start of the body."""
+    try:
+        body = r.json()
+    except json.JSONDecodeError:
+        return r.text[:500]
+    if isinstance(body, dict) and isinstance(body.get("detail"), str):
+        return body["detail"]
+    return r.text[:500]
+
+
 def upload(
     run: BenchmarkRun,
     *,
@@ -56,8 +67,10 @@ def upload(
         raise UploadError(
             f"{url}: {r.status_code} — the token is not allowed to add benchmark runs to this workspace"
         )
+    if r.status_code == 409:
+        raise UploadError(f"{url}: 409 — {_detail(r)}")
     if r.status_code >= 400:
-        raise UploadError(f"{url}: HTTP {r.status_code}: {r.text[:500]}")
+        raise UploadError(f"{url}: HTTP {r.status_code}: {_detail(r)}")
     try:
         out = r.json()
     except json.JSONDecodeError:

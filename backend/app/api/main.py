@@ -6,6 +6,7 @@ from app.api.routes import (
     api_keys,
     audit,
     auth,
+    benchmarks,
     dashboards,
     limits,
     members,
@@ -24,6 +25,7 @@ api_router.include_router(limits.router)
 api_router.include_router(audit.router)
 api_router.include_router(dashboards.router)
 api_router.include_router(saved_queries.router)
+api_router.include_router(benchmarks.router)
 api_router.include_router(query.router)
 
 # Mounted at the root, outside /api/v1: the DataKit-compatible DQL path and the

@@ -171,6 +171,37 @@ class StorageClient:
         result = response.json().get("data", {}).get("result", [])
         return int(float(result[0]["value"][1])) if result else 0
 
+    def range_series(
+        self,
+        *,
+        workspace_id: uuid.UUID,
+        query: str,
+        start: int,
+        end: int,
+        step: int,
+        timeout_seconds: int,
+    ) -> list[tuple[int, float]]:
+        """The first series of a PromQL range query as ``(epoch ms, value)`` pairs.
+
+        ``start``/``end`` are epoch seconds; used for the workspace's own usage figures.
+        """
+        response = self._send(
+            "GET",
+            "/api/v1/query_range",
+            workspace_id=workspace_id,
+            limits=QueryLimits(timeout_seconds=timeout_seconds, max_points=1_000_000_000),
+            params={"query": query, "start": str(start), "end": str(end), "step": f"{step}s"},
+            timeout=timeout_seconds + 5.0,
+        )
+        if response.status_code != 200:
+            raise StorageUnavailable(
+                f"vigil-storage answered {response.status_code} to a usage range query"
+            )
+        result = response.json().get("data", {}).get("result", [])
+        if not result:
+            return []
+        return [(int(float(t) * 1000), float(v)) for t, v in result[0].get("values", [])]
+
     def delete_workspace(self, *, workspace_id: uuid.UUID) -> None:
         response = self._send(
             "DELETE", "/internal/v1/workspace", workspace_id=workspace_id, timeout=60.0

@@ -29,6 +29,8 @@ class Permission(enum.StrEnum):
     DASHBOARDS_WRITE = "dashboards.write"
     SAVED_QUERIES_READ = "saved_queries.read"
     SAVED_QUERIES_WRITE = "saved_queries.write"
+    BENCHMARKS_READ = "benchmarks.read"
+    BENCHMARKS_WRITE = "benchmarks.write"
     QUERY = "query"
 
 
@@ -47,6 +49,8 @@ MIN_ROLE: dict[Permission, Role] = {
     Permission.DASHBOARDS_WRITE: Role.editor,
     Permission.SAVED_QUERIES_READ: Role.viewer,
     Permission.SAVED_QUERIES_WRITE: Role.editor,
+    Permission.BENCHMARKS_READ: Role.viewer,
+    Permission.BENCHMARKS_WRITE: Role.editor,
     Permission.QUERY: Role.viewer,
 }
 

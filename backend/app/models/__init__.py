@@ -3,6 +3,7 @@
 from app.models.api_key import ApiKey
 from app.models.audit import AuditEvent
 from app.models.base import Base
+from app.models.benchmark import BenchmarkRun
 from app.models.dashboard import Dashboard, DashboardVersion
 from app.models.saved_query import SavedQuery
 from app.models.user import LoginAttempt, User, UserSession
@@ -19,6 +20,7 @@ __all__ = [
     "ApiKey",
     "AuditEvent",
     "Base",
+    "BenchmarkRun",
     "Dashboard",
     "DashboardVersion",
     "Invitation",

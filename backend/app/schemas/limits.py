@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from datetime import date
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -32,4 +34,30 @@ class UsagePublic(BaseModel):
         description="Samples stored since 00:00 UTC (one per field value), counted by storage"
     )
     queries_today: int = Field(description="DQL and PromQL requests since 00:00 UTC")
+    storage_error: str | None = None
+
+
+class UsagePoint(BaseModel):
+    t: int = Field(description="Start of the interval, epoch milliseconds")
+    value: float
+
+
+class DailyQueries(BaseModel):
+    day: date
+    queries: int
+
+
+class UsageHistoryPublic(BaseModel):
+    start: int = Field(description="Epoch milliseconds")
+    end: int = Field(description="Epoch milliseconds")
+    step_seconds: int
+    ingest_rate: list[UsagePoint] = Field(
+        description="Samples stored per second, averaged over each step"
+    )
+    active_series: list[UsagePoint] = Field(
+        description="Series with a sample in the last 5 minutes"
+    )
+    queries_per_day: list[DailyQueries] = Field(
+        description="DQL and PromQL requests per UTC day over the range (days without any are 0)"
+    )
     storage_error: str | None = None

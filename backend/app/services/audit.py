@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -53,12 +54,36 @@ def list_events(
     *,
     workspace_id: uuid.UUID,
     action: str | None = None,
+    actor: str | None = None,
+    target_type: str | None = None,
+    target_id: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
     limit: int = 100,
     offset: int = 0,
 ) -> tuple[list[AuditEvent], int]:
+    """Events of a workspace, newest first, filtered.
+
+    ``action`` is an exact name (``api_key.create``) or a family ending in ``.*``
+    (``member.*``); ``actor`` matches part of the actor's email, ignoring case;
+    ``since`` is inclusive and ``until`` exclusive.
+    """
     query = select(AuditEvent).where(AuditEvent.workspace_id == workspace_id)
     if action:
-        query = query.where(AuditEvent.action == action)
+        if action.endswith(".*"):
+            query = query.where(AuditEvent.action.startswith(action[:-1], autoescape=True))
+        else:
+            query = query.where(AuditEvent.action == action)
+    if actor:
+        query = query.where(AuditEvent.actor_email.icontains(actor, autoescape=True))
+    if target_type:
+        query = query.where(AuditEvent.target_type == target_type)
+    if target_id:
+        query = query.where(AuditEvent.target_id == target_id)
+    if since is not None:
+        query = query.where(AuditEvent.created_at >= since)
+    if until is not None:
+        query = query.where(AuditEvent.created_at < until)
     count = db.scalar(select(func.count()).select_from(query.subquery())) or 0
     rows = db.scalars(
         query.order_by(AuditEvent.created_at.desc(), AuditEvent.id).limit(limit).offset(offset)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -154,6 +154,79 @@ def usage(db: Session, *, workspace_id: uuid.UUID, storage: StorageClient) -> di
     try:
         result.update(storage.usage(workspace_id=workspace_id))
         result["points_today"] = points_today(workspace_id=workspace_id, storage=storage)
+    except StorageUnavailable as exc:
+        result["storage_error"] = exc.detail
+    return result
+
+
+USAGE_HISTORY_POINTS = 120
+USAGE_HISTORY_TIMEOUT_SECONDS = 15
+
+
+def history_step(hours: int) -> int:
+    """Seconds per point so that ``hours`` fit in about 120 points, in whole minutes."""
+    raw = hours * 3600 // USAGE_HISTORY_POINTS
+    return max(60, (raw + 59) // 60 * 60)
+
+
+def usage_history(
+    db: Session, *, workspace_id: uuid.UUID, storage: StorageClient, hours: int
+) -> dict[str, Any]:
+    """Ingest rate and active series over the last ``hours`` (from storage), queries per day."""
+    query_counter.flush(db)
+    step = history_step(hours)
+    # Round the end up to a whole step so the interval in progress (the newest points) is shown.
+    end = -(-int(time.time()) // step) * step
+    start = end - hours * 3600
+    result: dict[str, Any] = {
+        "start": start * 1000,
+        "end": end * 1000,
+        "step_seconds": step,
+        "ingest_rate": [],
+        "active_series": [],
+    }
+    first_day = datetime.fromtimestamp(start, UTC).date()
+    last_day = datetime.now(UTC).date()
+    rows = db.execute(
+        select(WorkspaceUsageDaily.day, WorkspaceUsageDaily.queries).where(
+            WorkspaceUsageDaily.workspace_id == workspace_id,
+            WorkspaceUsageDaily.day >= first_day,
+            WorkspaceUsageDaily.day <= last_day,
+        )
+    ).tuples()
+    counted = {day: queries for day, queries in rows}
+    days = (last_day - first_day).days + 1
+    result["queries_per_day"] = [
+        {"day": d, "queries": counted.get(d, 0)}
+        for d in (first_day + timedelta(days=i) for i in range(days))
+    ]
+    try:
+        samples = storage.range_series(
+            workspace_id=workspace_id,
+            query=f'sum(count_over_time({{__name__=~".+"}}[{step}s]))',
+            start=start,
+            end=end,
+            step=step,
+            timeout_seconds=USAGE_HISTORY_TIMEOUT_SECONDS,
+        )
+        # count_over_time at t covers (t-step, t]: report it at the start of that interval,
+        # averaged over the part of the interval that has passed (the newest one is in progress).
+        now_ms = int(time.time() * 1000)
+        result["ingest_rate"] = [
+            {"t": t - step * 1000, "value": v / max(1.0, min(step, (now_ms - t) / 1000 + step))}
+            for t, v in samples
+        ]
+        result["active_series"] = [
+            {"t": t, "value": v}
+            for t, v in storage.range_series(
+                workspace_id=workspace_id,
+                query='count({__name__=~".+"})',
+                start=start,
+                end=end,
+                step=step,
+                timeout_seconds=USAGE_HISTORY_TIMEOUT_SECONDS,
+            )
+        ]
     except StorageUnavailable as exc:
         result["storage_error"] = exc.detail
     return result

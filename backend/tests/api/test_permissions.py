@@ -71,6 +71,7 @@ def _fill(path: str, workspace_id: str) -> str:
         .replace("{invitation_id}", filler)
         .replace("{dashboard_id}", filler)
         .replace("{query_id}", filler)
+        .replace("{benchmark_id}", filler)
     )
 
 
@@ -159,9 +160,11 @@ def test_the_table_itself() -> None:
         "limits.read": "viewer",
         "dashboards.read": "viewer",
         "saved_queries.read": "viewer",
+        "benchmarks.read": "viewer",
         "query": "viewer",
         "dashboards.write": "editor",
         "saved_queries.write": "editor",
+        "benchmarks.write": "editor",
         "workspace.update": "admin",
         "members.manage": "admin",
         "keys.manage": "admin",

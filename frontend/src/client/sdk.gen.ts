@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
+import type { AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -369,6 +369,17 @@ export const limitsReadUsage = <ThrowOnError extends boolean = false>(options: O
 });
 
 /**
+ * Read Usage History
+ *
+ * Usage over time: ingest rate and active series (from storage), queries per day.
+ */
+export const limitsReadUsageHistory = <ThrowOnError extends boolean = false>(options: Options<LimitsReadUsageHistoryData, ThrowOnError>) => (options.client ?? client).get<LimitsReadUsageHistoryResponses, LimitsReadUsageHistoryErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/usage/history',
+    ...options
+});
+
+/**
  * Read Audit Log
  *
  * Who did what, when and from where — newest first (admins and owners).
@@ -562,6 +573,54 @@ export const savedQueriesUpdateSavedQuery = <ThrowOnError extends boolean = fals
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Read Benchmark Runs
+ *
+ * The workspace's benchmark runs, newest first, without measurements and samples.
+ */
+export const benchmarksReadBenchmarkRuns = <ThrowOnError extends boolean = false>(options: Options<BenchmarksReadBenchmarkRunsData, ThrowOnError>) => (options.client ?? client).get<BenchmarksReadBenchmarkRunsResponses, BenchmarksReadBenchmarkRunsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks',
+    ...options
+});
+
+/**
+ * Create Benchmark Run
+ *
+ * Store a result document as ``vigil-bench upload`` sends it (schema version 1).
+ */
+export const benchmarksCreateBenchmarkRun = <ThrowOnError extends boolean = false>(options: Options<BenchmarksCreateBenchmarkRunData, ThrowOnError>) => (options.client ?? client).post<BenchmarksCreateBenchmarkRunResponses, BenchmarksCreateBenchmarkRunErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete Benchmark Run
+ *
+ * Delete a run.
+ */
+export const benchmarksDeleteBenchmarkRun = <ThrowOnError extends boolean = false>(options: Options<BenchmarksDeleteBenchmarkRunData, ThrowOnError>) => (options.client ?? client).delete<BenchmarksDeleteBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks/{benchmark_id}',
+    ...options
+});
+
+/**
+ * Read Benchmark Run
+ *
+ * One run with its whole result document.
+ */
+export const benchmarksReadBenchmarkRun = <ThrowOnError extends boolean = false>(options: Options<BenchmarksReadBenchmarkRunData, ThrowOnError>) => (options.client ?? client).get<BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks/{benchmark_id}',
+    ...options
 });
 
 /**

@@ -295,6 +295,551 @@ export type BarPanel = {
 };
 
 /**
+ * BenchmarkAnswerCheck
+ *
+ * Whether every system answered one question with the same numbers.
+ */
+export type BenchmarkAnswerCheck = {
+    /**
+     * Question
+     */
+    question: string;
+    /**
+     * Ok
+     */
+    ok: boolean;
+    /**
+     * Systems
+     */
+    systems: Array<string>;
+    /**
+     * Detail
+     */
+    detail?: string;
+};
+
+/**
+ * BenchmarkEnvironment
+ *
+ * Where the run happened: a report without its environment is not a report.
+ */
+export type BenchmarkEnvironment = {
+    /**
+     * Hostname
+     */
+    hostname: string;
+    /**
+     * Cpu Model
+     */
+    cpu_model: string;
+    /**
+     * Cpu Count
+     *
+     * logical CPUs
+     */
+    cpu_count: number;
+    /**
+     * Cpu Physical Cores
+     */
+    cpu_physical_cores?: number | null;
+    /**
+     * Memory Bytes
+     */
+    memory_bytes: number;
+    /**
+     * Kernel
+     */
+    kernel: string;
+    /**
+     * Os
+     */
+    os: string;
+    /**
+     * Glibc
+     */
+    glibc: string;
+    /**
+     * Python
+     */
+    python: string;
+    /**
+     * Go
+     */
+    go?: string | null;
+    /**
+     * System Versions
+     *
+     * version string of each system, by system id
+     */
+    system_versions?: {
+        [key: string]: string;
+    };
+};
+
+/**
+ * BenchmarkGenerator
+ *
+ * What produced the load, and why that one.
+ */
+export type BenchmarkGenerator = {
+    /**
+     * Kind
+     */
+    kind: 'vigil-agent' | 'builtin';
+    /**
+     * Detail
+     */
+    detail?: string;
+};
+
+/**
+ * BenchmarkMeasurement
+ *
+ * One figure: e.g. vigil-storage, points_per_second = 1.2e6 (median of 3).
+ */
+export type BenchmarkMeasurement = {
+    /**
+     * System
+     */
+    system: string;
+    /**
+     * Metric
+     */
+    metric: string;
+    /**
+     * Value
+     */
+    value: number | null;
+    /**
+     * Unit
+     */
+    unit: string;
+    /**
+     * Labels
+     */
+    labels?: {
+        [key: string]: string;
+    };
+    /**
+     * X
+     *
+     * sweep position (batch size, clients)
+     */
+    x?: number | null;
+    /**
+     * Repetitions
+     *
+     * the individual values the figure summarises
+     */
+    repetitions?: Array<number>;
+};
+
+/**
+ * BenchmarkResourceSample
+ */
+export type BenchmarkResourceSample = {
+    /**
+     * T
+     *
+     * seconds since the sampler started
+     */
+    t: number;
+    /**
+     * Cpu Percent
+     *
+     * percent of one CPU (200 = two cores busy)
+     */
+    cpu_percent: number;
+    /**
+     * Rss Bytes
+     */
+    rss_bytes: number;
+    /**
+     * Disk Bytes
+     */
+    disk_bytes?: number | null;
+};
+
+/**
+ * BenchmarkResourceSeries
+ *
+ * 1 s samples of one process tree (a system, or the load generator).
+ */
+export type BenchmarkResourceSeries = {
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Role
+     */
+    role: 'system' | 'generator';
+    /**
+     * Phase
+     */
+    phase?: string;
+    /**
+     * Cpu Percent Mean
+     */
+    cpu_percent_mean: number;
+    /**
+     * Cpu Percent Max
+     */
+    cpu_percent_max: number;
+    /**
+     * Rss Bytes Max
+     */
+    rss_bytes_max: number;
+    /**
+     * Disk Bytes Start
+     */
+    disk_bytes_start?: number | null;
+    /**
+     * Disk Bytes End
+     */
+    disk_bytes_end?: number | null;
+    /**
+     * Samples
+     */
+    samples?: Array<BenchmarkResourceSample>;
+};
+
+/**
+ * BenchmarkRunDocument
+ *
+ * A result document as ``vigil-bench`` writes it (``$VIGIL_HOME/bench/<run-id>.json``).
+ */
+export type BenchmarkRunDocument = {
+    /**
+     * Schema Version
+     *
+     * Result-document version; this backend reads version 1
+     */
+    schema_version?: 1;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * Command
+     */
+    command?: Array<string>;
+    environment: BenchmarkEnvironment;
+    generator: BenchmarkGenerator;
+    /**
+     * Scenarios
+     */
+    scenarios?: Array<BenchmarkScenarioResult>;
+};
+
+/**
+ * BenchmarkRunPublic
+ *
+ * A stored run with its whole result document.
+ */
+export type BenchmarkRunPublic = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Workspace Id
+     */
+    workspace_id: string;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Schema Version
+     */
+    schema_version: number;
+    /**
+     * Mode
+     *
+     * the scenarios' mode, or mixed when they differ
+     */
+    mode: 'small' | 'full' | 'mixed';
+    /**
+     * Valid
+     *
+     * every scenario's comparison was valid
+     */
+    valid: boolean;
+    /**
+     * Started At
+     *
+     * when the first scenario started
+     */
+    started_at: string;
+    /**
+     * Created At
+     *
+     * when the runner wrote the document
+     */
+    created_at: string;
+    /**
+     * Uploaded At
+     */
+    uploaded_at: string;
+    /**
+     * Uploaded By
+     */
+    uploaded_by: string | null;
+    /**
+     * Size Bytes
+     *
+     * size of the stored document
+     */
+    size_bytes: number;
+    /**
+     * Systems
+     *
+     * ids of the systems that ran in any scenario
+     */
+    systems: Array<string>;
+    /**
+     * Command
+     */
+    command: Array<string>;
+    environment: BenchmarkEnvironment;
+    /**
+     * Scenarios
+     */
+    scenarios: Array<BenchmarkScenarioOverview>;
+    document: BenchmarkRunDocument;
+};
+
+/**
+ * BenchmarkRunSummary
+ *
+ * A stored run as the list shows it.
+ */
+export type BenchmarkRunSummary = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Workspace Id
+     */
+    workspace_id: string;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Schema Version
+     */
+    schema_version: number;
+    /**
+     * Mode
+     *
+     * the scenarios' mode, or mixed when they differ
+     */
+    mode: 'small' | 'full' | 'mixed';
+    /**
+     * Valid
+     *
+     * every scenario's comparison was valid
+     */
+    valid: boolean;
+    /**
+     * Started At
+     *
+     * when the first scenario started
+     */
+    started_at: string;
+    /**
+     * Created At
+     *
+     * when the runner wrote the document
+     */
+    created_at: string;
+    /**
+     * Uploaded At
+     */
+    uploaded_at: string;
+    /**
+     * Uploaded By
+     */
+    uploaded_by: string | null;
+    /**
+     * Size Bytes
+     *
+     * size of the stored document
+     */
+    size_bytes: number;
+    /**
+     * Systems
+     *
+     * ids of the systems that ran in any scenario
+     */
+    systems: Array<string>;
+    /**
+     * Command
+     */
+    command: Array<string>;
+    environment: BenchmarkEnvironment;
+    /**
+     * Scenarios
+     */
+    scenarios: Array<BenchmarkScenarioOverview>;
+};
+
+/**
+ * BenchmarkRunsPublic
+ */
+export type BenchmarkRunsPublic = {
+    /**
+     * Data
+     */
+    data: Array<BenchmarkRunSummary>;
+    /**
+     * Count
+     *
+     * runs matching the filter, across all pages
+     */
+    count: number;
+};
+
+/**
+ * BenchmarkScenarioOverview
+ *
+ * A scenario without its heavy parts: what the list shows.
+ */
+export type BenchmarkScenarioOverview = {
+    /**
+     * Scenario
+     */
+    scenario: string;
+    /**
+     * Title
+     */
+    title: string;
+    /**
+     * Mode
+     */
+    mode: 'small' | 'full';
+    /**
+     * Valid
+     */
+    valid: boolean;
+    /**
+     * Started At
+     */
+    started_at: string;
+    /**
+     * Duration S
+     */
+    duration_s: number;
+    /**
+     * Systems
+     */
+    systems: Array<BenchmarkSystem>;
+    /**
+     * Summary
+     */
+    summary: {
+        [key: string]: number | string | boolean | null;
+    };
+};
+
+/**
+ * BenchmarkScenarioResult
+ */
+export type BenchmarkScenarioResult = {
+    /**
+     * Scenario
+     */
+    scenario: string;
+    /**
+     * Title
+     */
+    title: string;
+    /**
+     * Mode
+     */
+    mode: 'small' | 'full';
+    /**
+     * Parameters
+     */
+    parameters?: {
+        [key: string]: number | number | string | boolean | Array<number> | Array<number> | Array<string> | null;
+    };
+    /**
+     * Systems
+     */
+    systems?: Array<BenchmarkSystem>;
+    /**
+     * Measurements
+     */
+    measurements?: Array<BenchmarkMeasurement>;
+    /**
+     * Resources
+     */
+    resources?: Array<BenchmarkResourceSeries>;
+    /**
+     * Checks
+     */
+    checks?: Array<BenchmarkAnswerCheck>;
+    /**
+     * Valid
+     *
+     * false when answers differed or a run failed
+     */
+    valid?: boolean;
+    /**
+     * Summary
+     *
+     * the headline figures (ratios and rates)
+     */
+    summary?: {
+        [key: string]: number | string | boolean | null;
+    };
+    /**
+     * Notes
+     */
+    notes?: Array<string>;
+    /**
+     * Started At
+     */
+    started_at: string;
+    /**
+     * Duration S
+     */
+    duration_s: number;
+};
+
+/**
+ * BenchmarkSystem
+ *
+ * One compared system; an unavailable one carries the reason.
+ */
+export type BenchmarkSystem = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Available
+     */
+    available: boolean;
+    /**
+     * Version
+     */
+    version?: string | null;
+    /**
+     * Reason
+     */
+    reason?: string | null;
+};
+
+/**
  * ComponentHealth
  */
 export type ComponentHealth = {
@@ -311,6 +856,20 @@ export type ComponentHealth = {
      */
     error?: string | null;
     [key: string]: unknown;
+};
+
+/**
+ * DailyQueries
+ */
+export type DailyQueries = {
+    /**
+     * Day
+     */
+    day: string;
+    /**
+     * Queries
+     */
+    queries: number;
 };
 
 /**
@@ -1575,6 +2134,66 @@ export type TopListPanel = {
 };
 
 /**
+ * UsageHistoryPublic
+ */
+export type UsageHistoryPublic = {
+    /**
+     * Start
+     *
+     * Epoch milliseconds
+     */
+    start: number;
+    /**
+     * End
+     *
+     * Epoch milliseconds
+     */
+    end: number;
+    /**
+     * Step Seconds
+     */
+    step_seconds: number;
+    /**
+     * Ingest Rate
+     *
+     * Samples stored per second, averaged over each step
+     */
+    ingest_rate: Array<UsagePoint>;
+    /**
+     * Active Series
+     *
+     * Series with a sample in the last 5 minutes
+     */
+    active_series: Array<UsagePoint>;
+    /**
+     * Queries Per Day
+     *
+     * DQL and PromQL requests per UTC day over the range (days without any are 0)
+     */
+    queries_per_day: Array<DailyQueries>;
+    /**
+     * Storage Error
+     */
+    storage_error?: string | null;
+};
+
+/**
+ * UsagePoint
+ */
+export type UsagePoint = {
+    /**
+     * T
+     *
+     * Start of the interval, epoch milliseconds
+     */
+    t: number;
+    /**
+     * Value
+     */
+    value: number;
+};
+
+/**
  * UsagePublic
  */
 export type UsagePublic = {
@@ -2810,6 +3429,55 @@ export type LimitsReadUsageResponses = {
 
 export type LimitsReadUsageResponse = LimitsReadUsageResponses[keyof LimitsReadUsageResponses];
 
+export type LimitsReadUsageHistoryData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * Hours
+         *
+         * How far back, in hours
+         */
+        hours?: number;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/usage/history';
+};
+
+export type LimitsReadUsageHistoryErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type LimitsReadUsageHistoryError = LimitsReadUsageHistoryErrors[keyof LimitsReadUsageHistoryErrors];
+
+export type LimitsReadUsageHistoryResponses = {
+    /**
+     * Successful Response
+     */
+    200: UsageHistoryPublic;
+};
+
+export type LimitsReadUsageHistoryResponse = LimitsReadUsageHistoryResponses[keyof LimitsReadUsageHistoryResponses];
+
 export type AuditReadAuditLogData = {
     body?: never;
     path: {
@@ -2821,8 +3489,36 @@ export type AuditReadAuditLogData = {
     query?: {
         /**
          * Action
+         *
+         * An action name, or a family such as `member.*`
          */
         action?: string | null;
+        /**
+         * Actor
+         *
+         * Part of the actor's email, any case
+         */
+        actor?: string | null;
+        /**
+         * Target Type
+         */
+        target_type?: string | null;
+        /**
+         * Target Id
+         */
+        target_id?: string | null;
+        /**
+         * Since
+         *
+         * Events at or after this time (ISO 8601)
+         */
+        since?: string | null;
+        /**
+         * Until
+         *
+         * Events before this time (ISO 8601)
+         */
+        until?: string | null;
         /**
          * Limit
          */
@@ -3555,6 +4251,205 @@ export type SavedQueriesUpdateSavedQueryResponses = {
 };
 
 export type SavedQueriesUpdateSavedQueryResponse = SavedQueriesUpdateSavedQueryResponses[keyof SavedQueriesUpdateSavedQueryResponses];
+
+export type BenchmarksReadBenchmarkRunsData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * Scenario
+         *
+         * Only runs with this scenario
+         */
+        scenario?: string | null;
+        /**
+         * Limit
+         */
+        limit?: number;
+        /**
+         * Offset
+         */
+        offset?: number;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks';
+};
+
+export type BenchmarksReadBenchmarkRunsErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type BenchmarksReadBenchmarkRunsError = BenchmarksReadBenchmarkRunsErrors[keyof BenchmarksReadBenchmarkRunsErrors];
+
+export type BenchmarksReadBenchmarkRunsResponses = {
+    /**
+     * Successful Response
+     */
+    200: BenchmarkRunsPublic;
+};
+
+export type BenchmarksReadBenchmarkRunsResponse = BenchmarksReadBenchmarkRunsResponses[keyof BenchmarksReadBenchmarkRunsResponses];
+
+export type BenchmarksCreateBenchmarkRunData = {
+    body: BenchmarkRunDocument;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks';
+};
+
+export type BenchmarksCreateBenchmarkRunErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * A run with this run_id is already stored
+     */
+    409: ErrorPublic;
+    /**
+     * The document is larger than the body limit
+     */
+    413: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type BenchmarksCreateBenchmarkRunError = BenchmarksCreateBenchmarkRunErrors[keyof BenchmarksCreateBenchmarkRunErrors];
+
+export type BenchmarksCreateBenchmarkRunResponses = {
+    /**
+     * Successful Response
+     */
+    201: BenchmarkRunSummary;
+};
+
+export type BenchmarksCreateBenchmarkRunResponse = BenchmarksCreateBenchmarkRunResponses[keyof BenchmarksCreateBenchmarkRunResponses];
+
+export type BenchmarksDeleteBenchmarkRunData = {
+    body?: never;
+    path: {
+        /**
+         * Benchmark Id
+         */
+        benchmark_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks/{benchmark_id}';
+};
+
+export type BenchmarksDeleteBenchmarkRunErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type BenchmarksDeleteBenchmarkRunError = BenchmarksDeleteBenchmarkRunErrors[keyof BenchmarksDeleteBenchmarkRunErrors];
+
+export type BenchmarksDeleteBenchmarkRunResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type BenchmarksDeleteBenchmarkRunResponse = BenchmarksDeleteBenchmarkRunResponses[keyof BenchmarksDeleteBenchmarkRunResponses];
+
+export type BenchmarksReadBenchmarkRunData = {
+    body?: never;
+    path: {
+        /**
+         * Benchmark Id
+         */
+        benchmark_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks/{benchmark_id}';
+};
+
+export type BenchmarksReadBenchmarkRunErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type BenchmarksReadBenchmarkRunError = BenchmarksReadBenchmarkRunErrors[keyof BenchmarksReadBenchmarkRunErrors];
+
+export type BenchmarksReadBenchmarkRunResponses = {
+    /**
+     * Successful Response
+     */
+    200: BenchmarkRunPublic;
+};
+
+export type BenchmarksReadBenchmarkRunResponse = BenchmarksReadBenchmarkRunResponses[keyof BenchmarksReadBenchmarkRunResponses];
 
 export type QueryQueryRawData = {
     body: DqlRequest;

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from app.api.deps import SessionDep, StorageDep, WorkspaceContext, WorkspaceDep
 from app.core.permissions import Permission
 from app.schemas.common import ERROR_RESPONSES
-from app.schemas.limits import LimitsPublic, LimitsUpdate, UsagePublic
+from app.schemas.limits import LimitsPublic, LimitsUpdate, UsageHistoryPublic, UsagePublic
 from app.services import limits
 
 router = APIRouter(prefix="/workspaces/{workspace_id}", tags=["limits"], responses=ERROR_RESPONSES)
@@ -44,3 +44,16 @@ def read_usage(
 ) -> UsagePublic:
     """Usage figures: active series (from storage) and queries today."""
     return UsagePublic.model_validate(limits.usage(db, workspace_id=ws.id, storage=storage))
+
+
+@router.get("/usage/history", response_model=UsageHistoryPublic)
+def read_usage_history(
+    db: SessionDep,
+    storage: StorageDep,
+    ws: Annotated[WorkspaceContext, WorkspaceDep(Permission.USAGE_READ)],
+    hours: Annotated[int, Query(ge=1, le=720, description="How far back, in hours")] = 24,
+) -> UsageHistoryPublic:
+    """Usage over time: ingest rate and active series (from storage), queries per day."""
+    return UsageHistoryPublic.model_validate(
+        limits.usage_history(db, workspace_id=ws.id, storage=storage, hours=hours)
+    )

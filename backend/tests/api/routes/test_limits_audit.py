@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import time
+
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
+from app.services import limits as limits_service
 from tests.factories import add_member, create_key, create_workspace, signup
 from tests.storage_mock import StorageMock
 
@@ -76,3 +80,162 @@ def test_audit_log_records_security_actions(client: TestClient) -> None:
         client.get(f"/api/v1/workspaces/{ws['id']}/audit", headers=member.headers).status_code
         == 403
     )
+
+
+def test_audit_log_filters_by_actor_action_family_target_and_time(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    url = f"/api/v1/workspaces/{ws['id']}/audit"
+    member = add_member(client, owner, ws["id"], "viewer")
+    client.patch(
+        f"/api/v1/workspaces/{ws['id']}/members/{member.id}",
+        json={"role": "editor"},
+        headers=owner.headers,
+    )
+    create_key(client, owner, ws["id"], "ingest")
+
+    def actions(**params: str) -> list[str]:
+        r = client.get(url, params=params, headers=owner.headers)
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["count"] == len(body["data"])
+        return [e["action"] for e in body["data"]]
+
+    assert actions(action="member.*") == ["member.role_change"]
+    assert actions(action="invitation.*") == ["invitation.accept", "invitation.create"]
+    # The invitee accepted; everything else was the owner. Part of the email, any case.
+    assert actions(actor=member.email.split("@")[0].upper()) == ["invitation.accept"]
+    assert "invitation.accept" not in actions(actor=owner.email)
+    assert actions(target_type="user", target_id=member.id) == ["member.role_change"]
+    assert actions(target_type="api_key") == ["api_key.create"]
+    everything = client.get(url, headers=owner.headers).json()["data"]
+    newest = everything[0]["created_at"]
+    oldest = everything[-1]["created_at"]
+    assert actions(since=newest) == [everything[0]["action"]]
+    assert everything[-1]["action"] not in actions(since=newest)
+    assert actions(until=oldest) == []
+    # Without an offset a time is read as UTC.
+    assert actions(until="2000-01-01T00:00:00") == []
+    assert len(actions(since="2000-01-01T00:00:00")) == len(everything)
+
+
+def test_audit_log_refuses_an_inverted_time_range(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    r = client.get(
+        f"/api/v1/workspaces/{ws['id']}/audit",
+        params={"since": "2026-01-02T00:00:00Z", "until": "2026-01-01T00:00:00Z"},
+        headers=owner.headers,
+    )
+    assert r.status_code == 400
+    assert r.json()["detail"] == "since must be before until"
+    r = client.get(
+        f"/api/v1/workspaces/{ws['id']}/audit",
+        params={"since": "yesterday"},
+        headers=owner.headers,
+    )
+    assert r.status_code == 422
+    assert r.json()["detail"].startswith("query.since:")
+    for name in ("action", "actor", "target_type", "target_id"):
+        r = client.get(
+            f"/api/v1/workspaces/{ws['id']}/audit",
+            params={name: "a\x00b"},
+            headers=owner.headers,
+        )
+        assert r.status_code == 422, name
+        assert r.json()["detail"].startswith(f"query.{name}:")
+
+
+def test_usage_history_reads_storage_and_daily_queries(
+    client: TestClient, storage: StorageMock
+) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    client.post(
+        f"/api/v1/workspaces/{ws['id']}/query/raw",
+        json={"queries": [{"query": "M::cpu:(avg(usage_idle)) [1h] BY host"}]},
+        headers=owner.headers,
+    )
+    r = client.get(
+        f"/api/v1/workspaces/{ws['id']}/usage/history",
+        params={"hours": 48},
+        headers=owner.headers,
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["step_seconds"] == 1440  # 48 h in 120 points
+    assert body["end"] - body["start"] == 48 * 3_600_000
+    assert body["storage_error"] is None
+    # StorageMock answers every range query with 1.5 at t=1700000000 and 2.5 one minute later.
+    assert body["ingest_rate"] == [
+        {"t": 1_700_000_000_000 - 1_440_000, "value": 1.5 / 1440},
+        {"t": 1_700_000_060_000 - 1_440_000, "value": 2.5 / 1440},
+    ]
+    assert body["active_series"] == [
+        {"t": 1_700_000_000_000, "value": 1.5},
+        {"t": 1_700_000_060_000, "value": 2.5},
+    ]
+    ranges = [r for r in storage.requests if r.url.path == "/api/v1/query_range"]
+    assert [r.url.params["query"] for r in ranges] == [
+        'sum(count_over_time({__name__=~".+"}[1440s]))',
+        'count({__name__=~".+"})',
+    ]
+    assert all(r.headers["x-vigil-workspace"] == ws["id"] for r in ranges)
+    days = body["queries_per_day"]
+    assert len(days) in (3, 4)  # 48 h touch three or four UTC days
+    assert days[-1]["queries"] == 1
+    assert sum(d["queries"] for d in days) == 1
+
+
+def test_usage_history_survives_storage_failure_and_is_for_admins(
+    client: TestClient, storage: StorageMock
+) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    url = f"/api/v1/workspaces/{ws['id']}/usage/history"
+    storage.handler = lambda request: httpx.Response(503, text="busy")
+    body = client.get(url, headers=owner.headers).json()
+    assert body["step_seconds"] == 720
+    assert body["ingest_rate"] == [] and body["active_series"] == []
+    assert "503" in body["storage_error"]
+    assert client.get(url, params={"hours": 0}, headers=owner.headers).status_code == 422
+    assert client.get(url, params={"hours": 721}, headers=owner.headers).status_code == 422
+    viewer = add_member(client, owner, ws["id"], "viewer")
+    assert client.get(url, headers=viewer.headers).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("hours", "step"),
+    [(1, 60), (6, 180), (24, 720), (168, 5040), (720, 21600), (5, 180)],
+)
+def test_usage_history_steps_are_whole_minutes_for_about_120_points(hours: int, step: int) -> None:
+    assert limits_service.history_step(hours) == step
+
+
+def test_usage_history_averages_the_interval_in_progress_over_its_elapsed_part(
+    client: TestClient, storage: StorageMock
+) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    now = int(time.time())
+    step = 720
+    end = -(-now // step) * step
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        # 720 samples in the finished interval, 720 so far in the one in progress.
+        values = [[end - step, "720"], [end, "720"]]
+        return httpx.Response(
+            200,
+            json={
+                "status": "success",
+                "data": {"resultType": "matrix", "result": [{"metric": {}, "values": values}]},
+            },
+        )
+
+    storage.handler = answer
+    body = client.get(f"/api/v1/workspaces/{ws['id']}/usage/history", headers=owner.headers).json()
+    finished, in_progress = body["ingest_rate"]
+    assert finished == {"t": (end - 2 * step) * 1000, "value": 1.0}
+    assert in_progress["t"] == (end - step) * 1000
+    elapsed = now - (end - step)
+    assert in_progress["value"] == pytest.approx(720 / max(1, elapsed), rel=0.05)
