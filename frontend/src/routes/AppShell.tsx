@@ -55,6 +55,7 @@ export function AppShell(): ReactElement {
         <nav aria-label="Main" className="app-nav">
           <NavLink to={`/w/${workspaceId}/explore`}>Explore</NavLink>
           <NavLink to={`/w/${workspaceId}/dashboards`}>Dashboards</NavLink>
+          <NavLink to={`/w/${workspaceId}/benchmarks`}>Benchmarks</NavLink>
           <NavLink to={`/w/${workspaceId}/settings`}>Settings</NavLink>
         </nav>
         <div className="app-user">

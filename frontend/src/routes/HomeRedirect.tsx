@@ -1,4 +1,4 @@
-import type { ReactElement } from "react";
+import { useRef, type ReactElement } from "react";
 import { Navigate } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
@@ -19,6 +19,9 @@ export function rememberWorkspace(id: string): void {
 /** `/`: open the last used workspace, or the first one, or offer to create one. */
 export function HomeRedirect(): ReactElement {
   const { data, error, isPending } = useWorkspaces();
+  // Once the first-workspace form is shown, it decides where to go (the new workspace's
+  // getting-started page); the list refreshing with that workspace must not redirect first.
+  const showedForm = useRef(false);
   if (isPending) {
     return (
       <main className="center-page">
@@ -35,7 +38,8 @@ export function HomeRedirect(): ReactElement {
   }
   const last = window.localStorage.getItem(LAST_WORKSPACE);
   const target = data.data.find((w) => w.id === last) ?? data.data[0];
-  if (target) return <Navigate to={`/w/${target.id}/explore`} replace />;
+  if (target && !showedForm.current) return <Navigate to={`/w/${target.id}/explore`} replace />;
+  showedForm.current = true;
   return (
     <main className="center-page">
       <div className="auth-card">

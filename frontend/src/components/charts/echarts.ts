@@ -5,6 +5,7 @@ import {
   DataZoomComponent,
   GridComponent,
   LegendComponent,
+  MarkAreaComponent,
   MarkLineComponent,
   ToolboxComponent,
   TooltipComponent,
@@ -22,6 +23,7 @@ echarts.use([
   ToolboxComponent,
   BrushComponent,
   MarkLineComponent,
+  MarkAreaComponent,
   CanvasRenderer,
 ]);
 

@@ -54,6 +54,12 @@ export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
           ◉ Vigil
         </div>
         <h1 id="auth-title">{mode === "signup" ? "Create your account" : "Sign in"}</h1>
+        {from.startsWith("/invite") ? (
+          <Alert tone="info" testId="auth-invite-note">
+            {mode === "signup" ? "Create your account" : "Sign in"} with the email address the invitation was sent to;
+            you will accept it next.
+          </Alert>
+        ) : null}
         {mutation.isError ? <Alert testId="auth-error">{toUserMessage(mutation.error)}</Alert> : null}
         {mode === "signup" ? (
           <TextField
@@ -90,11 +96,17 @@ export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
         <p className="auth-switch">
           {mode === "signup" ? (
             <>
-              Already have an account? <Link to="/login">Sign in</Link>
+              Already have an account?{" "}
+              <Link to="/login" state={location.state}>
+                Sign in
+              </Link>
             </>
           ) : (
             <>
-              New to Vigil? <Link to="/signup">Create an account</Link>
+              New to Vigil?{" "}
+              <Link to="/signup" state={location.state}>
+                Create an account
+              </Link>
             </>
           )}
         </p>

@@ -1,26 +1,68 @@
-import { useCallback, useMemo, type ReactElement } from "react";
-import { Link, useParams, useSearchParams } from "react-router";
+import { useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
+import { Link, useBlocker, useParams, useSearchParams } from "react-router";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Alert } from "@/components/ui/Alert";
+import { Button } from "@/components/ui/Button";
+import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { DEFAULT_QUERY } from "@/features/explore/ExplorePage";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
-import { toUserMessage } from "@/lib/apiError";
+import { ApiError, toUserMessage } from "@/lib/apiError";
 import { DEFAULT_TIME_RANGE, type TimeRangeSpec } from "@/lib/time";
+import { useStringParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import type { DashboardSpec, Panel } from "./api";
+import { DashboardGrid, MoveHandle } from "./components/DashboardGrid";
+import { PanelEditor } from "./components/PanelEditor";
 import { PanelView } from "./components/PanelView";
+import { TimeShiftPicker } from "./components/TimeShiftPicker";
 import { VariablePicker } from "./components/VariablePicker";
-import { useDashboard } from "./hooks/useDashboards";
+import { VersionHistory } from "./components/VersionHistory";
+import "./dashboards.css";
+import { downloadJson, exportFileName } from "./exportFile";
+import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/useDashboards";
+import { newPanelId, nextPanelPosition } from "./layout";
+import { newPanel } from "./panelSpec";
+import { sameJson } from "./sameSpec";
+import { parseTimeShift } from "./timeShift";
 import { variablesFromSearch } from "./variables";
 
-const ROW_HEIGHT = 40;
+/** Local, unsaved state of a dashboard being edited; `version` is the one the edits started from. */
+interface Draft {
+  version: number;
+  title: string;
+  spec: DashboardSpec;
+}
 
-/** A dashboard: its time range and variables live in the URL (`from`, `to`, `var-<name>`). */
+/**
+ * A dashboard. The time range, variables and comparison live in the URL (`from`, `to`,
+ * `var-<name>`, `compare`) so the link shares the view. Editors switch to edit mode to move,
+ * resize, add, edit and remove panels; changes stay local until saved as a new version.
+ */
 export function DashboardPage(): ReactElement {
   const workspace = useCurrentWorkspace();
+  const editable = canEdit(workspace.role);
   const { dashboardId = "" } = useParams();
   const dashboard = useDashboard(workspace.id, dashboardId);
+  const save = useUpdateDashboard(workspace.id, dashboardId);
+  const exporter = useExportDashboard(workspace.id);
   const [params, setParams] = useSearchParams();
-  const spec = dashboard.data?.spec;
+  const [compareParam, setCompare] = useStringParam("compare", "");
+  const compare = parseTimeShift(compareParam) ? compareParam : "";
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [editingPanel, setEditingPanel] = useState<string | null>(null);
+  const [showHistory, setShowHistory] = useState(false);
+  const [note, setNote] = useState("");
+  const server = dashboard.data;
+
+  const current: Draft | undefined =
+    draft ?? (server ? { version: server.version, title: server.title, spec: server.spec } : undefined);
+  const spec = current?.spec;
+  const dirty =
+    draft !== null &&
+    server !== undefined &&
+    (draft.title !== server.title || !sameJson(draft.spec, server.spec));
 
   const range: TimeRangeSpec = {
     from: params.get("from") ?? spec?.time?.from ?? DEFAULT_TIME_RANGE.from,
@@ -44,37 +86,223 @@ export function DashboardPage(): ReactElement {
     [setParams],
   );
   const onZoom = useCallback(([a, b]: [number, number]) => setRange({ from: String(a), to: String(b) }), [setRange]);
-  const setVariable = (name: string, v: string[]): void =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      next.delete(`var-${name}`);
-      v.forEach((x) => next.append(`var-${name}`, x));
-      return next;
-    });
+  const setVariable = useCallback(
+    (name: string, v: string[]): void =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.delete(`var-${name}`);
+          v.forEach((x) => next.append(`var-${name}`, x));
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  const change = useCallback(
+    (f: (d: Draft) => Draft) =>
+      setDraft((prev) => {
+        const base = prev ?? (server ? { version: server.version, title: server.title, spec: server.spec } : null);
+        return base ? f(base) : null;
+      }),
+    [server],
+  );
+  const setPanels = useCallback(
+    (panels: Panel[]) => change((d) => ({ ...d, spec: { ...d.spec, panels } })),
+    [change],
+  );
+
+  const onSave = useCallback(
+    (overwrite = false) => {
+      if (!draft) return;
+      save.mutate(
+        {
+          title: draft.title.trim() || server?.title,
+          spec: draft.spec,
+          message: note.trim(),
+          base_version: overwrite ? undefined : draft.version,
+        },
+        {
+          onSuccess: () => {
+            setDraft(null);
+            setNote("");
+          },
+        },
+      );
+    },
+    [draft, note, save, server?.title],
+  );
+
+  // Ctrl/Cmd+S saves while editing.
+  useEffect(() => {
+    if (!editing) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        if (dirty && !save.isPending) onSave();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [editing, dirty, save.isPending, onSave]);
+
+  // Unsaved changes: ask before leaving the page or the app.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    if (window.confirm("This dashboard has unsaved changes. Leave without saving?")) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+  useEffect(() => {
+    if (!dirty) return;
+    const onUnload = (e: BeforeUnloadEvent): void => e.preventDefault();
+    window.addEventListener("beforeunload", onUnload);
+    return () => window.removeEventListener("beforeunload", onUnload);
+  }, [dirty]);
 
   if (dashboard.isPending) return <Spinner label="Loading dashboard" />;
-  if (dashboard.isError) {
+  if (dashboard.isError || !current || !server) {
     return <Alert title="Could not open this dashboard">{toUserMessage(dashboard.error)}</Alert>;
   }
-  const d = dashboard.data;
-  const panels = d.spec.panels ?? [];
+
+  const panels = current.spec.panels ?? [];
+  const panelBeingEdited = panels.find((p) => p.id === editingPanel);
+  const conflict = save.error instanceof ApiError && save.error.status === 409;
+
+  const addPanel = (): void => {
+    const id = newPanelId(panels);
+    const query = DEFAULT_QUERY.replace("[15m::1m]", "[::1m]");
+    setPanels([...panels, newPanel(id, nextPanelPosition(panels), query)]);
+    setEditingPanel(id);
+  };
+  const duplicatePanel = (p: Panel): void => {
+    const copy: Panel = {
+      ...p,
+      id: newPanelId(panels),
+      title: p.title ? `${p.title} (copy)` : "",
+      grid: nextPanelPosition(panels, p.grid.w, p.grid.h),
+    };
+    setPanels([...panels, copy]);
+  };
+  const removePanel = (p: Panel): void => {
+    if (!window.confirm(`Remove the panel "${p.title || "Untitled panel"}"?`)) return;
+    setPanels(panels.filter((x) => x.id !== p.id));
+  };
+  const onExport = (): void =>
+    exporter.mutate(server.id, { onSuccess: (doc) => downloadJson(doc, exportFileName(doc.title)) });
+
   return (
-    <div className="page">
+    <div className="page dashboard-page">
       <div className="page-header">
-        <div>
+        <div className="dashboard-title">
           <p className="muted small">
             <Link to={`/w/${workspace.id}/dashboards`}>Dashboards</Link> /
           </p>
-          <h1>{d.title}</h1>
+          {editing ? (
+            <input
+              className="title-input"
+              aria-label="Dashboard title"
+              value={current.title}
+              maxLength={200}
+              onChange={(e) => change((d) => ({ ...d, title: e.target.value }))}
+            />
+          ) : (
+            <h1>{current.title}</h1>
+          )}
         </div>
         <div className="toolbar">
-          {!canEdit(workspace.role) ? <span className="role-badge">read-only</span> : null}
+          {!editable ? (
+            <span
+              className="role-badge view-only"
+              data-testid="view-only"
+              title="Your role can view dashboards, not change them"
+            >
+              View only
+            </span>
+          ) : (
+            <span className={dirty ? "save-state unsaved" : "save-state"} role="status" data-testid="save-state">
+              {save.isPending ? "Saving…" : dirty ? "Unsaved changes" : `Saved · v${server.version}`}
+            </span>
+          )}
           <TimeRangePicker value={range} onChange={setRange} />
+          <TimeShiftPicker value={compare} onChange={setCompare} />
+          <Button onClick={() => setShowHistory(true)} aria-haspopup="dialog">
+            History
+          </Button>
+          <Button onClick={onExport} disabled={exporter.isPending}>
+            Export JSON
+          </Button>
+          {editable ? (
+            editing ? (
+              <Button onClick={() => setEditing(false)} aria-pressed={true}>
+                Done editing
+              </Button>
+            ) : (
+              <Button variant="primary" onClick={() => setEditing(true)}>
+                Edit
+              </Button>
+            )
+          ) : null}
         </div>
       </div>
-      {(d.spec.variables ?? []).length > 0 ? (
+
+      {editable && (editing || dirty) ? (
+        <div className="edit-bar card" role="toolbar" aria-label="Dashboard editing">
+          {editing ? (
+            <Button onClick={addPanel} data-testid="add-panel">
+              Add panel
+            </Button>
+          ) : null}
+          <span className="muted small grow">
+            {editing ? "Drag a panel by its header, resize it from its corner; Ctrl+S saves." : "You have unsaved changes."}
+          </span>
+          <input
+            aria-label="Version note"
+            placeholder="Version note (optional)"
+            value={note}
+            maxLength={500}
+            onChange={(e) => setNote(e.target.value)}
+          />
+          <Button disabled={!dirty || save.isPending} onClick={() => setDraft(null)}>
+            Discard
+          </Button>
+          <Button
+            variant="primary"
+            disabled={!dirty || save.isPending}
+            onClick={() => onSave()}
+            data-testid="save-dashboard"
+          >
+            Save
+          </Button>
+        </div>
+      ) : null}
+
+      {conflict ? (
+        <Alert title="Someone saved this dashboard meanwhile">
+          <p>
+            Version {server.version} is newer than the one you edited. Save anyway to replace it with your changes, or
+            discard yours.
+          </p>
+          <div className="row">
+            <Button variant="danger" size="sm" onClick={() => onSave(true)}>
+              Save anyway
+            </Button>
+            <Button size="sm" onClick={() => { setDraft(null); save.reset(); void dashboard.refetch(); }}>
+              Discard my changes
+            </Button>
+          </div>
+        </Alert>
+      ) : save.isError ? (
+        <Alert title="The dashboard was not saved">{toUserMessage(save.error)}</Alert>
+      ) : null}
+      {exporter.isError ? <Alert title="Export failed">{toUserMessage(exporter.error)}</Alert> : null}
+
+      {(current.spec.variables ?? []).length > 0 ? (
         <div className="row variables" role="group" aria-label="Variables">
-          {(d.spec.variables ?? []).map((v) => (
+          {(current.spec.variables ?? []).map((v) => (
             <VariablePicker
               key={v.name}
               workspaceId={workspace.id}
@@ -85,20 +313,106 @@ export function DashboardPage(): ReactElement {
           ))}
         </div>
       ) : null}
+
       {panels.length === 0 ? (
-        <Alert tone="info">This dashboard has no panels yet.</Alert>
-      ) : (
-        <div className="dashboard-grid" style={{ gridAutoRows: `${ROW_HEIGHT}px` }}>
-          {panels.map((p) => (
-            <div
-              key={p.id}
-              style={{ gridColumn: `${p.grid.x + 1} / span ${p.grid.w}`, gridRow: `${p.grid.y + 1} / span ${p.grid.h}` }}
+        <EmptyState title="This dashboard has no panels yet">
+          {editable ? (
+            <Button
+              variant="primary"
+              onClick={() => {
+                setEditing(true);
+                addPanel();
+              }}
             >
-              <PanelView workspaceId={workspace.id} panel={p} timeRange={range} variables={values} onZoom={onZoom} />
-            </div>
-          ))}
-        </div>
+              Add a panel
+            </Button>
+          ) : (
+            "An editor of this workspace can add some."
+          )}
+        </EmptyState>
+      ) : (
+        <DashboardGrid
+          panels={panels}
+          editable={editable && editing}
+          onPanelsChange={setPanels}
+          renderPanel={(p, handle) => (
+            <PanelView
+              workspaceId={workspace.id}
+              panel={p}
+              timeRange={range}
+              variables={values}
+              compare={compare}
+              onZoom={editing ? undefined : onZoom}
+              headerClassName={editing ? handle : undefined}
+              actions={
+                editable && editing ? (
+                  <>
+                    <MoveHandle panel={p} panels={panels} onPanelsChange={setPanels} />
+                    <Button
+                      size="sm"
+                      className="no-drag"
+                      aria-label={`Edit ${p.title || "panel"}`}
+                      onClick={() => setEditingPanel(p.id)}
+                    >
+                      Edit
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      className="no-drag"
+                      aria-label={`Duplicate ${p.title || "panel"}`}
+                      title="Duplicate"
+                      onClick={() => duplicatePanel(p)}
+                    >
+                      ⧉
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      className="no-drag"
+                      title="Remove"
+                      aria-label={`Remove ${p.title || "panel"}`}
+                      onClick={() => removePanel(p)}
+                    >
+                      ✕
+                    </Button>
+                  </>
+                ) : null
+              }
+            />
+          )}
+        />
       )}
+
+      {panelBeingEdited ? (
+        <PanelEditor
+          key={panelBeingEdited.id}
+          workspaceId={workspace.id}
+          panel={panelBeingEdited}
+          timeRange={range}
+          variables={values}
+          compare={compare}
+          onCancel={() => setEditingPanel(null)}
+          onApply={(p) => {
+            setPanels(panels.map((x) => (x.id === p.id ? p : x)));
+            setEditingPanel(null);
+          }}
+        />
+      ) : null}
+      {showHistory ? (
+        <VersionHistory
+          workspaceId={workspace.id}
+          dashboardId={server.id}
+          currentVersion={server.version}
+          editable={editable}
+          dirty={dirty}
+          onRestored={() => {
+            setDraft(null);
+            setShowHistory(false);
+          }}
+          onClose={() => setShowHistory(false)}
+        />
+      ) : null}
     </div>
   );
 }

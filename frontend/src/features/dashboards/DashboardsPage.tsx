@@ -11,6 +11,7 @@ import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec } from "./api";
+import { ImportDashboard } from "./components/ImportDashboard";
 import { useCreateDashboard, useDashboards, useDeleteDashboard, useDuplicateDashboard } from "./hooks/useDashboards";
 
 /** What a new dashboard starts with: a host variable and one CPU panel using it. */
@@ -28,7 +29,7 @@ export function starterSpec(): DashboardSpec {
         title: "CPU user %",
         grid: { x: 0, y: 0, w: 12, h: 8 },
         queries: [{ query: DEFAULT_QUERY.replace("[15m::1m]", "{host = re'$host'} [15m::1m]") }],
-        unit: "%",
+        unit: "percent",
       },
     ],
   };
@@ -44,6 +45,7 @@ export function DashboardsPage(): ReactElement {
   const navigate = useNavigate();
   const [title, setTitle] = useState("");
   const [titleError, setTitleError] = useState<string>();
+  const [importing, setImporting] = useState(false);
 
   const onCreate = (e: FormEvent): void => {
     e.preventDefault();
@@ -63,7 +65,15 @@ export function DashboardsPage(): ReactElement {
     <div className="page">
       <div className="page-header">
         <h1>Dashboards</h1>
+        {editable ? (
+          <Button aria-expanded={importing} onClick={() => setImporting((v) => !v)}>
+            {importing ? "Close import" : "Import JSON"}
+          </Button>
+        ) : null}
       </div>
+      {editable && importing ? (
+        <ImportDashboard workspaceId={workspace.id} onImported={(d) => navigate(`/w/${workspace.id}/dashboards/${d.id}`)} />
+      ) : null}
       {editable ? (
         <form className="row card keys-form" onSubmit={onCreate} noValidate aria-label="New dashboard">
           <TextField label="New dashboard title" value={title} error={titleError} onChange={(e) => setTitle(e.target.value)} />

@@ -1,16 +1,32 @@
 import {
   dashboardsCreateDashboard,
   dashboardsDeleteDashboard,
+  dashboardsExportDashboard,
+  dashboardsImportDashboard,
   dashboardsReadDashboard,
   dashboardsReadDashboards,
+  dashboardsReadDashboardVersions,
+  dashboardsRestoreDashboardVersion,
+  dashboardsUpdateDashboard,
+  membersReadMembers,
 } from "@/client/sdk.gen";
-import type { DashboardCreate, DashboardPublic, DashboardSpec, DashboardsPublic } from "@/client/types.gen";
+import type {
+  DashboardCreate,
+  DashboardExport,
+  DashboardPublic,
+  DashboardSpec,
+  DashboardsPublic,
+  DashboardUpdate,
+  DashboardVersionsPublic,
+  MembersPublic,
+} from "@/client/types.gen";
 import "@/lib/apiClient";
 
 export type Dashboard = DashboardPublic;
-export type { DashboardCreate, DashboardSpec };
+export type { DashboardCreate, DashboardExport, DashboardSpec, DashboardUpdate, DashboardVersionsPublic };
 export type Panel = NonNullable<DashboardSpec["panels"]>[number];
 export type DashboardVariable = NonNullable<DashboardSpec["variables"]>[number];
+export type DashboardVersion = DashboardVersionsPublic["data"][number];
 
 export async function listDashboards(workspaceId: string, signal?: AbortSignal): Promise<DashboardsPublic> {
   const res = await dashboardsReadDashboards({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
@@ -31,6 +47,62 @@ export async function createDashboard(workspaceId: string, body: DashboardCreate
   return res.data;
 }
 
+/** Saves changes as a new version; with `base_version` the backend refuses (409) to overwrite newer edits. */
+export async function updateDashboard(workspaceId: string, dashboardId: string, body: DashboardUpdate): Promise<Dashboard> {
+  const res = await dashboardsUpdateDashboard({
+    path: { workspace_id: workspaceId, dashboard_id: dashboardId },
+    body,
+    throwOnError: true,
+  });
+  return res.data;
+}
+
 export async function deleteDashboard(workspaceId: string, dashboardId: string): Promise<void> {
   await dashboardsDeleteDashboard({ path: { workspace_id: workspaceId, dashboard_id: dashboardId }, throwOnError: true });
+}
+
+export async function listDashboardVersions(
+  workspaceId: string,
+  dashboardId: string,
+  signal?: AbortSignal,
+): Promise<DashboardVersionsPublic> {
+  const res = await dashboardsReadDashboardVersions({
+    path: { workspace_id: workspaceId, dashboard_id: dashboardId },
+    signal,
+    throwOnError: true,
+  });
+  return res.data;
+}
+
+export async function restoreDashboardVersion(
+  workspaceId: string,
+  dashboardId: string,
+  version: number,
+): Promise<Dashboard> {
+  const res = await dashboardsRestoreDashboardVersion({
+    path: { workspace_id: workspaceId, dashboard_id: dashboardId, version },
+    throwOnError: true,
+  });
+  return res.data;
+}
+
+/** The portable document `importDashboard` accepts, in this or another workspace. */
+export async function exportDashboard(workspaceId: string, dashboardId: string): Promise<DashboardExport> {
+  const res = await dashboardsExportDashboard({
+    path: { workspace_id: workspaceId, dashboard_id: dashboardId },
+    throwOnError: true,
+  });
+  return res.data;
+}
+
+/** Creates a dashboard from an export document; the backend validates it and names what is wrong. */
+export async function importDashboard(workspaceId: string, body: DashboardExport): Promise<Dashboard> {
+  const res = await dashboardsImportDashboard({ path: { workspace_id: workspaceId }, body, throwOnError: true });
+  return res.data;
+}
+
+/** Members of the workspace, to name the authors of dashboard versions. */
+export async function listMembers(workspaceId: string, signal?: AbortSignal): Promise<MembersPublic> {
+  const res = await membersReadMembers({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
+  return res.data;
 }

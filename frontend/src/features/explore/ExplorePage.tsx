@@ -1,9 +1,13 @@
 import { useCallback, useMemo, useState, type ReactElement } from "react";
 import { EChart } from "@/components/charts/EChart";
+import { StatChart } from "@/components/charts/StatChart";
+import { reducePoints } from "@/components/charts/statReduce";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { SavedQueries } from "@/features/saved-queries/SavedQueries";
+import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError } from "@/lib/apiError";
 import { useStringParam, useTimeRangeParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
@@ -17,7 +21,7 @@ import { useDqlQuery } from "./hooks/useDqlQuery";
 import { pushHistory, readHistory } from "./queryHistory";
 import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
 
-const VIEWS = ["line", "area", "bar", "table"] as const;
+const VIEWS = ["line", "area", "bar", "stat", "table"] as const;
 type View = (typeof VIEWS)[number];
 
 const REFRESH: { label: string; ms: number }[] = [
@@ -79,7 +83,9 @@ export function ExplorePage(): ReactElement {
   const data = run.isError ? undefined : run.data;
   const option = useMemo(
     () =>
-      data && view !== "table" ? toLineSeriesOption(data.result, { range: data.range, kind: view }) : undefined,
+      data && view !== "table" && view !== "stat"
+        ? toLineSeriesOption(data.result, { range: data.range, kind: view })
+        : undefined,
     [data, view],
   );
   const counts = useMemo(() => countPoints(toChartSeries(data?.result)), [data]);
@@ -134,6 +140,15 @@ export function ExplorePage(): ReactElement {
               ))}
             </select>
           </label>
+          <SavedQueries
+            workspaceId={workspace.id}
+            query={draft}
+            canEdit={canEdit(workspace.role)}
+            onOpen={(q) => {
+              setDraft(q);
+              setQuery(q);
+            }}
+          />
         </div>
       </section>
       <section className="card result" aria-label="Result" aria-busy={run.isFetching}>
@@ -174,6 +189,12 @@ export function ExplorePage(): ReactElement {
             Nothing matched <code>{query}</code>. Widen the time range, check the measurement and field names (the
             editor suggests them), or make sure an agent is sending data to this workspace.
           </EmptyState>
+        ) : view === "stat" && data ? (
+          <StatChart
+            label={`Last values of ${query}`}
+            style={{ height: 300 }}
+            items={toChartSeries(data.result).map((s) => ({ name: s.name, value: reducePoints(s.points, "last"), points: s.points }))}
+          />
         ) : view === "table" && data ? (
           <ResultTable result={data.result} />
         ) : option ? (

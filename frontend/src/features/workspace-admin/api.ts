@@ -1,9 +1,50 @@
-import { keysCreateKey, keysReadKeys, keysRevokeKey } from "@/client/sdk.gen";
-import type { ApiKeyCreated, ApiKeyPublic, ApiKeysPublic } from "@/client/types.gen";
+import {
+  auditReadAuditLog,
+  keysCreateKey,
+  keysReadKeys,
+  keysRevokeKey,
+  limitsReadLimits,
+  limitsReadUsage,
+  limitsReadUsageHistory,
+  limitsUpdateLimits,
+  membersCreateInvitation,
+  membersDeleteMember,
+  membersLeaveWorkspace,
+  membersReadInvitations,
+  membersReadMembers,
+  membersRevokeInvitation,
+  membersUpdateMember,
+} from "@/client/sdk.gen";
+import type {
+  ApiKeyCreated,
+  ApiKeyPublic,
+  ApiKeysPublic,
+  AuditEventPublic,
+  AuditEventsPublic,
+  AuditReadAuditLogData,
+  InvitationCreated,
+  InvitationPublic,
+  InvitationsPublic,
+  LimitsPublic,
+  LimitsUpdate,
+  MemberPublic,
+  MembersPublic,
+  Role,
+  UsageHistoryPublic,
+  UsagePublic,
+} from "@/client/types.gen";
 import "@/lib/apiClient";
 
 export type ApiKey = ApiKeyPublic;
 export type KeyScope = ApiKeyPublic["scope"];
+export type Member = MemberPublic;
+export type Invitation = InvitationPublic;
+export type Limits = LimitsPublic;
+export type Usage = UsagePublic;
+export type UsageHistory = UsageHistoryPublic;
+export type AuditEvent = AuditEventPublic;
+export type AuditQuery = NonNullable<AuditReadAuditLogData["query"]>;
+export type { InvitationCreated, LimitsUpdate, Role };
 
 export async function listKeys(workspaceId: string, signal?: AbortSignal): Promise<ApiKeysPublic> {
   const res = await keysReadKeys({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
@@ -17,5 +58,79 @@ export async function createKey(workspaceId: string, name: string, scope: KeySco
 
 export async function revokeKey(workspaceId: string, keyId: string): Promise<ApiKey> {
   const res = await keysRevokeKey({ path: { workspace_id: workspaceId, key_id: keyId }, throwOnError: true });
+  return res.data;
+}
+
+export async function listMembers(workspaceId: string, signal?: AbortSignal): Promise<MembersPublic> {
+  const res = await membersReadMembers({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
+  return res.data;
+}
+
+export async function changeRole(workspaceId: string, userId: string, role: Role): Promise<Member> {
+  const res = await membersUpdateMember({
+    path: { workspace_id: workspaceId, user_id: userId },
+    body: { role },
+    throwOnError: true,
+  });
+  return res.data;
+}
+
+export async function removeMember(workspaceId: string, userId: string): Promise<void> {
+  await membersDeleteMember({ path: { workspace_id: workspaceId, user_id: userId }, throwOnError: true });
+}
+
+export async function leaveWorkspace(workspaceId: string): Promise<void> {
+  await membersLeaveWorkspace({ path: { workspace_id: workspaceId }, throwOnError: true });
+}
+
+export async function listInvitations(workspaceId: string, signal?: AbortSignal): Promise<InvitationsPublic> {
+  const res = await membersReadInvitations({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
+  return res.data;
+}
+
+export async function createInvitation(workspaceId: string, email: string, role: Role): Promise<InvitationCreated> {
+  const res = await membersCreateInvitation({
+    path: { workspace_id: workspaceId },
+    body: { email, role },
+    throwOnError: true,
+  });
+  return res.data;
+}
+
+export async function revokeInvitation(workspaceId: string, invitationId: string): Promise<Invitation> {
+  const res = await membersRevokeInvitation({
+    path: { workspace_id: workspaceId, invitation_id: invitationId },
+    throwOnError: true,
+  });
+  return res.data;
+}
+
+export async function readLimits(workspaceId: string, signal?: AbortSignal): Promise<Limits> {
+  const res = await limitsReadLimits({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
+  return res.data;
+}
+
+export async function updateLimits(workspaceId: string, changes: LimitsUpdate): Promise<Limits> {
+  const res = await limitsUpdateLimits({ path: { workspace_id: workspaceId }, body: changes, throwOnError: true });
+  return res.data;
+}
+
+export async function readUsage(workspaceId: string, signal?: AbortSignal): Promise<Usage> {
+  const res = await limitsReadUsage({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
+  return res.data;
+}
+
+export async function readUsageHistory(workspaceId: string, hours: number, signal?: AbortSignal): Promise<UsageHistory> {
+  const res = await limitsReadUsageHistory({
+    path: { workspace_id: workspaceId },
+    query: { hours },
+    signal,
+    throwOnError: true,
+  });
+  return res.data;
+}
+
+export async function readAuditLog(workspaceId: string, query: AuditQuery, signal?: AbortSignal): Promise<AuditEventsPublic> {
+  const res = await auditReadAuditLog({ path: { workspace_id: workspaceId }, query, signal, throwOnError: true });
   return res.data;
 }

@@ -1,4 +1,4 @@
-import { workspacesCreateWorkspace, workspacesReadWorkspaces } from "@/client/sdk.gen";
+import { membersAcceptInvitation, workspacesCreateWorkspace, workspacesReadWorkspaces } from "@/client/sdk.gen";
 import type { WorkspacePublic, WorkspacesPublic } from "@/client/types.gen";
 import "@/lib/apiClient";
 
@@ -12,5 +12,11 @@ export async function listWorkspaces(signal?: AbortSignal): Promise<Workspaces> 
 
 export async function createWorkspace(name: string): Promise<Workspace> {
   const res = await workspacesCreateWorkspace({ body: { name }, throwOnError: true });
+  return res.data;
+}
+
+/** Joins the workspace an invitation code names; the signed-in email must be the invited one. */
+export async function acceptInvitation(code: string): Promise<Workspace> {
+  const res = await membersAcceptInvitation({ body: { code }, throwOnError: true });
   return res.data;
 }

@@ -1,39 +1,84 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useMemo, type ReactElement } from "react";
+import { useMemo, type ReactElement, type ReactNode } from "react";
 import { EChart } from "@/components/charts/EChart";
+import { StatChart, type StatItem } from "@/components/charts/StatChart";
+import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import { queryRaw } from "@/features/explore/api";
 import { QueryError } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
 import type { DqlResult } from "@/features/explore/dql";
-import { countPoints, formatNumber, toChartSeries, toLineSeriesOption } from "@/features/explore/toLineSeriesOption";
+import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOption";
 import { resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
 import type { Panel } from "../api";
+import { toPanelOption, type PanelCompare } from "../panelOption";
+import { parseTimeShift, shiftRange } from "../timeShift";
 import { interpolateVariables } from "../variables";
+import { SeriesValueTable } from "./SeriesValueTable";
+
+/** Buckets a panel asks for at most: longer ranges widen the query's interval instead of failing. */
+export const PANEL_MAX_POINTS = 720;
 
 export interface PanelViewProps {
   workspaceId: string;
   panel: Panel;
   timeRange: TimeRangeSpec;
   variables: Record<string, string[]>;
+  /** Time shift (`1d`) to draw the past series as well; charts only. */
+  compare?: string;
   onZoom?: (range: [number, number]) => void;
+  /** Buttons shown in the header (edit, remove …). */
+  actions?: ReactNode;
+  /** Class of the header, e.g. the grid's drag handle. */
+  headerClassName?: string;
+}
+
+interface PanelData {
+  result: DqlResult;
+  range: [number, number];
+  compare?: PanelCompare;
+}
+
+function isChart(type: Panel["type"]): boolean {
+  return type !== "stat" && type !== "table";
 }
 
 /** One dashboard panel: runs its (visible) queries with variables filled in and draws them. */
-export function PanelView({ workspaceId, panel, timeRange, variables, onZoom }: PanelViewProps): ReactElement {
+export function PanelView({
+  workspaceId,
+  panel,
+  timeRange,
+  variables,
+  compare,
+  onZoom,
+  actions,
+  headerClassName,
+}: PanelViewProps): ReactElement {
   const queries = panel.queries.filter((q) => !q.hidden).map((q) => interpolateVariables(q.query, variables));
+  const shiftMs = isChart(panel.type) ? parseTimeShift(compare) : undefined;
   const run = useQuery({
-    queryKey: ["dql-panel", workspaceId, queries, timeRange.from, timeRange.to],
-    queryFn: async ({ signal }) => {
+    queryKey: ["dql-panel", workspaceId, queries, timeRange.from, timeRange.to, shiftMs ?? 0],
+    queryFn: async ({ signal }): Promise<PanelData> => {
       const range = resolveTimeRange(timeRange);
+      const ranges = shiftMs ? [range, shiftRange(range, shiftMs)] : [range];
       const res = await queryRaw(
         workspaceId,
-        { queries: queries.map((query) => ({ query, time_range: range })) },
+        {
+          queries: ranges.flatMap((r) =>
+            queries.map((query) => ({ query, time_range: r, max_point: PANEL_MAX_POINTS })),
+          ),
+        },
         signal,
       );
-      const merged: DqlResult = { series: res.content.flatMap((c) => c.series) };
-      return { result: merged, range };
+      const part = (i: number): DqlResult => ({
+        series: res.content.slice(i * queries.length, (i + 1) * queries.length).flatMap((c) => c.series),
+      });
+      return {
+        result: part(0),
+        range,
+        compare: shiftMs && compare ? { result: part(1), shiftMs, shift: compare } : undefined,
+      };
     },
     enabled: queries.length > 0,
     placeholderData: keepPreviousData,
@@ -41,37 +86,53 @@ export function PanelView({ workspaceId, panel, timeRange, variables, onZoom }: 
   });
 
   const data = run.data;
-  const kind = panel.type === "area" ? "area" : panel.type === "bar" ? "bar" : "line";
   const option = useMemo(
-    () => (data ? toLineSeriesOption(data.result, { range: data.range, kind }) : undefined),
-    [data, kind],
+    () =>
+      data && isChart(panel.type)
+        ? toPanelOption({ panel, result: data.result, range: data.range, compare: data.compare })
+        : undefined,
+    [data, panel],
   );
-  const counts = useMemo(() => countPoints(toChartSeries(data?.result)), [data]);
+  const series = useMemo(() => toChartSeries(data?.result), [data]);
+  const counts = useMemo(() => countPoints(series), [series]);
   const title = panel.title || "Untitled panel";
 
   let body: ReactElement;
   if (queries.length === 0) body = <EmptyState title="No query">Edit the panel and add a DQL query.</EmptyState>;
   else if (run.isError) body = <QueryError error={run.error} query={queries[0]} />;
   else if (!data) body = <Spinner label={`Loading ${title}`} />;
-  else if (panel.type === "table") body = <ResultTable result={data.result} />;
-  else if (counts.points === 0) body = <EmptyState title="No data in this time range" />;
-  else if (panel.type === "stat") {
-    const series = toChartSeries(data.result);
+  else if (panel.type === "table") {
+    body =
+      "reduce" in panel && panel.reduce ? (
+        <SeriesValueTable
+          series={series}
+          reducer={panel.reduce}
+          unit={panel.unit}
+          decimals={panel.decimals}
+          thresholds={panel.thresholds}
+        />
+      ) : (
+        <ResultTable result={data.result} />
+      );
+  }
+  else if (counts.points === 0) {
+    body = <EmptyState title="No data in this time range">Widen the time range or check the query and variables.</EmptyState>;
+  } else if (panel.type === "stat") {
+    const reducer: Reducer = "reduce" in panel && panel.reduce ? panel.reduce : "last";
+    const items: StatItem[] = series.map((s) => ({
+      name: s.name,
+      value: reducePoints(s.points, reducer),
+      points: s.points,
+    }));
     body = (
-      <div className="stat-values">
-        {series.map((s) => {
-          const last = [...s.points].reverse().find((p) => p[1] !== null)?.[1];
-          return (
-            <div key={s.name} className="stat">
-              <span className="stat-value">
-                {last === undefined || last === null ? "–" : formatNumber(last)}
-                {panel.unit ? <small> {panel.unit}</small> : null}
-              </span>
-              <span className="muted small">{s.name}</span>
-            </div>
-          );
-        })}
-      </div>
+      <StatChart
+        items={items}
+        unit={panel.unit}
+        decimals={panel.decimals}
+        thresholds={panel.thresholds}
+        sparkline={"sparkline" in panel ? panel.sparkline !== false : true}
+        label={`${title} values`}
+      />
     );
   } else if (option) {
     body = (
@@ -80,10 +141,13 @@ export function PanelView({ workspaceId, panel, timeRange, variables, onZoom }: 
   } else body = <Spinner />;
 
   return (
-    <section className="panel card" aria-label={title} data-testid="panel">
-      <header className="panel-header">
-        <h3>{title}</h3>
-        {run.isFetching ? <Spinner label="Refreshing" /> : null}
+    <section className="panel card" aria-label={title} data-testid="panel" data-panel-id={panel.id}>
+      <header className={headerClassName ? `panel-header ${headerClassName}` : "panel-header"}>
+        <h3 title={panel.description || undefined}>{title}</h3>
+        <div className="panel-actions">
+          {run.isFetching ? <Spinner label="Refreshing" /> : null}
+          {actions}
+        </div>
       </header>
       <div className="panel-body">{body}</div>
     </section>

@@ -1,7 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createDashboard, deleteDashboard, listDashboards, readDashboard, type DashboardCreate } from "../api";
+import {
+  createDashboard,
+  deleteDashboard,
+  exportDashboard,
+  importDashboard,
+  listDashboards,
+  listDashboardVersions,
+  listMembers,
+  readDashboard,
+  restoreDashboardVersion,
+  updateDashboard,
+  type Dashboard,
+  type DashboardCreate,
+  type DashboardExport,
+  type DashboardUpdate,
+} from "../api";
 
 const key = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "dashboards"];
+const dashboardKey = (workspaceId: string, dashboardId: string): unknown[] => [...key(workspaceId), dashboardId];
+const versionsKey = (workspaceId: string, dashboardId: string): unknown[] => [
+  ...dashboardKey(workspaceId, dashboardId),
+  "versions",
+];
 
 export function useDashboards(workspaceId: string) {
   return useQuery({ queryKey: key(workspaceId), queryFn: ({ signal }) => listDashboards(workspaceId, signal) });
@@ -9,7 +29,7 @@ export function useDashboards(workspaceId: string) {
 
 export function useDashboard(workspaceId: string, dashboardId: string) {
   return useQuery({
-    queryKey: [...key(workspaceId), dashboardId],
+    queryKey: dashboardKey(workspaceId, dashboardId),
     queryFn: ({ signal }) => readDashboard(workspaceId, dashboardId, signal),
   });
 }
@@ -18,6 +38,16 @@ export function useCreateDashboard(workspaceId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: DashboardCreate) => createDashboard(workspaceId, body),
+    onSettled: () => qc.invalidateQueries({ queryKey: key(workspaceId) }),
+  });
+}
+
+/** Saves a dashboard; the answer becomes the cached dashboard at once (no refetch flicker). */
+export function useUpdateDashboard(workspaceId: string, dashboardId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DashboardUpdate) => updateDashboard(workspaceId, dashboardId, body),
+    onSuccess: (d: Dashboard) => qc.setQueryData(dashboardKey(workspaceId, dashboardId), d),
     onSettled: () => qc.invalidateQueries({ queryKey: key(workspaceId) }),
   });
 }
@@ -44,5 +74,45 @@ export function useDeleteDashboard(workspaceId: string) {
   return useMutation({
     mutationFn: (dashboardId: string) => deleteDashboard(workspaceId, dashboardId),
     onSettled: () => qc.invalidateQueries({ queryKey: key(workspaceId) }),
+  });
+}
+
+export function useDashboardVersions(workspaceId: string, dashboardId: string, enabled = true) {
+  return useQuery({
+    queryKey: versionsKey(workspaceId, dashboardId),
+    queryFn: ({ signal }) => listDashboardVersions(workspaceId, dashboardId, signal),
+    enabled,
+  });
+}
+
+export function useRestoreDashboardVersion(workspaceId: string, dashboardId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (version: number) => restoreDashboardVersion(workspaceId, dashboardId, version),
+    onSuccess: (d: Dashboard) => qc.setQueryData(dashboardKey(workspaceId, dashboardId), d),
+    onSettled: () => qc.invalidateQueries({ queryKey: key(workspaceId) }),
+  });
+}
+
+export function useExportDashboard(workspaceId: string) {
+  return useMutation({ mutationFn: (dashboardId: string) => exportDashboard(workspaceId, dashboardId) });
+}
+
+export function useImportDashboard(workspaceId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DashboardExport) => importDashboard(workspaceId, body),
+    onSettled: () => qc.invalidateQueries({ queryKey: key(workspaceId) }),
+  });
+}
+
+/** Member names by user id, to show who saved each version. */
+export function useMemberNames(workspaceId: string, enabled = true) {
+  return useQuery({
+    queryKey: ["workspaces", workspaceId, "members"],
+    queryFn: ({ signal }) => listMembers(workspaceId, signal),
+    select: (m) => new Map(m.data.map((u) => [u.user_id, u.full_name || u.email])),
+    staleTime: 60_000,
+    enabled,
   });
 }

@@ -3,8 +3,12 @@ import { createKey, listKeys, revokeKey, type KeyScope } from "../api";
 
 export const keysQueryKey = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "keys"];
 
-export function useApiKeys(workspaceId: string) {
-  return useQuery({ queryKey: keysQueryKey(workspaceId), queryFn: ({ signal }) => listKeys(workspaceId, signal) });
+export function useApiKeys(workspaceId: string, enabled = true) {
+  return useQuery({
+    queryKey: keysQueryKey(workspaceId),
+    queryFn: ({ signal }) => listKeys(workspaceId, signal),
+    enabled,
+  });
 }
 
 export function useCreateKey(workspaceId: string) {

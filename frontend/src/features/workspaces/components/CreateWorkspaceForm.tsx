@@ -6,6 +6,7 @@ import { TextField } from "@/components/ui/TextField";
 import { toUserMessage } from "@/lib/apiError";
 import { useCreateWorkspace } from "../hooks/useWorkspaces";
 
+/** Names and creates a workspace, then opens its getting-started page. */
 export function CreateWorkspaceForm({ onCreated }: { onCreated?: () => void }): ReactElement {
   const [name, setName] = useState("");
   const [error, setError] = useState<string>();
@@ -21,7 +22,7 @@ export function CreateWorkspaceForm({ onCreated }: { onCreated?: () => void }): 
     create.mutate(name.trim(), {
       onSuccess: (ws) => {
         onCreated?.();
-        navigate(`/w/${ws.id}/explore`);
+        navigate(`/w/${ws.id}/get-started`);
       },
     });
   };

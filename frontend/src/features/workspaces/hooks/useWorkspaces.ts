@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
-import { createWorkspace, listWorkspaces, type Workspace, type Workspaces } from "../api";
+import { acceptInvitation, createWorkspace, listWorkspaces, type Workspace, type Workspaces } from "../api";
 
 export const workspacesQueryKey = ["workspaces"] as const;
 
@@ -21,6 +21,14 @@ export function useCreateWorkspace() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (name: string) => createWorkspace(name),
+    onSettled: () => qc.invalidateQueries({ queryKey: workspacesQueryKey }),
+  });
+}
+
+export function useAcceptInvitation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => acceptInvitation(code),
     onSettled: () => qc.invalidateQueries({ queryKey: workspacesQueryKey }),
   });
 }

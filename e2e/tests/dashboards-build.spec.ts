@@ -1,0 +1,199 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { cpuLines, createOwnWorkspace, pushLines, type OwnWorkspace } from "../fixtures/api";
+import { DashboardPage, type GridPos } from "../pages/DashboardPage";
+import { LoginPage } from "../pages/LoginPage";
+import { testIds } from "../selectors";
+
+const DAY = 86_400_000;
+
+interface SavedPanel {
+  id: string;
+  type: string;
+  title: string;
+  grid: GridPos;
+  unit?: string;
+  thresholds?: { value: number; color: string }[];
+}
+
+async function savedPanels(request: APIRequestContext, own: OwnWorkspace, dashboardId: string): Promise<SavedPanel[]> {
+  const res = await request.get(`/api/v1/workspaces/${own.workspaceId}/dashboards/${dashboardId}`, {
+    headers: { Authorization: `Bearer ${own.token}` },
+  });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { spec: { panels: SavedPanel[] } }).spec.panels;
+}
+
+test("build a dashboard: variable, time shift, panel editor, drag and resize, then share the link", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const own = await createOwnWorkspace(request, "dashbuild");
+  const now = Date.now();
+  // Today and, 20 points higher, the same minutes one day earlier, for the comparison.
+  const yesterday = cpuLines("beta", 5, now - DAY).replace(/usage_user=(\d+)/g, (_, v: string) => `usage_user=${Number(v) + 20}`);
+  const lines = [cpuLines("alpha", 5, now), cpuLines("beta", 5, now), yesterday].join("\n");
+  expect(await pushLines(request, own.ingestKey, lines)).toBe(204);
+
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill("Hosts");
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: "Hosts" })).toBeVisible();
+  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
+  const dash = new DashboardPage(page);
+
+  // The starter panel charts both hosts once the consumer wrote the points.
+  await expect(async () => {
+    await page.reload();
+    await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(dash.saveState).toHaveText("Saved · v1");
+
+  // Variable and time shift go to the URL; the past series is drawn on the same chart.
+  await page.getByTestId(testIds.variable("host")).selectOption(["beta"]);
+  await expect(page).toHaveURL(/var-host=beta/);
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "1");
+  await page.getByTestId(testIds.timeShift).selectOption("1d");
+  await expect(page).toHaveURL(/compare=1d/);
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2");
+
+  // A custom shift is validated before it is applied.
+  await page.getByTestId(testIds.timeShift).selectOption("__custom");
+  await page.getByLabel("Shift by").fill("2 days");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("alert")).toContainText('"2 days" is not a duration');
+  await page.getByTestId(testIds.timeShift).selectOption("1d");
+
+  // Add a stat panel in the editor; the preview follows the edits.
+  await dash.startEditing();
+  await page.getByTestId(testIds.addPanel).click();
+  await expect(dash.editor).toBeVisible();
+  await dash.editor.getByLabel("Title").fill("Beta CPU now");
+  const editorQuery = dash.editor.getByTestId(testIds.dqlEditor);
+  await editorQuery.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("M::cpu:(last(usage_user)) {host = '$host'} BY host");
+  await dash.editor.getByRole("radio", { name: "Stat" }).click();
+  await dash.editor.getByLabel("Unit").selectOption("percent");
+  await dash.editor.getByRole("button", { name: "Add threshold" }).click();
+  await dash.editor.getByLabel("Value of threshold 1").fill("12");
+  // The preview re-runs once the edits settle: one tile, beta's last value (10, 11, … 14),
+  // above the threshold, so in its colour.
+  await expect(dash.editor.getByTestId(testIds.statItem)).toHaveCount(1);
+  const statValue = dash.editor.getByTestId(testIds.statItem).locator(".stat-value");
+  await expect(statValue).toHaveText("14%");
+  await expect(statValue).toHaveAttribute("data-color", "#ff9830");
+  await page.screenshot({ path: testInfo.outputPath("panel-editor.png") });
+  await dash.editor.getByRole("button", { name: "Apply" }).click();
+  await expect(dash.editor).toBeHidden();
+  await expect(dash.saveState).toHaveText("Unsaved changes");
+  await expect(dash.panel("Beta CPU now").getByTestId(testIds.statItem)).toHaveText(/14%/);
+
+  // Drag the new panel to the top left, resize the chart: both persist once saved.
+  const statBefore = await dash.gridPos("Beta CPU now");
+  expect(statBefore).toEqual({ x: 12, y: 0, w: 12, h: 8 });
+  await dash.dragPanel("Beta CPU now", -900, 0);
+  await expect.poll(() => dash.gridPos("Beta CPU now")).toMatchObject({ x: 0, y: 0 });
+  const chartPos = await dash.gridPos("CPU user %");
+  await dash.resizePanel("CPU user %", 300, 120);
+  await expect.poll(async () => (await dash.gridPos("CPU user %")).w).toBeGreaterThan(chartPos.w);
+  const resized = await dash.gridPos("CPU user %");
+  expect(resized.h).toBeGreaterThan(chartPos.h);
+  await page.getByLabel("Version note").fill("stat panel and layout");
+  await page.screenshot({ path: testInfo.outputPath("dashboard-editing.png") });
+  await dash.save();
+  await expect(dash.saveState).toHaveText("Saved · v2");
+
+  const saved = await savedPanels(request, own, dashboardId);
+  expect(saved.map((p) => [p.title, p.type])).toEqual([
+    ["CPU user %", "timeseries"],
+    ["Beta CPU now", "stat"],
+  ]);
+  expect(saved[1]).toMatchObject({ unit: "percent", thresholds: [{ value: 12, color: "#ff9830" }], grid: { x: 0, y: 0 } });
+  expect(saved[0].grid).toEqual(resized);
+
+  await page.reload();
+  await expect(dash.panel("Beta CPU now")).toBeVisible();
+  expect(await dash.gridPos("Beta CPU now")).toMatchObject({ x: 0, y: 0 });
+  expect(await dash.gridPos("CPU user %")).toEqual(resized);
+
+  // The link is the view: a new tab shows the same variable, comparison, panels and layout.
+  await expect(page.getByRole("button", { name: "Edit", exact: true })).toBeVisible();
+  const link = page.url();
+  expect(link).toMatch(/var-host=beta/);
+  expect(link).toMatch(/compare=1d/);
+  // A colleague opening it signs in first and lands on the same view.
+  const colleague = await browser.newContext();
+  const shared = await colleague.newPage();
+  await shared.goto(link);
+  await new LoginPage(shared).signIn(own.email, own.password);
+  await expect(shared).toHaveURL(link);
+  const sharedDash = new DashboardPage(shared);
+  await expect(shared.getByTestId(testIds.variable("host"))).toHaveValues(["beta"]);
+  await expect(shared.getByTestId(testIds.timeShift)).toHaveValue("1d");
+  await expect(sharedDash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2");
+  await expect(sharedDash.panel("Beta CPU now").getByTestId(testIds.statItem)).toHaveText(/14%/);
+  expect(await sharedDash.gridPos("CPU user %")).toEqual(resized);
+  await shared.screenshot({ path: testInfo.outputPath("dashboard-shared.png"), fullPage: true });
+  await colleague.close();
+});
+
+test("keyboard layout editing, unsaved-state and a save that would overwrite someone else's", async ({ page, request }) => {
+  const own = await createOwnWorkspace(request, "dashconflict");
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill("Shared");
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: "Shared" })).toBeVisible();
+  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
+  const dash = new DashboardPage(page);
+
+  // Arrow keys on the move handle move the panel; Shift + arrows resize it.
+  await dash.startEditing();
+  const handle = page.getByRole("button", { name: /^Move CPU user %/ });
+  await handle.focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Shift+ArrowDown");
+  await expect.poll(() => dash.gridPos("CPU user %")).toEqual({ x: 2, y: 0, w: 12, h: 9 });
+  await expect(dash.saveState).toHaveText("Unsaved changes");
+  await page.getByRole("button", { name: "Discard" }).click();
+  await expect(dash.saveState).toHaveText("Saved · v1");
+  expect(await dash.gridPos("CPU user %")).toEqual({ x: 0, y: 0, w: 12, h: 8 });
+
+  // Someone else saves meanwhile: our save is refused, then replaces theirs when confirmed.
+  await handle.focus();
+  await page.keyboard.press("ArrowRight");
+  const theirs = await request.patch(`/api/v1/workspaces/${own.workspaceId}/dashboards/${dashboardId}`, {
+    headers: { Authorization: `Bearer ${own.token}` },
+    data: { title: "Renamed elsewhere" },
+  });
+  expect(theirs.status()).toBe(200);
+  await page.getByTestId(testIds.saveDashboard).click();
+  await expect(page.getByRole("alert")).toContainText("Someone saved this dashboard meanwhile");
+  await page.getByRole("button", { name: "Save anyway" }).click();
+  await expect(dash.saveState).toHaveText("Saved · v3");
+  expect(await dash.gridPos("CPU user %")).toMatchObject({ x: 1 });
+});
+
+test("Explore shows the same stat view: the last value of each series with a sparkline", async ({ page, request }) => {
+  const own = await createOwnWorkspace(request, "explorestat");
+  expect(await pushLines(request, own.ingestKey, `${cpuLines("alpha", 5)}\n${cpuLines("beta", 3)}`)).toBe(204);
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  const query = "M::cpu:(avg(usage_user)) [15m::1m] BY host";
+  const stats = page.getByRole("group", { name: `Last values of ${query}` }).getByTestId(testIds.statItem);
+  await expect(async () => {
+    await page.goto(`/w/${own.workspaceId}/explore?${new URLSearchParams({ q: query, view: "stat" }).toString()}`);
+    await expect(stats).toHaveCount(2, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(page.getByRole("radio", { name: "Stat" })).toBeChecked();
+  // alpha: 10 … 14, beta: 10 … 12.
+  await expect(stats.nth(0).getByLabel("alpha: 14")).toBeVisible();
+  await expect(stats.nth(1).getByLabel("beta: 12")).toBeVisible();
+  await expect(stats.getByTestId(testIds.statSparkline)).toHaveCount(2);
+});

@@ -1,0 +1,75 @@
+import { expect, test } from "@playwright/test";
+import { cpuLines, pushLines } from "../fixtures/api";
+import { uniqueSuffix } from "../fixtures/env";
+import { ExplorePage } from "../pages/ExplorePage";
+import { SignupPage } from "../pages/SignupPage";
+import { chartAttrs, testIds } from "../selectors";
+
+test("sign up, create a workspace, ingest with a new key, explore, save the query and reopen it", async ({
+  page,
+  request,
+}, testInfo) => {
+  const suffix = uniqueSuffix();
+  const email = `e2e-signup-${suffix}@example.com`;
+  const signup = new SignupPage(page);
+  await signup.goto();
+  await signup.signUp("Ada Signup", email, `pw-${suffix}-Secret!`);
+  await expect(page.getByTestId(testIds.userEmail)).toHaveCount(0);
+  const workspaceId = await signup.createFirstWorkspace(`Ada's ${suffix}`);
+  await expect(page.getByTestId(testIds.userEmail)).toHaveText(email);
+
+  // The new workspace opens on its getting-started page: the shipped dashboard and a key prompt.
+  await expect(page.getByRole("heading", { name: `Welcome to Ada's ${suffix}` })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Open Host overview" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("get-started.png"), fullPage: true });
+  await page.getByRole("button", { name: "Create an ingest key" }).click();
+  const key = (await page.getByTestId(testIds.newKeyValue).textContent())?.trim() ?? "";
+  expect(key).toMatch(/^vgi_/);
+  await page.screenshot({ path: testInfo.outputPath("get-started-key.png"), fullPage: true });
+
+  const host = `signup-${suffix}`;
+  expect(await pushLines(request, key, cpuLines(host, 5))).toBe(204);
+
+  const query = `M::cpu:(avg(usage_user)) {host='${host}'} [15m::1m] BY host`;
+  const explore = new ExplorePage(page);
+  await explore.goto(workspaceId, query);
+  await expect(async () => {
+    await explore.run();
+    await expect(explore.chart).toHaveAttribute(chartAttrs.pointCount, "5", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+
+  // Save it for the workspace.
+  await page.getByRole("button", { name: "Save query" }).click();
+  await page.getByLabel("Name", { exact: true }).fill("CPU of the signup host");
+  await page.getByLabel("Description").fill("Five points pushed by the sign-up journey");
+  await page.getByRole("button", { name: "Save as new query" }).click();
+  await expect(page.getByTestId("saved-query-status")).toHaveText("Saved “CPU of the signup host”");
+
+  // Elsewhere in Explore, find it again and open it: the URL carries it, the chart shows it.
+  await explore.goto(workspaceId);
+  await expect(page.getByTestId("saved-query-status")).toHaveText("");
+  await page.getByRole("button", { name: "Saved queries (1)" }).click();
+  await page.getByLabel("Search saved queries").fill("signup host");
+  await expect(page.getByTestId("saved-queries-list").getByRole("listitem")).toHaveCount(1);
+  await page.screenshot({ path: testInfo.outputPath("saved-queries.png"), fullPage: true });
+  await page.getByRole("button", { name: "Open saved query CPU of the signup host" }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(query);
+  await expect(explore.chart).toHaveAttribute(chartAttrs.pointCount, "5");
+  await expect(page.getByTestId("saved-query-status")).toHaveText("Saved as “CPU of the signup host”");
+
+  // Rename it, then the shipped dashboard is one click away from the start page.
+  await page.getByRole("button", { name: "Saved queries (1)" }).click();
+  await page.getByRole("button", { name: "Rename CPU of the signup host" }).click();
+  await page.getByLabel("New name").fill("Signup host CPU");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByRole("button", { name: "Open saved query Signup host CPU" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("saved-query-renamed.png"), fullPage: true });
+  // Escape closes the panel and gives the focus back to the button that opened it.
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: "Saved queries (1)" })).toBeFocused();
+  await expect(page.getByTestId("saved-queries-list")).toHaveCount(0);
+
+  await page.goto(`/w/${workspaceId}/get-started`);
+  await page.getByRole("link", { name: "Open Host overview" }).click();
+  await expect(page.getByRole("heading", { name: "Host overview" })).toBeVisible();
+});

@@ -1,0 +1,37 @@
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { StatChart } from "./StatChart";
+import { BASE_COLOR } from "./thresholds";
+
+describe("StatChart", () => {
+  const points: [number, number | null][] = [
+    [1, 10],
+    [2, 95],
+  ];
+
+  it("shows each value in its unit, coloured by the thresholds, with a sparkline", () => {
+    render(
+      <StatChart
+        label="Memory"
+        unit="percent"
+        thresholds={[{ value: 90, color: "#e02f44" }]}
+        items={[
+          { name: "web-01", value: 95, points },
+          { name: "web-02", value: 12.345, points },
+        ]}
+      />,
+    );
+    const group = screen.getByRole("group", { name: "Memory" });
+    const hot = within(group).getByLabelText("web-01: 95%");
+    expect(hot).toHaveStyle({ color: "#e02f44" });
+    expect(within(group).getByLabelText("web-02: 12.3%")).toHaveAttribute("data-color", BASE_COLOR);
+    expect(within(group).getAllByTestId("stat-sparkline")).toHaveLength(2);
+  });
+
+  it("leaves values uncoloured without thresholds and shows a dash for no value", () => {
+    render(<StatChart label="Uptime" unit="s" sparkline={false} items={[{ name: "a", value: undefined, points: [] }]} />);
+    const value = screen.getByLabelText("a: –");
+    expect(value).toHaveAttribute("data-color", "");
+    expect(screen.queryByTestId("stat-sparkline")).toBeNull();
+  });
+});

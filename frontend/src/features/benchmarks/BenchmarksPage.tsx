@@ -1,0 +1,157 @@
+import { useState, type ReactElement } from "react";
+import { Link } from "react-router";
+import { Alert } from "@/components/ui/Alert";
+import { Button } from "@/components/ui/Button";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { Spinner } from "@/components/ui/Spinner";
+import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
+import { toUserMessage } from "@/lib/apiError";
+import { formatDateTime } from "@/lib/time";
+import { useStringParam } from "@/lib/useUrlState";
+import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import type { BenchmarkRunSummary } from "./api";
+import "./benchmarks.css";
+import { useBenchmarkRuns, useDeleteBenchmarkRun } from "./hooks/useBenchmarks";
+import { headlineText, KNOWN_SCENARIOS, scenarioLabel } from "./scenarioLabel";
+import { headlineOf } from "./scenarios";
+
+const PAGE_SIZE = 20;
+
+function HeadlineList({ run, scenario }: { run: BenchmarkRunSummary; scenario: string }): ReactElement {
+  const shown = run.scenarios.filter((s) => !scenario || s.scenario === scenario);
+  return (
+    <ul className="headlines">
+      {shown.map((s) => {
+        const h = headlineOf(s);
+        return (
+          <li key={s.scenario}>
+            <span className="scenario-chip">{scenarioLabel(s.scenario)}</span>{" "}
+            {h ? (
+              <span title={`${h.label}: ${h.subject} ÷ ${h.reference} (${h.better} is better)`}>
+                {headlineText(h)} <span className="muted">{h.label}</span>
+              </span>
+            ) : (
+              <span className="muted">no headline figure</span>
+            )}
+            {s.valid ? null : <span className="badge badge-bad">invalid</span>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** The workspace's benchmark runs, newest first, filterable by scenario. */
+export function BenchmarksPage(): ReactElement {
+  const workspace = useCurrentWorkspace();
+  const editable = canEdit(workspace.role);
+  const [scenario, setScenario] = useStringParam("scenario", "");
+  const [page, setPage] = useState(0);
+  const list = useBenchmarkRuns(workspace.id, { scenario: scenario || undefined, limit: PAGE_SIZE, offset: page * PAGE_SIZE });
+  const remove = useDeleteBenchmarkRun(workspace.id);
+  const total = list.data?.count ?? 0;
+  const runs = list.data?.data ?? [];
+
+  return (
+    <div className="page benchmarks-page">
+      <div className="page-header">
+        <h1>Benchmarks</h1>
+        <label className="inline-field">
+          Scenario
+          <select
+            value={scenario}
+            onChange={(e) => {
+              setPage(0);
+              setScenario(e.target.value);
+            }}
+          >
+            <option value="">All scenarios</option>
+            {KNOWN_SCENARIOS.map((s) => (
+              <option key={s} value={s}>
+                {scenarioLabel(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p className="muted page-intro">
+        Comparative runs of <code>vigil-bench</code> against stock VictoriaMetrics, InfluxDB and PostgreSQL on one machine.
+        Headlines read <em>subject ÷ reference</em> for each scenario&apos;s main figure.
+      </p>
+      {remove.error ? <Alert>{toUserMessage(remove.error)}</Alert> : null}
+      <section className="card" aria-label="Benchmark runs">
+        {list.isPending ? (
+          <Spinner label="Loading benchmark runs" />
+        ) : list.isError ? (
+          <Alert title="Could not load benchmark runs">{toUserMessage(list.error)}</Alert>
+        ) : runs.length === 0 ? (
+          <EmptyState title={scenario ? `No runs of ${scenario} yet` : "No benchmark runs yet"} testId="benchmarks-empty">
+            Run a scenario and upload its result document:
+            <pre className="command">
+              {`vigil-bench ${scenario || "write-cost"} --small\nvigil-bench upload --backend ${window.location.origin} \\\n  --token <access token> --workspace ${workspace.id} .vigil/bench/<run-id>.json`}
+            </pre>
+          </EmptyState>
+        ) : (
+          <>
+            <table className="data-table" data-testid="benchmarks-table">
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">Mode</th>
+                  <th scope="col">Systems</th>
+                  <th scope="col">Scenario headlines</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.map((run) => (
+                  <tr key={run.id}>
+                    <td>
+                      <Link to={`/w/${workspace.id}/benchmarks/${run.id}${scenario ? `?scenario=${scenario}` : ""}`}>{run.run_id}</Link>
+                      {run.valid ? null : <span className="badge badge-bad">invalid</span>}
+                    </td>
+                    <td>{formatDateTime(Date.parse(run.started_at), undefined, false)}</td>
+                    <td>{run.mode}</td>
+                    <td className="systems-cell">{run.systems.join(", ")}</td>
+                    <td>
+                      <HeadlineList run={run} scenario={scenario} />
+                    </td>
+                    <td>
+                      {editable ? (
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          aria-label={`Delete run ${run.run_id}`}
+                          disabled={remove.isPending}
+                          onClick={() => {
+                            if (window.confirm(`Delete benchmark run "${run.run_id}"? Its report goes with it.`)) remove.mutate(run.id);
+                          }}
+                        >
+                          Delete
+                        </Button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <nav className="row pager" aria-label="Pages of runs">
+              <span className="muted small" aria-live="polite">
+                {page * PAGE_SIZE + 1}–{page * PAGE_SIZE + runs.length} of {total}
+              </span>
+              <Button size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
+                Newer
+              </Button>
+              <Button size="sm" disabled={(page + 1) * PAGE_SIZE >= total} onClick={() => setPage(page + 1)}>
+                Older
+              </Button>
+            </nav>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { deleteBenchmarkRun, listBenchmarkRuns, readBenchmarkRun, type BenchmarkListQuery } from "../api";
+
+const key = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "benchmarks"];
+
+export function useBenchmarkRuns(workspaceId: string, query: BenchmarkListQuery, enabled = true) {
+  return useQuery({
+    queryKey: [...key(workspaceId), "list", query],
+    queryFn: ({ signal }) => listBenchmarkRuns(workspaceId, query, signal),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** One run with its whole document; documents never change, so it stays fresh. */
+export function useBenchmarkRun(workspaceId: string, benchmarkId: string | undefined) {
+  return useQuery({
+    queryKey: [...key(workspaceId), "run", benchmarkId],
+    queryFn: ({ signal }) => readBenchmarkRun(workspaceId, benchmarkId ?? "", signal),
+    enabled: Boolean(benchmarkId),
+    staleTime: Infinity,
+  });
+}
+
+export function useDeleteBenchmarkRun(workspaceId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (benchmarkId: string) => deleteBenchmarkRun(workspaceId, benchmarkId),
+    onSettled: () => qc.invalidateQueries({ queryKey: [...key(workspaceId), "list"] }),
+  });
+}

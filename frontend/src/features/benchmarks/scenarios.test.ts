@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { headlineOf, profileOf } from "./scenarios";
+
+describe("headlineOf", () => {
+  it("reads per-system figures: vigil-storage against influxdb", () => {
+    const h = headlineOf({
+      scenario: "write-saturation",
+      summary: { "max_pps/vigil": 23026, "max_pps/vigil-storage": 238448, "max_pps/influxdb": 241221, "max_pps/postgres": 325870 },
+    });
+    expect(h).toMatchObject({ subject: "vigil-storage", reference: "influxdb", better: "higher" });
+    expect(h!.ratio).toBeCloseTo(238448 / 241221, 12);
+  });
+
+  it("falls back to vigil and to victoriametrics", () => {
+    const h = headlineOf({ scenario: "disk-footprint", summary: { "disk_bytes/vigil": 10, "disk_bytes/victoriametrics": 4 } });
+    expect(h).toMatchObject({ subject: "vigil", reference: "victoriametrics", ratio: 2.5, better: "lower" });
+  });
+
+  it("inverts query-latency ratios so they read subject ÷ reference", () => {
+    const h = headlineOf({
+      scenario: "query-latency",
+      summary: { reference: "vigil-storage/dql", "latency_ratio/victoriametrics/promql": 0.5, "latency_ratio/influxdb/influxql": 4 },
+    });
+    expect(h).toMatchObject({ subject: "vigil-storage/dql", reference: "influxdb/influxql", ratio: 0.25 });
+  });
+
+  it("uses a ratio the runner already computed", () => {
+    expect(headlineOf({ scenario: "storage-ingest", summary: { ratio: 0.4692, pass: false } })).toMatchObject({
+      subject: "vigil-storage",
+      reference: "victoriametrics",
+      ratio: 0.4692,
+    });
+  });
+
+  it("reads concurrency's aggregate peaks", () => {
+    const h = headlineOf({
+      scenario: "concurrency",
+      summary: { "peak_ops/aggregate/vigil-storage": 26.3, "peak_ops/aggregate/influxdb": 35.9, "peak_ops/download/influxdb": 1 },
+    });
+    expect(h!.ratio).toBeCloseTo(26.3 / 35.9, 12);
+  });
+
+  it("has none when the summary lacks the figures", () => {
+    expect(headlineOf({ scenario: "write-cost", summary: { "cpu_percent/influxdb": 1 } })).toBeUndefined();
+    expect(headlineOf({ scenario: "soak", summary: {} })).toBeUndefined();
+    expect(headlineOf({ scenario: "disk-footprint", summary: { "disk_bytes/vigil": 1, "disk_bytes/influxdb": 0 } })).toBeUndefined();
+  });
+
+  it("numbers the methodology's scenarios", () => {
+    expect(["write-cost", "write-saturation", "query-latency", "disk-footprint", "batch-size", "concurrency"].map((s) => profileOf(s).number)).toEqual([
+      1, 2, 3, 4, 5, 6,
+    ]);
+  });
+});

@@ -1,0 +1,293 @@
+import { useEffect, useId, useMemo, useRef, useState, type ReactElement } from "react";
+import { REDUCERS, type Reducer } from "@/components/charts/statReduce";
+import { UNITS } from "@/components/charts/units";
+import { Button } from "@/components/ui/Button";
+import { queryRaw } from "@/features/explore/api";
+import { dqlCompletionSource } from "@/features/explore/editor/dqlCompletion";
+import { DqlEditor } from "@/features/explore/editor/DqlEditor";
+import type { TimeRangeSpec } from "@/lib/time";
+import type { Panel } from "../api";
+import { changePanelType, compactPanel, VISUALISATIONS, visualisationOf } from "../panelSpec";
+import { sameJson } from "../sameSpec";
+import { useDebouncedValue } from "../useDebouncedValue";
+import { useRestoreFocus } from "../useRestoreFocus";
+import { PanelView } from "./PanelView";
+import { ThresholdsEditor } from "./ThresholdsEditor";
+
+/** How long the preview waits after the last edit before it re-runs the query. */
+export const PREVIEW_DEBOUNCE_MS = 600;
+
+type LegendValue = "last" | "min" | "max" | "avg" | "sum";
+const LEGEND_VALUES: { value: LegendValue; label: string }[] = [
+  { value: "last", label: "Last" },
+  { value: "min", label: "Min" },
+  { value: "max", label: "Max" },
+  { value: "avg", label: "Mean" },
+  { value: "sum", label: "Total" },
+];
+
+export interface PanelEditorProps {
+  workspaceId: string;
+  panel: Panel;
+  timeRange: TimeRangeSpec;
+  variables: Record<string, string[]>;
+  compare?: string;
+  /** Applies the edited panel to the dashboard (saved with the dashboard). */
+  onApply: (panel: Panel) => void;
+  onCancel: () => void;
+}
+
+/**
+ * Full-screen panel editor: the query (DQL editor with completion) and the display options
+ * on the side, with a preview that re-runs shortly after each change.
+ */
+export function PanelEditor({
+  workspaceId,
+  panel,
+  timeRange,
+  variables,
+  compare,
+  onApply,
+  onCancel,
+}: PanelEditorProps): ReactElement {
+  useRestoreFocus();
+  const [draft, setDraft] = useState<Panel>(panel);
+  const [preview, flushPreview] = useDebouncedValue(draft, PREVIEW_DEBOUNCE_MS);
+  const titleId = useId();
+  const titleInput = useRef<HTMLInputElement>(null);
+  const changed = !sameJson(draft, panel);
+  const query = draft.queries[0]?.query ?? "";
+  const validQuery = query.trim() !== "";
+
+  const completion = useMemo(
+    () =>
+      dqlCompletionSource(async (q) => {
+        const res = await queryRaw(workspaceId, { queries: [{ query: q, disable_slimit: true }] });
+        return res.content[0] ?? { series: [] };
+      }),
+    [workspaceId],
+  );
+
+  useEffect(() => titleInput.current?.focus(), []);
+  const cancel = (): void => {
+    if (!changed || window.confirm("Discard the changes to this panel?")) onCancel();
+  };
+  const cancelRef = useRef(cancel);
+  cancelRef.current = cancel;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === "Escape" && !(e.target instanceof HTMLElement && e.target.closest(".cm-editor"))) cancelRef.current();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  const update = (patch: Partial<Panel>): void => setDraft((d) => ({ ...d, ...patch }) as Panel);
+  const setQuery = (q: string): void =>
+    setDraft((d) => ({ ...d, queries: [{ ...(d.queries[0] ?? { ref_id: "A" }), query: q }, ...d.queries.slice(1)] }));
+  const legend = draft.legend ?? { show: true, position: "bottom" as const, values: [] };
+  const legendValues = legend.values ?? [];
+  const vis = visualisationOf(draft);
+  const isChart = vis === "timeseries" || vis === "area" || vis === "bar";
+
+  return (
+    <div className="panel-editor" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="panel-editor">
+      <header className="panel-editor-bar">
+        <h2 id={titleId}>Edit panel</h2>
+        <div className="toolbar">
+          {changed ? <span className="muted small">Changes are applied to the dashboard, then saved with it.</span> : null}
+          <Button onClick={cancel}>Discard</Button>
+          <Button
+            variant="primary"
+            disabled={!validQuery}
+            onClick={() => onApply(compactPanel({ ...draft, title: draft.title?.trim() ?? "" }))}
+          >
+            Apply
+          </Button>
+        </div>
+      </header>
+      <div className="panel-editor-body">
+        <div className="panel-editor-main">
+          <div className="panel-editor-preview" aria-label="Preview" role="region">
+            <PanelView
+              workspaceId={workspaceId}
+              panel={preview}
+              timeRange={timeRange}
+              variables={variables}
+              compare={compare}
+            />
+          </div>
+          <section className="card" aria-label="Query">
+            <DqlEditor value={query} onChange={setQuery} onRun={flushPreview} completion={completion} label="Panel query" />
+            <p className="muted small editor-hint">
+              The preview follows your edits; Ctrl+Enter (⌘+Enter) runs it now, Ctrl+Space suggests names. Use{" "}
+              <code>$name</code> for a dashboard variable.
+            </p>
+            {!validQuery ? (
+              <p className="field-error" role="alert">
+                A panel needs a query.
+              </p>
+            ) : null}
+          </section>
+        </div>
+        <aside className="panel-editor-options card" aria-label="Panel options">
+          <div className="field">
+            <label htmlFor={`${titleId}-title`}>Title</label>
+            <input
+              id={`${titleId}-title`}
+              ref={titleInput}
+              value={draft.title ?? ""}
+              maxLength={200}
+              onChange={(e) => update({ title: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${titleId}-desc`}>Description</label>
+            <textarea
+              id={`${titleId}-desc`}
+              rows={2}
+              maxLength={2000}
+              value={draft.description ?? ""}
+              onChange={(e) => update({ description: e.target.value })}
+            />
+          </div>
+          <fieldset>
+            <legend>Visualisation</legend>
+            <div className="segmented wrap" role="radiogroup" aria-label="Visualisation">
+              {VISUALISATIONS.map((v) => (
+                <button
+                  key={v.value}
+                  type="button"
+                  role="radio"
+                  aria-checked={vis === v.value}
+                  className={vis === v.value ? "seg active" : "seg"}
+                  onClick={() => setDraft((d) => changePanelType(d, v.value))}
+                >
+                  {v.label}
+                </button>
+              ))}
+            </div>
+          </fieldset>
+          <div className="row">
+            <div className="field grow">
+              <label htmlFor={`${titleId}-unit`}>Unit</label>
+              <select id={`${titleId}-unit`} value={draft.unit ?? "none"} onChange={(e) => update({ unit: e.target.value })}>
+                {UNITS.some((u) => u.value === (draft.unit ?? "none")) ? null : (
+                  <option value={draft.unit}>{draft.unit}</option>
+                )}
+                {UNITS.map((u) => (
+                  <option key={u.value} value={u.value}>
+                    {u.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field narrow">
+              <label htmlFor={`${titleId}-dec`}>Decimals</label>
+              <input
+                id={`${titleId}-dec`}
+                type="number"
+                min={0}
+                max={10}
+                placeholder="auto"
+                value={draft.decimals ?? ""}
+                onChange={(e) =>
+                  update({
+                    decimals: e.target.value === "" ? null : Math.min(10, Math.max(0, Math.round(Number(e.target.value)))),
+                  })
+                }
+              />
+            </div>
+          </div>
+          {draft.type === "stat" || draft.type === "table" ? (
+            <div className="field">
+              <label htmlFor={`${titleId}-reduce`}>{draft.type === "stat" ? "Value" : "Rows"}</label>
+              <select
+                id={`${titleId}-reduce`}
+                value={("reduce" in draft && draft.reduce) || ""}
+                onChange={(e) => update({ reduce: (e.target.value || null) as Reducer } as Partial<Panel>)}
+              >
+                {draft.type === "table" ? <option value="">One row per point</option> : null}
+                {REDUCERS.map((r) => (
+                  <option key={r.value} value={r.value}>
+                    {r.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+          {draft.type === "stat" ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={draft.sparkline !== false}
+                onChange={(e) => update({ sparkline: e.target.checked } as Partial<Panel>)}
+              />
+              Sparkline
+            </label>
+          ) : null}
+          {isChart ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={"stack" in draft && draft.stack === true}
+                onChange={(e) => update({ stack: e.target.checked } as Partial<Panel>)}
+              />
+              Stack series
+            </label>
+          ) : null}
+          {isChart ? (
+            <fieldset>
+              <legend>Legend</legend>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={legend.show !== false}
+                  onChange={(e) => update({ legend: { ...legend, show: e.target.checked } })}
+                />
+                Show legend
+              </label>
+              <div className="field">
+                <label htmlFor={`${titleId}-legpos`}>Placement</label>
+                <select
+                  id={`${titleId}-legpos`}
+                  value={legend.position ?? "bottom"}
+                  disabled={legend.show === false}
+                  onChange={(e) => update({ legend: { ...legend, position: e.target.value as "bottom" | "right" } })}
+                >
+                  <option value="bottom">Bottom</option>
+                  <option value="right">Right</option>
+                </select>
+              </div>
+              <div className="row" role="group" aria-label="Values in the legend">
+                {LEGEND_VALUES.map((v) => (
+                  <label key={v.value} className="check">
+                    <input
+                      type="checkbox"
+                      disabled={legend.show === false}
+                      checked={legendValues.includes(v.value)}
+                      onChange={(e) =>
+                        update({
+                          legend: {
+                            ...legend,
+                            values: e.target.checked
+                              ? LEGEND_VALUES.map((x) => x.value).filter((x) => x === v.value || legendValues.includes(x))
+                              : legendValues.filter((x) => x !== v.value),
+                          },
+                        })
+                      }
+                    />
+                    {v.label}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          ) : null}
+          {vis !== "table" || ("reduce" in draft && draft.reduce) ? (
+            <ThresholdsEditor value={draft.thresholds ?? []} onChange={(thresholds) => update({ thresholds })} />
+          ) : null}
+        </aside>
+      </div>
+    </div>
+  );
+}

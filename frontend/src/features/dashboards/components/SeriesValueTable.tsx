@@ -1,0 +1,40 @@
+import type { ReactElement } from "react";
+import { reducePoints, REDUCERS, type Reducer } from "@/components/charts/statReduce";
+import { thresholdColor, type ThresholdStep } from "@/components/charts/thresholds";
+import { formatValue } from "@/components/charts/units";
+import type { ChartSeries } from "@/features/explore/toLineSeriesOption";
+
+export interface SeriesValueTableProps {
+  series: ChartSeries[];
+  reducer: Reducer;
+  unit?: string;
+  decimals?: number | null;
+  thresholds?: readonly ThresholdStep[];
+}
+
+/** A table panel with `reduce` set: one row per series with its reduced value. */
+export function SeriesValueTable({ series, reducer, unit, decimals, thresholds }: SeriesValueTableProps): ReactElement {
+  const heading = REDUCERS.find((r) => r.value === reducer)?.label ?? reducer;
+  const coloured = (thresholds?.length ?? 0) > 0;
+  return (
+    <table className="data-table" data-testid="series-value-table">
+      <thead>
+        <tr>
+          <th scope="col">Series</th>
+          <th scope="col">{heading}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {series.map((s) => {
+          const v = reducePoints(s.points, reducer);
+          return (
+            <tr key={s.name}>
+              <td>{s.name}</td>
+              <td style={coloured ? { color: thresholdColor(v, thresholds) } : undefined}>{formatValue(v, unit, decimals)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

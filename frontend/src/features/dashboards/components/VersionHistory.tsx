@@ -1,0 +1,118 @@
+import { useEffect, useId, useRef, type ReactElement } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { Button } from "@/components/ui/Button";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { Spinner } from "@/components/ui/Spinner";
+import { toUserMessage } from "@/lib/apiError";
+import { formatDateTime } from "@/lib/time";
+import { useDashboardVersions, useMemberNames, useRestoreDashboardVersion } from "../hooks/useDashboards";
+import { useRestoreFocus } from "../useRestoreFocus";
+
+export interface VersionHistoryProps {
+  workspaceId: string;
+  dashboardId: string;
+  currentVersion: number;
+  editable: boolean;
+  /** True when the dashboard has unsaved changes that a restore would throw away. */
+  dirty: boolean;
+  onRestored: () => void;
+  onClose: () => void;
+}
+
+/** Saved versions, newest first, with who saved them and when; editors restore one as a new version. */
+export function VersionHistory({
+  workspaceId,
+  dashboardId,
+  currentVersion,
+  editable,
+  dirty,
+  onRestored,
+  onClose,
+}: VersionHistoryProps): ReactElement {
+  useRestoreFocus();
+  const titleId = useId();
+  const versions = useDashboardVersions(workspaceId, dashboardId);
+  const names = useMemberNames(workspaceId);
+  const restore = useRestoreDashboardVersion(workspaceId, dashboardId);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    closeRef.current?.focus();
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === "Escape") onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose]);
+
+  const onRestore = (version: number): void => {
+    const note = dirty ? " Your unsaved changes will be lost." : "";
+    if (!window.confirm(`Restore version ${version}? It is saved as a new version.${note}`)) return;
+    restore.mutate(version, { onSuccess: onRestored });
+  };
+
+  return (
+    <div className="drawer-backdrop" onClick={onClose}>
+      <aside
+        className="drawer card"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid="version-history"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <header className="drawer-header">
+          <h2 id={titleId}>Version history</h2>
+          <button ref={closeRef} type="button" className="btn btn-ghost" aria-label="Close version history" onClick={onClose}>
+            ✕
+          </button>
+        </header>
+        {restore.isError ? <Alert>{toUserMessage(restore.error)}</Alert> : null}
+        {versions.isPending ? (
+          <Spinner label="Loading versions" />
+        ) : versions.isError ? (
+          <Alert title="Could not load the history">{toUserMessage(versions.error)}</Alert>
+        ) : versions.data.data.length === 0 ? (
+          <EmptyState title="No versions yet" />
+        ) : (
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Saved by</th>
+                <th scope="col">When</th>
+                <th scope="col">Note</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {versions.data.data.map((v) => (
+                <tr key={v.version} data-testid="version-row">
+                  <td>{v.version}</td>
+                  <td>{v.created_by ? (names.data?.get(v.created_by) ?? "former member") : "API key"}</td>
+                  <td>{formatDateTime(Date.parse(v.created_at), undefined, false)}</td>
+                  <td>{v.message || <span className="muted">–</span>}</td>
+                  <td>
+                    {v.version === currentVersion ? (
+                      <span className="muted small">current</span>
+                    ) : editable ? (
+                      <Button
+                        size="sm"
+                        aria-label={`Restore version ${v.version}`}
+                        disabled={restore.isPending}
+                        onClick={() => onRestore(v.version)}
+                      >
+                        Restore
+                      </Button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </aside>
+    </div>
+  );
+}

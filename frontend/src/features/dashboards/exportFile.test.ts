@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { exportFileName, parseExportDocument } from "./exportFile";
+
+describe("exportFileName", () => {
+  it("slugs the title", () => {
+    expect(exportFileName("Host overview")).toBe("host-overview.dashboard.json");
+    expect(exportFileName("Réseau / I/O (prod)")).toBe("reseau-i-o-prod.dashboard.json");
+    expect(exportFileName("%%%")).toBe("dashboard.dashboard.json");
+  });
+});
+
+describe("parseExportDocument", () => {
+  it("accepts a JSON object and leaves its validation to the backend", () => {
+    expect(parseExportDocument('{"title": "x", "spec": {}}')).toEqual({ doc: { title: "x", spec: {} } });
+  });
+
+  it("names what is wrong with what is not a JSON object", () => {
+    expect(parseExportDocument("  ")).toEqual({ error: expect.stringMatching(/Paste an exported dashboard/) });
+    expect(parseExportDocument("{title")).toEqual({ error: expect.stringMatching(/^This is not valid JSON: /) });
+    expect(parseExportDocument("[1]")).toEqual({ error: expect.stringMatching(/must be a JSON object/) });
+  });
+});

@@ -1,0 +1,70 @@
+import type { LineSeriesOption } from "echarts";
+import { describe, expect, it } from "vitest";
+import type { DqlResult } from "@/features/explore/dql";
+import type { Panel } from "./api";
+import { toPanelOption } from "./panelOption";
+
+const DAY = 86_400_000;
+const now = 100 * DAY;
+const result = (t0: number, values: number[]): DqlResult => ({
+  series: [
+    {
+      name: "cpu",
+      columns: ["time", "usage_user"],
+      tags: { host: "web-01" },
+      values: values.map((v, i) => [t0 + i * 60_000, v]),
+    },
+  ],
+});
+const panel: Panel = {
+  id: "p",
+  type: "timeseries",
+  grid: { x: 0, y: 0, w: 12, h: 8 },
+  queries: [{ query: "q" }],
+  unit: "percent",
+  thresholds: [{ value: 80, color: "red" }],
+  legend: { show: true, position: "right", values: ["max"] },
+};
+
+describe("toPanelOption", () => {
+  const option = toPanelOption({
+    panel,
+    result: result(now, [10, 95]),
+    range: [now, now + 60_000],
+    compare: { result: result(now - DAY, [5, 6]), shiftMs: DAY, shift: "1d" },
+    timeZone: "UTC",
+  });
+  const series = option.series as LineSeriesOption[];
+
+  it("draws the past series dashed, in the present series' colour, moved onto the present range", () => {
+    expect(series.map((s) => s.name)).toEqual(["web-01", "web-01 (1d ago)"]);
+    expect(series[1].lineStyle?.type).toBe("dashed");
+    expect(series[1].color).toBe(series[0].color);
+    expect((series[1].data as [number, number][]).map((p) => p[0])).toEqual([now, now + 60_000]);
+  });
+
+  it("marks thresholds and formats values in the panel's unit", () => {
+    expect(series[0].markLine?.data).toEqual([expect.objectContaining({ yAxis: 80 })]);
+    expect(series[0].markArea?.data).toHaveLength(1);
+    const y = option.yAxis as { axisLabel: { formatter: (v: number) => string } };
+    expect(y.axisLabel.formatter(42.123)).toBe("42.1%");
+  });
+
+  it("places the legend and appends the chosen values", () => {
+    const legend = option.legend as { show: boolean; orient: string; formatter: (n: string) => string };
+    expect(legend.show).toBe(true);
+    expect(legend.orient).toBe("vertical");
+    expect(legend.formatter("web-01")).toBe("web-01  max: 95%");
+  });
+
+  it("hides the legend when asked and stacks when the panel stacks", () => {
+    const o = toPanelOption({
+      panel: { ...panel, type: "area", stack: true, legend: { show: false } },
+      result: result(now, [1, 2]),
+      range: [now, now + 60_000],
+    });
+    expect((o.legend as { show: boolean }).show).toBe(false);
+    expect((o.series as LineSeriesOption[])[0].stack).toBe("total");
+    expect((o.series as LineSeriesOption[])[0].areaStyle).toBeDefined();
+  });
+});

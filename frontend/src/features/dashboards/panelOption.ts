@@ -1,0 +1,162 @@
+import type { EChartsOption, LineSeriesOption, BarSeriesOption } from "echarts";
+import { reducePoints, type Reducer } from "@/components/charts/statReduce";
+import { thresholdBands, sortThresholds } from "@/components/charts/thresholds";
+import { formatValue } from "@/components/charts/units";
+import type { DqlResult } from "@/features/explore/dql";
+import { MANY_SERIES, toChartSeries, toLineSeriesOption, type ChartSeries } from "@/features/explore/toLineSeriesOption";
+import type { Panel } from "./api";
+import { shiftPoints, timeShiftSuffix } from "./timeShift";
+
+/** ECharts' default palette, set explicitly so a past series gets its present series' colour. */
+export const SERIES_COLORS = [
+  "#5470c6",
+  "#91cc75",
+  "#fac858",
+  "#ee6666",
+  "#73c0de",
+  "#3ba272",
+  "#fc8452",
+  "#9a60b4",
+  "#ea7ccc",
+];
+
+export interface PanelCompare {
+  /** The same queries over the range moved back by `shiftMs`. */
+  result: DqlResult;
+  shiftMs: number;
+  /** The shift as the user wrote it (`1d`), for the legend suffix. */
+  shift: string;
+}
+
+export interface PanelOptionInput {
+  panel: Panel;
+  result: DqlResult;
+  range: [number, number];
+  compare?: PanelCompare;
+  timeZone?: string;
+}
+
+const LEGEND_VALUE_LABELS: Record<string, string> = { last: "last", min: "min", max: "max", avg: "mean", sum: "total" };
+
+/** Line, area and bar panels: series, then units, thresholds, legend and the past series. */
+export function toPanelOption({ panel, result, range, compare, timeZone }: PanelOptionInput): EChartsOption {
+  const kind = panel.type === "area" ? "area" : panel.type === "bar" ? "bar" : "line";
+  const base = toLineSeriesOption(result, { range, kind, timeZone });
+  const unit = panel.unit ?? "none";
+  const decimals = panel.decimals;
+  const current = toChartSeries(result);
+  // Past series keep the name of the present series they echo, for its colour.
+  const past: (ChartSeries & { presentName: string })[] = compare
+    ? toChartSeries(compare.result).map((s) => ({
+        ...s,
+        presentName: s.name,
+        name: `${s.name} (${timeShiftSuffix(compare.shift)})`,
+        points: shiftPoints(s.points, compare.shiftMs),
+      }))
+    : [];
+  const stack = "stack" in panel && panel.stack ? "total" : undefined;
+  const colorOf = new Map<string, string>();
+  current.forEach((s, i) => colorOf.set(s.name, SERIES_COLORS[i % SERIES_COLORS.length]));
+
+  const baseSeries = (base.series ?? []) as (LineSeriesOption | BarSeriesOption)[];
+  const series: (LineSeriesOption | BarSeriesOption)[] = baseSeries.map((s, i) => {
+    const color = SERIES_COLORS[i % SERIES_COLORS.length];
+    if (s.type === "bar") return { ...s, stack, itemStyle: { color } };
+    const line = s as LineSeriesOption;
+    return {
+      ...line,
+      stack,
+      color,
+      lineStyle: { width: "line_width" in panel && panel.line_width !== undefined ? panel.line_width : 1.5 },
+      ...(kind === "area"
+        ? { areaStyle: { opacity: "fill_opacity" in panel && panel.fill_opacity !== undefined ? panel.fill_opacity : 0.3 } }
+        : {}),
+      ...("show_points" in panel && panel.show_points ? { showSymbol: true } : {}),
+    };
+  });
+  past.forEach((s, i) => {
+    const color = colorOf.get(s.presentName) ?? SERIES_COLORS[(current.length + i) % SERIES_COLORS.length];
+    series.push({
+      type: "line",
+      name: s.name,
+      data: s.points,
+      color,
+      showSymbol: false,
+      connectNulls: false,
+      ...(s.points.length > 1000 ? { sampling: "lttb" as const } : {}),
+      lineStyle: { type: "dashed", width: 1.2, opacity: 0.75 },
+      emphasis: current.length + past.length > MANY_SERIES ? { disabled: true } : { focus: "series" },
+    });
+  });
+
+  const thresholds = sortThresholds(panel.thresholds);
+  if (thresholds.length > 0 && series.length > 0) {
+    let top = -Infinity;
+    for (const s of [...current, ...past]) for (const [, v] of s.points) if (v !== null && v > top) top = v;
+    const bands = thresholdBands(thresholds, Number.isFinite(top) ? top : thresholds[thresholds.length - 1].value);
+    series[0] = {
+      ...series[0],
+      markLine: {
+        silent: true,
+        symbol: "none",
+        label: { show: true, position: "insideEndTop", formatter: (p) => formatValue(Number(p.value), unit, decimals) },
+        data: thresholds.map((t) => ({ yAxis: t.value, lineStyle: { color: t.color, type: "dashed", width: 1 } })),
+      },
+      markArea: {
+        silent: true,
+        data: bands.map((b) => [
+          { yAxis: b.from, itemStyle: { color: b.color, opacity: 0.08 } },
+          { yAxis: b.to },
+        ]),
+      },
+    } as LineSeriesOption | BarSeriesOption;
+  }
+
+  const legend = panel.legend ?? { show: true, position: "bottom" as const, values: [] };
+  const showLegend = legend.show !== false;
+  const right = legend.position === "right";
+  const values = (legend.values ?? []).filter((v) => v in LEGEND_VALUE_LABELS);
+  const allSeries = [...current, ...past];
+  const legendText = new Map<string, string>();
+  if (values.length > 0) {
+    for (const s of allSeries) {
+      const parts = values.map(
+        (v) => `${LEGEND_VALUE_LABELS[v]}: ${formatValue(reducePoints(s.points, v as Reducer), unit, decimals)}`,
+      );
+      legendText.set(s.name, `${s.name}  ${parts.join("  ")}`);
+    }
+  }
+
+  // A legend on the right gets a column of its own, wider when it lists values.
+  const legendWidth = values.length > 0 ? 280 : 180;
+  const tooltipFormat = (v: unknown): string => (typeof v === "number" ? formatValue(v, unit, decimals) : "–");
+  return {
+    ...base,
+    grid: {
+      left: 8,
+      right: right && showLegend ? legendWidth + 16 : 16,
+      top: 16,
+      bottom: showLegend && !right ? 56 : 32,
+      containLabel: true,
+    },
+    legend: {
+      show: showLegend,
+      type: "scroll",
+      data: allSeries.map((s) => s.name),
+      formatter: (name: string) => legendText.get(name) ?? name,
+      ...(right
+        ? {
+            orient: "vertical",
+            right: 0,
+            top: 8,
+            bottom: 8,
+            width: legendWidth,
+            textStyle: { width: legendWidth - 36, overflow: "truncate" },
+          }
+        : { bottom: 0, left: 8, right: 8 }),
+    },
+    tooltip: { ...(base.tooltip as object), valueFormatter: tooltipFormat },
+    yAxis: { type: "value", scale: !stack, axisLabel: { formatter: (v: number) => formatValue(v, unit) } },
+    series,
+  };
+}

@@ -1,0 +1,71 @@
+import type { Panel } from "./api";
+
+/** The visualisations the panel editor offers (the schema has more, drawn as time series). */
+export const VISUALISATIONS = [
+  { value: "timeseries", label: "Line" },
+  { value: "area", label: "Area" },
+  { value: "bar", label: "Bar" },
+  { value: "stat", label: "Stat" },
+  { value: "table", label: "Table" },
+] as const;
+
+export type Visualisation = (typeof VISUALISATIONS)[number]["value"];
+export type PanelType = Panel["type"];
+
+type Reducer = "last" | "first" | "avg" | "min" | "max" | "sum" | "count";
+
+/**
+ * The same panel as another visualisation. The schema refuses fields a type does not have
+ * (a table has no `sparkline`), so only the shared fields are kept, plus the type's own
+ * settings carried over where they mean the same thing (`stack`, `reduce`).
+ */
+export function changePanelType(panel: Panel, type: Visualisation): Panel {
+  const base = {
+    id: panel.id,
+    title: panel.title,
+    description: panel.description,
+    grid: panel.grid,
+    queries: panel.queries,
+    unit: panel.unit,
+    decimals: panel.decimals,
+    thresholds: panel.thresholds,
+    legend: panel.legend,
+  };
+  const stack = "stack" in panel ? panel.stack : undefined;
+  const reduce = "reduce" in panel && panel.reduce ? (panel.reduce as Reducer) : undefined;
+  switch (type) {
+    case "timeseries":
+      return { ...base, type, stack, line_width: "line_width" in panel ? panel.line_width : undefined };
+    case "area":
+      return { ...base, type, stack, fill_opacity: "fill_opacity" in panel ? panel.fill_opacity : undefined };
+    case "bar":
+      return { ...base, type, stack };
+    case "stat":
+      return { ...base, type, reduce: reduce ?? "last", sparkline: "sparkline" in panel ? panel.sparkline : true };
+    case "table":
+      return { ...base, type, reduce: reduce ?? null };
+  }
+}
+
+/** Drops keys whose value is `undefined`, so the saved JSON stays as small as the schema's defaults. */
+export function compactPanel(panel: Panel): Panel {
+  return Object.fromEntries(Object.entries(panel).filter(([, v]) => v !== undefined)) as Panel;
+}
+
+/** A new line panel at `grid` querying `query`. */
+export function newPanel(id: string, grid: Panel["grid"], query: string): Panel {
+  return {
+    id,
+    type: "timeseries",
+    title: "New panel",
+    grid,
+    queries: [{ ref_id: "A", query }],
+    unit: "none",
+    legend: { show: true, position: "bottom", values: [] },
+  };
+}
+
+/** The visualisation a stored panel is edited as (heatmap and top list fall back to line). */
+export function visualisationOf(panel: Panel): Visualisation {
+  return VISUALISATIONS.some((v) => v.value === panel.type) ? (panel.type as Visualisation) : "timeseries";
+}

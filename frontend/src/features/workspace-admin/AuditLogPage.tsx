@@ -1,0 +1,236 @@
+import { useMemo, useState, type FormEvent, type ReactElement } from "react";
+import { useSearchParams } from "react-router";
+import { TimeRangePicker } from "@/components/time/TimeRangePicker";
+import { Alert } from "@/components/ui/Alert";
+import { Button } from "@/components/ui/Button";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { Spinner } from "@/components/ui/Spinner";
+import { TextField } from "@/components/ui/TextField";
+import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
+import { toUserMessage } from "@/lib/apiError";
+import { formatDateTime, TimeRangeError } from "@/lib/time";
+import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import type { AuditQuery } from "./api";
+import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  describeDetails,
+  describeTarget,
+  pageCount,
+  pageSummary,
+  readAuditFilters,
+  toAuditQuery,
+  writeAuditFilters,
+  type AuditFilters,
+} from "./auditFilters";
+import { useAuditLog } from "./hooks/useAuditLog";
+import { useMembers } from "./hooks/useMembers";
+
+/** Settings › Audit log: who did what and when, filtered and paged; the filters live in the URL. */
+export function AuditLogPage(): ReactElement {
+  const workspace = useCurrentWorkspace();
+  if (!canAdmin(workspace.role)) {
+    return (
+      <section className="card stack" aria-labelledby="audit-title">
+        <h2 id="audit-title">Audit log</h2>
+        <Alert tone="info">Only owners and admins can read the audit log.</Alert>
+      </section>
+    );
+  }
+  return <AuditLog workspaceId={workspace.id} />;
+}
+
+function AuditLog({ workspaceId }: { workspaceId: string }): ReactElement {
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => readAuditFilters(params), [params]);
+  const setFilters = (next: AuditFilters): void => setParams(writeAuditFilters(next));
+  // Resolved once per filter change: a relative range ("last 7 days") is anchored when applied.
+  const resolved = useMemo((): { query?: AuditQuery; error?: string } => {
+    try {
+      return { query: toAuditQuery(filters) };
+    } catch (err) {
+      if (err instanceof TimeRangeError) return { error: err.message };
+      throw err;
+    }
+  }, [filters]);
+  const log = useAuditLog(workspaceId, resolved.query);
+  const members = useMembers(workspaceId);
+  const emails = useMemo(
+    () => new Map((members.data?.data ?? []).map((m) => [m.user_id, m.email])),
+    [members.data],
+  );
+
+  return (
+    <section className="card stack" aria-labelledby="audit-title" aria-busy={log.isFetching}>
+      <div className="section-header">
+        <h2 id="audit-title">Audit log</h2>
+        <TimeRangePicker
+          value={{ from: filters.from, to: filters.to }}
+          onChange={(r) => setFilters({ ...filters, ...r, page: 1 })}
+        />
+      </div>
+      <FiltersForm key={params.toString()} filters={filters} onApply={setFilters} />
+      {resolved.error ? <Alert>{resolved.error}</Alert> : null}
+      {log.isPending && resolved.query ? (
+        <Spinner label="Loading the audit log" />
+      ) : log.isError ? (
+        <Alert title="Could not load the audit log">{toUserMessage(log.error)}</Alert>
+      ) : log.data ? (
+        log.data.count === 0 ? (
+          <EmptyState title="No events match these filters" testId="audit-empty">
+            Widen the time range or clear a filter.
+          </EmptyState>
+        ) : (
+          <>
+            <table className="data-table" data-testid="audit-table">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Actor</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Details</th>
+                  <th scope="col">IP</th>
+                </tr>
+              </thead>
+              <tbody>
+                {log.data.data.map((e) => (
+                  <tr key={e.id}>
+                    <td>{formatDateTime(Date.parse(e.created_at))}</td>
+                    <td>
+                      {e.actor_email ? (
+                        <button
+                          type="button"
+                          className="cell-filter"
+                          title="Show only this actor's events"
+                          onClick={() => setFilters({ ...filters, actor: e.actor_email ?? "", page: 1 })}
+                        >
+                          {e.actor_email}
+                        </button>
+                      ) : (
+                        <span className="muted">system</span>
+                      )}
+                    </td>
+                    <td>
+                      <code>{e.action}</code>
+                    </td>
+                    <td className="wrap">
+                      {e.target_type && e.target_id ? (
+                        <button
+                          type="button"
+                          className="cell-filter"
+                          title="Show only events about this target"
+                          onClick={() =>
+                            setFilters({
+                              ...filters,
+                              targetType: e.target_type ?? "",
+                              targetId: e.target_id ?? "",
+                              page: 1,
+                            })
+                          }
+                        >
+                          {describeTarget(e, emails)}
+                        </button>
+                      ) : (
+                        describeTarget(e, emails)
+                      )}
+                    </td>
+                    <td className="wrap small">{describeDetails(e.details)}</td>
+                    <td className="small">{e.ip ?? "–"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <nav className="pager" aria-label="Audit log pages">
+              <span className="muted small" data-testid="audit-summary">
+                {pageSummary(filters.page, log.data.count)}
+              </span>
+              <Button
+                size="sm"
+                disabled={filters.page <= 1}
+                onClick={() => setFilters({ ...filters, page: filters.page - 1 })}
+              >
+                Previous
+              </Button>
+              <span className="small">
+                Page {filters.page} of {pageCount(log.data.count)}
+              </span>
+              <Button
+                size="sm"
+                disabled={filters.page >= pageCount(log.data.count)}
+                onClick={() => setFilters({ ...filters, page: filters.page + 1 })}
+              >
+                Next
+              </Button>
+            </nav>
+          </>
+        )
+      ) : null}
+    </section>
+  );
+}
+
+function FiltersForm({ filters, onApply }: { filters: AuditFilters; onApply: (f: AuditFilters) => void }): ReactElement {
+  const [draft, setDraft] = useState(filters);
+  const onSubmit = (e: FormEvent): void => {
+    e.preventDefault();
+    onApply({ ...draft, page: 1 });
+  };
+  const active = Boolean(filters.action || filters.actor || filters.targetType || filters.targetId);
+  return (
+    <form className="audit-filters" onSubmit={onSubmit} aria-label="Audit log filters">
+      <label className="field">
+        Action
+        <select value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value })} name="action">
+          <option value="">Any action</option>
+          {AUDIT_ACTIONS.map((g) => (
+            <optgroup key={g.family} label={g.label}>
+              <option value={g.family}>All {g.label.toLowerCase()} actions</option>
+              {g.actions.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <TextField
+        label="Actor"
+        name="actor"
+        placeholder="part of an email"
+        value={draft.actor}
+        onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
+      />
+      <label className="field">
+        Target type
+        <select value={draft.targetType} onChange={(e) => setDraft({ ...draft, targetType: e.target.value })} name="target_type">
+          <option value="">Any target</option>
+          {AUDIT_TARGET_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </label>
+      <TextField
+        label="Target id"
+        name="target_id"
+        placeholder="exact id"
+        value={draft.targetId}
+        onChange={(e) => setDraft({ ...draft, targetId: e.target.value })}
+      />
+      <Button type="submit" variant="primary">
+        Apply filters
+      </Button>
+      {active ? (
+        <Button
+          variant="ghost"
+          onClick={() => onApply({ ...filters, action: "", actor: "", targetType: "", targetId: "", page: 1 })}
+        >
+          Clear filters
+        </Button>
+      ) : null}
+    </form>
+  );
+}

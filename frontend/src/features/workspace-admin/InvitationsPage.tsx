@@ -1,0 +1,167 @@
+import { useState, type FormEvent, type ReactElement } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { Button } from "@/components/ui/Button";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { Spinner } from "@/components/ui/Spinner";
+import { TextField } from "@/components/ui/TextField";
+import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
+import { toUserMessage } from "@/lib/apiError";
+import { formatDateTime } from "@/lib/time";
+import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import type { Role } from "./api";
+import { CopyButton } from "./components/CopyButton";
+import { useCreateInvitation, useInvitations, useRevokeInvitation } from "./hooks/useMembers";
+import { invitationStatus, inviteLink } from "./inviteLink";
+import { grantableRoles, isRole } from "./roles";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const STATUS_BADGE: Record<string, string> = {
+  pending: "badge badge-accent",
+  accepted: "badge badge-ok",
+  revoked: "badge badge-danger",
+  expired: "badge",
+};
+
+/** Settings › Invitations: invite by email and role, copy the link (shown once), list and revoke. */
+export function InvitationsPage(): ReactElement {
+  const workspace = useCurrentWorkspace();
+  const admin = canAdmin(workspace.role);
+  const invitations = useInvitations(workspace.id, admin);
+  const create = useCreateInvitation(workspace.id);
+  const revoke = useRevokeInvitation(workspace.id);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("viewer");
+  const [emailError, setEmailError] = useState<string>();
+
+  if (!admin) {
+    return (
+      <section className="card stack" aria-labelledby="invitations-title">
+        <h2 id="invitations-title">Invitations</h2>
+        <Alert tone="info">Only owners and admins can invite people. Ask one of them to send you an invitation link.</Alert>
+      </section>
+    );
+  }
+
+  const onInvite = (e: FormEvent): void => {
+    e.preventDefault();
+    if (!EMAIL.test(email.trim())) {
+      setEmailError("Enter the email address the invitee will sign in with.");
+      return;
+    }
+    setEmailError(undefined);
+    revoke.reset();
+    create.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
+  };
+
+  const created = create.data;
+  const link = created ? inviteLink(window.location.origin, created.code) : undefined;
+
+  return (
+    <>
+      <section className="card stack" aria-labelledby="invite-title">
+        <h2 id="invite-title">Invite someone</h2>
+        <form className="form-row" onSubmit={onInvite} noValidate aria-label="Invite someone">
+          <TextField
+            label="Email"
+            name="invite_email"
+            type="email"
+            autoComplete="off"
+            value={email}
+            error={emailError}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <label className="field">
+            Role
+            <select
+              name="invite_role"
+              value={role}
+              onChange={(e) => {
+                if (isRole(e.target.value)) setRole(e.target.value);
+              }}
+            >
+              {grantableRoles(workspace.role).map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button type="submit" variant="primary" disabled={create.isPending}>
+            Create invitation
+          </Button>
+        </form>
+        {create.isError ? <Alert>{toUserMessage(create.error)}</Alert> : null}
+        {created && link ? (
+          <Alert tone="success" title={`Invitation for ${created.email} (${created.role})`} testId="new-invitation">
+            <p>Send this link to {created.email}; it is shown only now and works once, until {formatDateTime(Date.parse(created.expires_at), undefined, false)}.</p>
+            <div className="invite-link">
+              <input readOnly value={link} aria-label="Invitation link" data-testid="invite-link" onFocus={(e) => e.target.select()} />
+              <CopyButton text={link} label="Copy invitation link" />
+            </div>
+          </Alert>
+        ) : null}
+      </section>
+      <section className="card stack" aria-labelledby="invitations-title">
+        <h2 id="invitations-title">Invitations</h2>
+        {revoke.isError ? <Alert>{toUserMessage(revoke.error)}</Alert> : null}
+        {invitations.isPending ? (
+          <Spinner label="Loading invitations" />
+        ) : invitations.isError ? (
+          <Alert title="Could not load the invitations">{toUserMessage(invitations.error)}</Alert>
+        ) : invitations.data.data.length === 0 ? (
+          <EmptyState title="No invitations yet">Invite a colleague above; they join with the role you pick.</EmptyState>
+        ) : (
+          <table className="data-table" data-testid="invitations-table">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Sent</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.data.data.map((inv) => {
+                const status = invitationStatus(inv);
+                return (
+                  <tr key={inv.id}>
+                    <td>{inv.email}</td>
+                    <td>{inv.role}</td>
+                    <td>
+                      <span className={STATUS_BADGE[status]}>{status}</span>
+                    </td>
+                    <td>{formatDateTime(Date.parse(inv.created_at), undefined, false)}</td>
+                    <td>{formatDateTime(Date.parse(inv.expires_at), undefined, false)}</td>
+                    <td className="actions">
+                      {status === "pending" ? (
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          aria-label={`Revoke invitation for ${inv.email}`}
+                          disabled={revoke.isPending}
+                          onClick={() => {
+                            if (window.confirm(`Revoke the invitation for ${inv.email}? The link stops working.`)) {
+                              create.reset();
+                              revoke.mutate(inv.id);
+                            }
+                          }}
+                        >
+                          Revoke
+                        </Button>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,121 @@
+import type { Limits, LimitsUpdate } from "./api";
+
+export type LimitKey = keyof Limits & keyof LimitsUpdate;
+
+export interface LimitField {
+  key: LimitKey;
+  label: string;
+  unit: string;
+  min: number;
+  max: number;
+  help: string;
+}
+
+/** The workspace limits the backend enforces, with the bounds it accepts (schemas/limits.py). */
+export const LIMIT_FIELDS: LimitField[] = [
+  {
+    key: "ingest_points_per_second",
+    label: "Ingest rate",
+    unit: "points/s",
+    min: 1,
+    max: 100_000_000,
+    help: "Sustained points per second the gateway accepts; above it writes get 429.",
+  },
+  {
+    key: "ingest_burst",
+    label: "Ingest burst",
+    unit: "points",
+    min: 1,
+    max: 1_000_000_000,
+    help: "Points accepted at once above the sustained rate.",
+  },
+  {
+    key: "max_body_bytes",
+    label: "Request body size",
+    unit: "bytes",
+    min: 1024,
+    max: 1_073_741_824,
+    help: "Largest write request, after decompression; larger ones get 413.",
+  },
+  {
+    key: "active_series",
+    label: "Active series",
+    unit: "series",
+    min: 1,
+    max: 1_000_000_000,
+    help: "Series that received a point recently; new series above it are refused.",
+  },
+  {
+    key: "query_timeout_seconds",
+    label: "Query timeout",
+    unit: "s",
+    min: 1,
+    max: 600,
+    help: "A query running longer is cancelled.",
+  },
+  {
+    key: "max_points_per_query",
+    label: "Points per query",
+    unit: "points",
+    min: 1,
+    max: 1_000_000_000,
+    help: "Most samples one query may read.",
+  },
+  {
+    key: "retention_days",
+    label: "Retention",
+    unit: "days",
+    min: 1,
+    max: 3650,
+    help: "How long data is kept.",
+  },
+];
+
+export type LimitsDraft = Record<LimitKey, string>;
+
+export function toDraft(limits: Limits): LimitsDraft {
+  return Object.fromEntries(LIMIT_FIELDS.map((f) => [f.key, String(limits[f.key])])) as LimitsDraft;
+}
+
+/**
+ * Compares the edited values with the current limits: the fields that changed (ready to
+ * PATCH) and, per field, why a value is refused. Spaces, `_` and `,` group digits.
+ */
+export function diffLimits(
+  current: Limits,
+  draft: LimitsDraft,
+): { changes: LimitsUpdate; errors: Partial<Record<LimitKey, string>> } {
+  const changes: LimitsUpdate = {};
+  const errors: Partial<Record<LimitKey, string>> = {};
+  for (const f of LIMIT_FIELDS) {
+    const text = draft[f.key].replace(/[\s_,]/g, "");
+    if (!/^\d+$/.test(text)) {
+      errors[f.key] = `${f.label} must be a whole number.`;
+      continue;
+    }
+    const value = Number(text);
+    if (value < f.min || value > f.max) {
+      errors[f.key] = `${f.label} must be between ${formatNumber(f.min)} and ${formatNumber(f.max)} ${f.unit}.`;
+      continue;
+    }
+    if (value !== current[f.key]) changes[f.key] = value;
+  }
+  return { changes, errors };
+}
+
+/** `1234567` → `1,234,567`. */
+export function formatNumber(n: number): string {
+  return n.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}
+
+/** Bytes in the largest binary unit that keeps the number ≥ 1: `1048576` → `1 MiB`. */
+export function formatBytes(n: number): string {
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i += 1;
+  }
+  return `${formatNumber(Math.round(v * 100) / 100)} ${units[i]}`;
+}

@@ -1,0 +1,25 @@
+import type { ReactElement } from "react";
+import { Navigate, type RouteObject } from "react-router";
+import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
+import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import { ApiKeysPage } from "./ApiKeysPage";
+import { AuditLogPage } from "./AuditLogPage";
+import { InvitationsPage } from "./InvitationsPage";
+import { LimitsPage } from "./LimitsPage";
+import { MembersPage } from "./MembersPage";
+
+/** `/settings` opens API keys for admins (what a new workspace needs first), members for everyone else. */
+function SettingsIndex(): ReactElement {
+  const workspace = useCurrentWorkspace();
+  return <Navigate to={canAdmin(workspace.role) ? "keys" : "members"} replace />;
+}
+
+/** The sub-pages under `/w/:workspaceId/settings`, rendered inside `SettingsPage`. */
+export const settingsRoutes: RouteObject[] = [
+  { index: true, element: <SettingsIndex /> },
+  { path: "members", element: <MembersPage /> },
+  { path: "invitations", element: <InvitationsPage /> },
+  { path: "keys", element: <ApiKeysPage /> },
+  { path: "limits", element: <LimitsPage /> },
+  { path: "audit", element: <AuditLogPage /> },
+];
