@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help up down status restart logs install test lint generate migrate clean bench-api bench-small bench-storage bench-dql bench-ingest
+.PHONY: help up down status restart logs install test lint generate migrate clean bench-api bench-ui bench-small bench-storage bench-dql bench-ingest
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -33,6 +33,10 @@ generate: ## regenerate the OpenAPI document and the UI's typed client
 bench-api: ## query API concurrency sweep, 1..128 clients, against the running `make up` stack
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
 	@.vigil/venv/bin/python backend/scripts/bench_api.py --env-file .vigil/demo.env --seconds $${SECONDS_PER_LEVEL:-10}
+bench-ui: ## a 12-panel dashboard over 1,000 series: time to interactive in Chromium (needs make up)
+	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
+	@test -d e2e/node_modules || (cd e2e && npm ci --no-audit --no-fund)
+	@source infra/lib.sh && cd e2e && VIGIL_BASE_URL=$$VIGIL_BACKEND_URL VIGIL_GATEWAY_URL=$$VIGIL_GATEWAY_URL node bench/ui-dashboard.mjs
 BENCH = .vigil/venv/bin/vigil-bench
 bench-small: ## every benchmark scenario in small mode (~3 min)
 	@bench/install.sh && $(BENCH) all --small

@@ -71,9 +71,35 @@ export const RELATIVE_RANGES: { label: string; from: string }[] = [
 
 export const DEFAULT_TIME_RANGE: TimeRangeSpec = { from: "now-15m", to: "now" };
 
+let cachedZone: string | undefined;
+
 /** The browser's IANA zone, e.g. `Europe/Paris` (`UTC` when unknown). */
 export function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  // resolvedOptions() builds a formatter each call; charts ask for every tick and row
+  cachedZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  return cachedZone;
+}
+
+// Intl.DateTimeFormat construction is slow (tens of µs); one formatter per zone and precision.
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateTimeFormat(timeZone: string, withSeconds: boolean): Intl.DateTimeFormat {
+  const key = `${timeZone}|${withSeconds ? "s" : "m"}`;
+  let f = dateTimeFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: withSeconds ? "2-digit" : undefined,
+      hourCycle: "h23",
+    });
+    dateTimeFormats.set(key, f);
+  }
+  return f;
 }
 
 /** `UTC+01:00` style offset of `timeZone` at `at`. */
@@ -105,16 +131,7 @@ export function describeTimeRange(spec: TimeRangeSpec, timeZone: string = localT
 
 /** `2026-11-21 06:05:00` in `timeZone`. */
 export function formatDateTime(ms: number, timeZone: string = localTimeZone(), withSeconds = true): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: withSeconds ? "2-digit" : undefined,
-    hourCycle: "h23",
-  }).formatToParts(ms);
+  const parts = dateTimeFormat(timeZone, withSeconds).formatToParts(ms);
   const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? "";
   const time = `${get("hour")}:${get("minute")}${withSeconds ? `:${get("second")}` : ""}`;
   return `${get("year")}-${get("month")}-${get("day")} ${time}`;

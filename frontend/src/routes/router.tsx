@@ -2,11 +2,6 @@ import { createBrowserRouter, Navigate, useRouteError } from "react-router";
 import type { ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { LoginPage } from "@/features/auth/LoginPage";
-import { BenchmarkRunPage } from "@/features/benchmarks/BenchmarkRunPage";
-import { BenchmarksPage } from "@/features/benchmarks/BenchmarksPage";
-import { DashboardPage } from "@/features/dashboards/DashboardPage";
-import { DashboardsPage } from "@/features/dashboards/DashboardsPage";
-import { ExplorePage } from "@/features/explore/ExplorePage";
 import { SettingsPage } from "@/features/workspace-admin/SettingsPage";
 import { settingsRoutes } from "@/features/workspace-admin/settingsRoutes";
 import { AcceptInvitationPage } from "@/features/workspaces/AcceptInvitationPage";
@@ -28,6 +23,16 @@ function RouteError(): ReactElement {
   );
 }
 
+// The big pages load on first visit (code splitting): the editor (CodeMirror) only with
+// Explore, the grid with dashboards, the reports with benchmarks.
+const explore = async () => ({ Component: (await import("@/features/explore/ExplorePage")).ExplorePage });
+const dashboards = async () => ({ Component: (await import("@/features/dashboards/DashboardsPage")).DashboardsPage });
+const dashboard = async () => ({ Component: (await import("@/features/dashboards/DashboardPage")).DashboardPage });
+const benchmarks = async () => ({ Component: (await import("@/features/benchmarks/BenchmarksPage")).BenchmarksPage });
+const benchmarkRun = async () => ({
+  Component: (await import("@/features/benchmarks/BenchmarkRunPage")).BenchmarkRunPage,
+});
+
 export const router = createBrowserRouter([
   { path: "/login", element: <LoginPage />, errorElement: <RouteError /> },
   { path: "/signup", element: <LoginPage mode="signup" />, errorElement: <RouteError /> },
@@ -43,13 +48,13 @@ export const router = createBrowserRouter([
         errorElement: <RouteError />,
         children: [
           { index: true, element: <Navigate to="explore" replace /> },
-          { path: "explore", element: <ExplorePage /> },
+          { path: "explore", lazy: explore },
           { path: "settings", element: <SettingsPage />, children: settingsRoutes },
           { path: "get-started", element: <GetStartedPage /> },
-          { path: "dashboards", element: <DashboardsPage /> },
-          { path: "dashboards/:dashboardId", element: <DashboardPage /> },
-          { path: "benchmarks", element: <BenchmarksPage /> },
-          { path: "benchmarks/:runId", element: <BenchmarkRunPage /> },
+          { path: "dashboards", lazy: dashboards },
+          { path: "dashboards/:dashboardId", lazy: dashboard },
+          { path: "benchmarks", lazy: benchmarks },
+          { path: "benchmarks/:runId", lazy: benchmarkRun },
         ],
       },
       { path: "*", element: <Navigate to="/" replace /> },

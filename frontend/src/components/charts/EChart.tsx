@@ -22,8 +22,8 @@ export interface EChartProps {
 /**
  * The one component that owns an ECharts instance: init on mount, `setOption` when the
  * option changes, resize with its container, dispose on unmount. It sets
- * `data-series-count` and `data-point-count` from what the instance actually holds, so
- * tests can check a chart without reading pixels.
+ * `data-series-count` and `data-point-count` from what the instance actually holds, and
+ * `data-ready="true"` once that is drawn, so tests can check a chart without reading pixels.
  */
 export function EChart({
   option,
@@ -57,8 +57,15 @@ export function EChart({
         if (Number.isFinite(a) && Number.isFinite(b) && b > a) brushRef.current([Math.round(a), Math.round(b)]);
       }
     });
+    chart.on("finished", () => {
+      el.dataset.ready = "true";
+    });
     readyRef.current?.(chart);
-    const ro = new ResizeObserver(() => chart.resize());
+    // The observer also fires once at observe() time; a resize re-lays out every series, so
+    // only resize when the size really changed.
+    const ro = new ResizeObserver(() => {
+      if (el.clientWidth !== chart.getWidth() || el.clientHeight !== chart.getHeight()) chart.resize();
+    });
     ro.observe(el);
     return () => {
       ro.disconnect();
@@ -78,7 +85,9 @@ export function EChart({
           toolbox: { show: false },
         }
       : option;
-    chart.setOption(withBrush, { notMerge });
+    // lazyUpdate: draw in the next frame, so a dashboard's charts share frames with React
+    // instead of each blocking the main thread inside its own effect.
+    chart.setOption(withBrush, { notMerge, lazyUpdate: true });
     if (onBrushX) {
       chart.dispatchAction({
         type: "takeGlobalCursor",
@@ -89,7 +98,8 @@ export function EChart({
     const drawn = countDrawn(chart.getOption());
     el.dataset.seriesCount = String(drawn.series);
     el.dataset.pointCount = String(drawn.points);
-    el.dataset.ready = "true";
+    // set again by the "finished" event once this option is on the canvas
+    el.dataset.ready = "false";
   }, [option, notMerge, scheme, onBrushX]);
 
   return (

@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
 import { Link, useBlocker, useParams, useSearchParams } from "react-router";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
-import { DEFAULT_QUERY } from "@/features/explore/ExplorePage";
+import { DEFAULT_QUERY } from "@/features/explore/dql";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { DEFAULT_TIME_RANGE, type TimeRangeSpec } from "@/lib/time";
@@ -13,11 +13,13 @@ import { useStringParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec, Panel } from "./api";
 import { DashboardGrid, MoveHandle } from "./components/DashboardGrid";
-import { PanelEditor } from "./components/PanelEditor";
 import { PanelView } from "./components/PanelView";
 import { TimeShiftPicker } from "./components/TimeShiftPicker";
 import { VariablePicker } from "./components/VariablePicker";
 import { VersionHistory } from "./components/VersionHistory";
+
+// The editor brings CodeMirror; viewers of a dashboard never need it.
+const PanelEditor = lazy(async () => ({ default: (await import("./components/PanelEditor")).PanelEditor }));
 import "./dashboards.css";
 import { downloadJson, exportFileName } from "./exportFile";
 import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/useDashboards";
@@ -385,6 +387,7 @@ export function DashboardPage(): ReactElement {
       )}
 
       {panelBeingEdited ? (
+        <Suspense fallback={<Spinner label="Loading the panel editor" />}>
         <PanelEditor
           key={panelBeingEdited.id}
           workspaceId={workspace.id}
@@ -398,6 +401,7 @@ export function DashboardPage(): ReactElement {
             setEditingPanel(null);
           }}
         />
+        </Suspense>
       ) : null}
       {showHistory ? (
         <VersionHistory

@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
-import { DEFAULT_QUERY } from "@/features/explore/ExplorePage";
+import { DEFAULT_QUERY } from "@/features/explore/dql";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";

@@ -2,7 +2,7 @@ import type { LineSeriesOption } from "echarts";
 import { describe, expect, it } from "vitest";
 import type { DqlResult } from "@/features/explore/dql";
 import type { Panel } from "./api";
-import { toPanelOption } from "./panelOption";
+import { CANVAS_LEGEND_MAX, panelLegendMode, toPanelOption } from "./panelOption";
 
 const DAY = 86_400_000;
 const now = 100 * DAY;
@@ -66,5 +66,27 @@ describe("toPanelOption", () => {
     expect((o.legend as { show: boolean }).show).toBe(false);
     expect((o.series as LineSeriesOption[])[0].stack).toBe("total");
     expect((o.series as LineSeriesOption[])[0].areaStyle).toBeDefined();
+  });
+});
+
+describe("legend placement", () => {
+  const many: DqlResult = {
+    series: Array.from({ length: CANVAS_LEGEND_MAX + 1 }, (_, i) => ({
+      name: "cpu",
+      columns: ["time", "usage_user"],
+      tags: { host: `web-${i}` },
+      values: [[now, i]],
+    })),
+  };
+
+  it("keeps a few series' legend on the canvas and moves many series' legend to HTML", () => {
+    expect(panelLegendMode(panel, CANVAS_LEGEND_MAX)).toBe("canvas");
+    expect(panelLegendMode(panel, CANVAS_LEGEND_MAX + 1)).toBe("html");
+    expect(panelLegendMode({ ...panel, legend: { show: false } }, 100)).toBe("none");
+    const o = toPanelOption({ panel, result: many, range: [now, now + 60_000], timeZone: "UTC" });
+    const legend = o.legend as { show: boolean; data: string[] };
+    expect(legend.show).toBe(false);
+    expect(legend.data).toHaveLength(CANVAS_LEGEND_MAX + 1);
+    expect((o.grid as { right: number }).right).toBe(16);
   });
 });

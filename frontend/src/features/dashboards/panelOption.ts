@@ -36,6 +36,18 @@ export interface PanelOptionInput {
   timeZone?: string;
 }
 
+/**
+ * Above this many series the legend is drawn as HTML beside the chart (ChartLegend) instead
+ * of on the canvas, whose layout of every entry on each draw dominates a big chart's cost.
+ */
+export const CANVAS_LEGEND_MAX = 30;
+
+/** Where a panel's legend goes: on the canvas, in HTML beside it, or nowhere. */
+export function panelLegendMode(panel: Panel, seriesCount: number): "canvas" | "html" | "none" {
+  if (panel.legend?.show === false) return "none";
+  return seriesCount > CANVAS_LEGEND_MAX ? "html" : "canvas";
+}
+
 const LEGEND_VALUE_LABELS: Record<string, string> = { last: "last", min: "min", max: "max", avg: "mean", sum: "total" };
 
 /** Line, area and bar panels: series, then units, thresholds, legend and the past series. */
@@ -129,18 +141,20 @@ export function toPanelOption({ panel, result, range, compare, timeZone }: Panel
 
   // A legend on the right gets a column of its own, wider when it lists values.
   const legendWidth = values.length > 0 ? 280 : 180;
+  const canvasLegend = showLegend && panelLegendMode(panel, allSeries.length) === "canvas";
   const tooltipFormat = (v: unknown): string => (typeof v === "number" ? formatValue(v, unit, decimals) : "–");
   return {
     ...base,
     grid: {
       left: 8,
-      right: right && showLegend ? legendWidth + 16 : 16,
+      right: right && canvasLegend ? legendWidth + 16 : 16,
       top: 16,
-      bottom: showLegend && !right ? 56 : 32,
+      bottom: canvasLegend && !right ? 56 : 32,
       containLabel: true,
     },
     legend: {
-      show: showLegend,
+      // an HTML legend keeps this one's data and formatter for its entries and selection
+      show: canvasLegend,
       type: "scroll",
       data: allSeries.map((s) => s.name),
       formatter: (name: string) => legendText.get(name) ?? name,

@@ -17,6 +17,7 @@ import { ResultTable } from "./components/ResultTable";
 import { dqlCompletionSource } from "./editor/dqlCompletion";
 import { DqlEditor, type EditorError } from "./editor/DqlEditor";
 import { byteOffsetToIndex } from "./editor/offsets";
+import { DEFAULT_QUERY } from "./dql";
 import { useDqlQuery } from "./hooks/useDqlQuery";
 import { pushHistory, readHistory } from "./queryHistory";
 import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
@@ -32,7 +33,6 @@ const REFRESH: { label: string; ms: number }[] = [
   { label: "5m", ms: 300_000 },
 ];
 
-export const DEFAULT_QUERY = "M::cpu:(avg(usage_user)) [15m::1m] BY host";
 
 /** Explore: write DQL, pick a time range, see the result as a chart. State lives in the URL. */
 export function ExplorePage(): ReactElement {

@@ -76,6 +76,9 @@ export function countPoints(series: ChartSeries[]): { series: number; points: nu
   return { series: series.length, points };
 }
 
+/** Above this many series a chart drops per-series hover effects. */
+export const MANY_SERIES = 20;
+
 /**
  * DQL result → ECharts option: one line per series, legend named by the BY tag values,
  * a time axis labelled in `timeZone`, and a tooltip listing every series at the hovered time.
@@ -96,9 +99,11 @@ export function toLineSeriesOption(result: DqlResult | undefined, settings: Line
   const span = Number.isFinite(minT) && Number.isFinite(maxT) ? Math.max(maxT - minT, 1) : 3_600_000;
 
   const kind = settings.kind ?? "line";
+  // Hover-focus dims every other series: useful for a few, costly and unreadable for many.
+  const emphasis = series.length > MANY_SERIES ? { disabled: true } : { focus: "series" as const };
   const lines: (LineSeriesOption | BarSeriesOption)[] = series.map((s) =>
     kind === "bar"
-      ? { type: "bar", name: s.name, data: s.points, emphasis: { focus: "series" }, barMaxWidth: 16 }
+      ? { type: "bar", name: s.name, data: s.points, emphasis, barMaxWidth: 16 }
       : {
     type: "line",
     name: s.name,
@@ -106,8 +111,9 @@ export function toLineSeriesOption(result: DqlResult | undefined, settings: Line
     showSymbol: s.points.length < 2,
     symbolSize: 4,
     connectNulls: false,
-    emphasis: { focus: "series" },
-    sampling: "lttb",
+    emphasis,
+    // downsampling only pays off when a series has more points than the chart has pixels
+    ...(s.points.length > 1000 ? { sampling: "lttb" as const } : {}),
     ...(kind === "area" ? { areaStyle: { opacity: 0.18 } } : {}),
   });
 

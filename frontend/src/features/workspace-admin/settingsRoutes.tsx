@@ -5,7 +5,6 @@ import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import { ApiKeysPage } from "./ApiKeysPage";
 import { AuditLogPage } from "./AuditLogPage";
 import { InvitationsPage } from "./InvitationsPage";
-import { LimitsPage } from "./LimitsPage";
 import { MembersPage } from "./MembersPage";
 
 /** `/settings` opens API keys for admins (what a new workspace needs first), members for everyone else. */
@@ -20,6 +19,7 @@ export const settingsRoutes: RouteObject[] = [
   { path: "members", element: <MembersPage /> },
   { path: "invitations", element: <InvitationsPage /> },
   { path: "keys", element: <ApiKeysPage /> },
-  { path: "limits", element: <LimitsPage /> },
+  // its usage charts bring ECharts, loaded on first visit
+  { path: "limits", lazy: async () => ({ Component: (await import("./LimitsPage")).LimitsPage }) },
   { path: "audit", element: <AuditLogPage /> },
 ];

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, type ReactElement } from "react";
 import { queryRaw } from "@/features/explore/api";
-import { columnValues } from "@/features/explore/editor/dqlCompletion";
+import { columnValues } from "@/features/explore/dql";
 import type { DashboardVariable } from "../api";
 
 export interface VariablePickerProps {

@@ -2,7 +2,8 @@ import { CompletionContext } from "@codemirror/autocomplete";
 import { EditorState } from "@codemirror/state";
 import { describe, expect, it } from "vitest";
 import type { DqlResult } from "../dql";
-import { columnValues, dqlCompletionSource } from "./dqlCompletion";
+import { columnValues } from "../dql";
+import { dqlCompletionSource } from "./dqlCompletion";
 
 const meta: Record<string, DqlResult> = {
   "show_measurement()": { series: [{ name: "measurements", columns: ["name"], values: [["cpu"], ["mem"], ["my-metric"]] }] },

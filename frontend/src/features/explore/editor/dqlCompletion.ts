@@ -1,5 +1,5 @@
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from "@codemirror/autocomplete";
-import type { DqlResult } from "../dql";
+import { columnValues, type DqlResult } from "../dql";
 import { completionContext } from "./completionContext";
 import { DQL_FUNCTIONS, DQL_KEYWORDS } from "./dqlLanguage";
 
@@ -8,20 +8,6 @@ export type MetadataRunner = (query: string) => Promise<DqlResult>;
 
 function quoteList(v: string): string {
   return `['${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
-}
-
-/** The values of `column` (or the first column) across all series, de-duplicated. */
-export function columnValues(result: DqlResult, column?: string): string[] {
-  const out = new Set<string>();
-  for (const s of result.series) {
-    const idx = column ? s.columns.indexOf(column) : 0;
-    if (idx < 0) continue;
-    for (const row of s.values) {
-      const v = row[idx];
-      if (typeof v === "string") out.add(v);
-    }
-  }
-  return [...out].sort();
 }
 
 function ident(name: string): string {
