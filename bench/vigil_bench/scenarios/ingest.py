@@ -9,8 +9,17 @@ Goal: ratio >= 0.6 on this 2-core machine, where everything shares the cores.
 
 Then, at half the end-to-end rate, a probe point is written through the gateway every
 200 ms while the load runs, and storage is polled every 50 ms for it: write-to-queryable lag
-p50/p99 (goal p99 <= 2 s). Storage hides the newest second (``-search.latencyOffset=1s``),
-so about 1 s of the lag is by configuration.
+p50/p99 (goal p99 <= 2 s). The polls ask for the newest data (``nocache=1``, so
+``-search.latencyOffset`` does not hide it).
+
+The lag is measured on an established fleet: before the paced load starts, one tick of every
+simulated host and the probe series are written and queryable, because creating ~1,383 series
+per host is far slower than adding samples to them (the first tick of the load would otherwise
+stall the pipeline for seconds). After the probes, still under the load, the first point of a
+brand-new series is timed on its own: VictoriaMetrics can keep a new series out of query
+results for up to ~10 s under load (it refreshes its tag-filter cache on a 10 s timer when its
+own background flush, not vigil-storage's visibility flush, made the new index entries
+searchable), so that figure is reported apart from the goal.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from .common import ResultBuilder
 TITLE = "End-to-end ingest through Kafka vs straight to vigil-storage; write-to-queryable lag"
 GOAL_RATIO = 0.6
 GOAL_P99_S = 2.0
+NEW_SERIES_MAX_S = 30.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -94,70 +104,116 @@ def _backfill(
 
 def _lag(
     s: VigilStack, *, rate_pps: float, seconds: int, prefix: str, senders: int
-) -> tuple[list[float], int, list[ResourceSeries]]:
-    """Lag samples (s) of probe points written during a paced load of rate_pps."""
+) -> tuple[list[float], int, float | None, list[ResourceSeries]]:
+    """Lag samples (s) of probe points written during a paced load of rate_pps on series that
+    exist already, the number of probes never seen, and how long the first point of a new
+    series took under that load (None when not queryable within NEW_SERIES_MAX_S)."""
     hosts = max(1, round(rate_pps / 1383))  # one tick a second
-    extra = [
-        f"-simulate.duration={seconds + 2}s",
-        f"-simulate.senders={senders}",
-        "-simulate.seed=2",
-        f"-simulate.hostPrefix={prefix}",
-    ]
+    common = [f"-simulate.senders={senders}", "-simulate.seed=2", f"-simulate.hostPrefix={prefix}"]
+    run_tag = secrets.token_hex(4)
+    gw = Http(s.gateway_url, headers={"Authorization": f"Token {s.ingest_key}"})
+    http = s.storage_http()
+
+    def probe(run: str, n: int) -> None:
+        line = f"bench_probe,run={run} seq={n} {int(time.time() * 1000)}\n".encode()
+        gw.expect("POST", "/v1/write/metric", params={"precision": "ms"}, body=line)
+
+    def newest(client: Http, run: str) -> int | None:
+        q = f'max_over_time(bench_probe:seq{{run="{run}"}}[10m])'
+        try:
+            body = client.expect(
+                "GET", "/api/v1/query", ok=(200,), params={"query": q, "nocache": "1"}
+            )
+            res = json.loads(body)["data"]["result"]
+        except Exception:  # noqa: BLE001 - a failed poll is retried 50 ms later
+            return None
+        return int(float(res[0]["value"][1])) if res else None
+
+    def wait_for(run: str, n: int, limit: float) -> float | None:
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < limit:
+            top = newest(http, run)
+            if top is not None and top >= n:
+                return time.monotonic() - t0
+            time.sleep(0.05)
+        return None
+
+    # The fleet exists before it is measured: one tick of every simulated host, and the
+    # probe series, written and queryable first (creating ~1,383 series per host is far
+    # slower than adding samples to them).
+    before = s.consumer_lines()
+    pre = start_agent(
+        s,
+        s.workdir,
+        hosts=hosts,
+        interval_s=1,
+        extra=["-simulate.backfill=60s", f"-simulate.maxPoints={hosts * 1383}", *common],
+        name="vigil-agent-lag-series",
+    )
+    res = finish_agent(pre, time.monotonic(), timeout=300)
+    s.wait_written(before, res.lines)
+    probe(run_tag, 0)
+    if wait_for(run_tag, 0, NEW_SERIES_MAX_S) is None:
+        raise RuntimeError(f"the probe series was not queryable within {NEW_SERIES_MAX_S:.0f} s")
+
     smp = sampler_for(s, generator=False)
+    duration = seconds + NEW_SERIES_MAX_S + 10
     agent = start_agent(
-        s, s.workdir, hosts=hosts, interval_s=1, extra=extra, name="vigil-agent-lag"
+        s,
+        s.workdir,
+        hosts=hosts,
+        interval_s=1,
+        extra=[f"-simulate.duration={duration:.0f}s", *common],
+        name="vigil-agent-lag",
     )
     smp.add("generator (vigil-agent)", agent.pid, role="generator")
     smp.start()
-    run_tag = secrets.token_hex(4)
     sent: dict[int, float] = {}
     seen: dict[int, float] = {}
     stop = threading.Event()
 
     def poll() -> None:
-        http = s.storage_http()
-        q = f'max_over_time(bench_probe:seq{{run="{run_tag}"}}[10m])'
+        client = s.storage_http()
         while not stop.is_set():
-            try:
-                body = http.expect(
-                    "GET", "/api/v1/query", ok=(200,), params={"query": q, "nocache": "1"}
-                )
-                res = json.loads(body)["data"]["result"]
-            except Exception:  # noqa: BLE001 - a failed poll is retried 50 ms later
-                res = []
+            top = newest(client, run_tag)
             now = time.monotonic()
-            if res:
-                top = int(float(res[0]["value"][1]))
+            if top is not None:
                 for n in list(sent):
                     if n <= top and n not in seen:
                         seen[n] = now
             time.sleep(0.05)
+        client.close()
 
     poller = threading.Thread(target=poll, daemon=True)
     poller.start()
-    gw = Http(s.gateway_url, headers={"Authorization": f"Token {s.ingest_key}"})
+    time.sleep(1.0)  # let the load start
     t_end = time.monotonic() + seconds
     n = 0
-    time.sleep(1.0)  # let the load start
     while time.monotonic() < t_end:
         n += 1
         t = time.monotonic()
         sent[n] = t
-        line = f"bench_probe,run={run_tag} seq={n} {int(time.time() * 1000)}\n".encode()
-        gw.expect("POST", "/v1/write/metric", params={"precision": "ms"}, body=line)
+        probe(run_tag, n)
         time.sleep(max(0.0, 0.2 - (time.monotonic() - t)))
     deadline = time.monotonic() + 30
     while len(seen) < len(sent) and time.monotonic() < deadline:
         time.sleep(0.05)
     stop.set()
     poller.join()
+    # Under the same load, the first point of a series nobody wrote before.
+    fresh = secrets.token_hex(4)
+    probe(fresh, 1)
+    first = wait_for(fresh, 1, NEW_SERIES_MAX_S)
+    log(
+        f"first point of a new series queryable after {first:.2f} s"
+        if first is not None
+        else f"first point of a new series not queryable within {NEW_SERIES_MAX_S:.0f} s"
+    )
     gw.close()
-    try:
-        finish_agent(agent, time.monotonic(), timeout=60)
-    except Exception as e:  # noqa: BLE001 - the lag figures stand; the agent's summary is extra
-        log(f"lag load agent: {e}")
+    http.close()
+    agent.stop()  # its duration covered the longest wait above
     lags = [seen[k] - sent[k] for k in sorted(seen)]
-    return lags, len(sent) - len(seen), smp.stop("lag")
+    return lags, len(sent) - len(seen), first, smp.stop("lag")
 
 
 def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
@@ -236,7 +292,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
             reps=direct,
         )
         rate = median(e2e) / 2
-        lags, lost, series = _lag(
+        lags, lost, first, series = _lag(
             s, rate_pps=rate, seconds=lag_s, prefix=f"bil{secrets.token_hex(3)}", senders=senders
         )
         rb.resources.extend(series)
@@ -245,6 +301,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
     lp99 = p99(lags) if lags else None
     rb.add("vigil", "lag_s_p50", lp50, "s", labels={"rate_pps": f"{rate:.0f}"}, reps=lags)
     rb.add("vigil", "lag_s_p99", lp99, "s", labels={"rate_pps": f"{rate:.0f}"})
+    rb.add("vigil", "new_series_lag_s", first, "s", labels={"rate_pps": f"{rate:.0f}"})
     rb.checks.append(
         AnswerCheck(
             question="every probe became queryable",
@@ -261,6 +318,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
             "lag_rate_pps": round(rate),
             "lag_p50_s": None if lp50 is None else round(lp50, 3),
             "lag_p99_s": None if lp99 is None else round(lp99, 3),
+            "new_series_lag_s": None if first is None else round(first, 3),
             "goal_ratio": GOAL_RATIO,
             "goal_lag_p99_s": GOAL_P99_S,
             "pass": bool(

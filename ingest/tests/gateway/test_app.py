@@ -191,6 +191,23 @@ def test_reserved_tag_is_refused(client, keys) -> None:
     assert "tag 'vigil_workspace' is reserved" in r.json()["error"]
 
 
+def test_tags_over_storage_limits_are_400(client, keys) -> None:
+    """What storage would refuse after the 204 (and dead-letter) is refused here."""
+    k = keys.create()
+    many = b",".join(b"t%d=v" % i for i in range(65))
+    for body, message in (
+        (
+            b"cpu v=1\ncpu," + many + b" v=1\n",
+            "line 2: 65 tags on one series, over the limit of 64",
+        ),
+        (b"cpu," + b"k" * 257 + b"=v v=1\n", "line 1: tag name 'kkkk"),
+        (b"cpu v=1\ncpu v=1\ncpu,k=" + b"v" * 4097 + b" v=1\n", "line 3: value of tag 'k' is 4097"),
+    ):
+        r = client.post("/api/v2/write", content=body, headers={"Authorization": f"Token {k.key}"})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"].startswith(message), r.json()["error"]
+
+
 def test_hours_old_timestamps_are_accepted(client, keys, tail_line) -> None:
     k = keys.create()
     old = int(time.time() - 6 * 3600)
@@ -398,6 +415,19 @@ def test_remote_write_reserved_label_is_400(client, keys) -> None:
     )
     assert r.status_code == 400
     assert "label 'vigil_workspace' is reserved" in r.json()["error"]
+
+
+def test_remote_write_labels_over_storage_limits_are_400(client, keys) -> None:
+    k = keys.create()
+    labels = {"__name__": "up", **{f"l{i}": "v" for i in range(64)}}
+    raw = _write_request([(labels, [(1.0, int(time.time() * 1000))])])
+    r = client.post(
+        "/api/v1/write",
+        content=bytes(cramjam.snappy.compress_raw(raw)),
+        headers={"Authorization": f"Bearer {k.key}"},
+    )
+    assert r.status_code == 400
+    assert r.json()["error"] == "series 1 (up): 65 labels on one series, over the limit of 64"
 
 
 def test_kafka_down_is_503_with_retry_after_quickly(postgres_url, keys) -> None:

@@ -36,6 +36,7 @@ from vigil_ingest.common.kafka import HEADER_ERROR, TOPIC_LINE, TOPIC_PROMRW, Ba
 from vigil_ingest.consumer.main import Consumer
 from vigil_ingest.gateway.app import create_app
 from vigil_ingest.gateway.parse.line import count_points
+from vigil_ingest.gateway.parse.promrw import count_samples
 
 pytestmark = pytest.mark.integration
 
@@ -358,3 +359,63 @@ def test_what_the_gateway_accepts_storage_accepts(storage) -> None:
                     if r1.status_code != 204:
                         refused[line] = r1.text
     assert refused == {}
+
+
+def _tags(n: int) -> bytes:
+    return b",".join(b"t%d=v" % i for i in range(n))
+
+
+_AT_LIMITS = [
+    b"cpu," + b"k" * 256 + b"=v v=1",
+    b"cpu," + b"k" * 257 + b"=v v=1",
+    b"cpu," + b"k\\," * 128 + b"=v v=1",
+    b"cpu," + b"k\\a" * 86 + b"=v v=1",
+    b"cpu,k=" + b"v" * 4096 + b" v=1",
+    b"cpu,k=" + b"v" * 4097 + b" v=1",
+    b"cpu,k=" + b"\\ " * 4096 + b" v=1",
+    b"cpu," + _tags(64) + b" v=1",
+    b"cpu," + _tags(65) + b" v=1",
+    b"cpu," + _tags(65) + b' s="x"',
+    b"m" * 2000 + b" " + b"f" * 2095 + b"=1",
+    b"m" * 2000 + b" " + b"f" * 2096 + b"=1",
+    b"m" * 2000 + b" " + b"f" * 2096 + b'="x"',
+    b"m" * 2000 + b" " + b"f" * 2096 + b'="x",' + b"f" * 2096 + b"=1",
+    b"\\ " * 2100 + b" f=1",
+    b"\\=" * 2100 + b" f=1",
+]
+
+
+def test_series_limits_agree_with_storage(storage) -> None:
+    """At and just over each series limit, the gateway's validators accept exactly what the
+    real vigil-storage accepts: nothing it passes on is dead-lettered later."""
+    url, token = storage
+    headers = {"Authorization": f"Bearer {token}", "X-Vigil-Workspace": "limits-check"}
+    disagree = []
+    with httpx.Client(base_url=url, headers=headers) as c:
+        for line in _AT_LIMITS:
+            try:
+                gateway = count_points(line) == 1
+            except BadRequest:
+                gateway = False
+            r = c.post("/internal/v1/write/line", content=line, params={"precision": "ns"})
+            assert r.status_code in (204, 400), r.text
+            if gateway != (r.status_code == 204):
+                disagree.append((line[:60], gateway, r.text[:200]))
+        many = {f"l{i}": "v" for i in range(62)}
+        for labels in (
+            {"k" * 256: "v" * 4096, **many},
+            {"k" * 257: "v"},
+            {"k": "v" * 4097},
+            {"k": "v", "z": "w", **many},
+        ):
+            for name in ("u" * 4096, "u" * 4097):
+                body = remote_write(name, labels, 1.0, int(time.time() * 1000))
+                try:
+                    gateway = count_samples(bytes(cramjam.snappy.decompress_raw(body))) == 1
+                except BadRequest:
+                    gateway = False
+                r = c.post("/internal/v1/write/promrw", content=body)
+                assert r.status_code in (204, 400), r.text
+                if gateway != (r.status_code == 204):
+                    disagree.append((f"{name[:8]} {sorted(labels)[:2]}", gateway, r.text[:200]))
+    assert disagree == []

@@ -8,13 +8,15 @@ side). Storage unavailable (5xx, 429, connection errors): retry the same writes 
 exponential backoff, forever, never committing past it; the consumer keeps its group
 membership meanwhile (partitions paused, ``poll`` still called). Storage refuses a group
 (400): it is bisected until the records refused on their own are found; those go to the
-dead-letter topic with storage's reason. Anything else is a bug or a misconfiguration and
-stops the process.
+dead-letter topic with storage's reason. Kafka unreachable (a poll or a commit fails): the
+poll is repeated and the commit retried with backoff, the consumer stays up. Anything else is
+a bug or a misconfiguration and stops the process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import json
 import logging
 import signal
@@ -43,6 +45,9 @@ from vigil_ingest.gateway.produce import producer_config
 log = logging.getLogger(__name__)
 
 LAG_INTERVAL_S = 5.0
+# Bound on each offsets request of the lag update, which runs in the consume loop: while
+# Kafka is away kafka-python would otherwise wait request_timeout_ms (30 s) before failing.
+LAG_TIMEOUT_MS = 2000
 
 
 class Metrics:
@@ -118,6 +123,7 @@ class Consumer:
         self._committed: dict[TopicPartition, int] = {}
         self._lag: dict[tuple[str, str], int] = {}
         self._next_lag = 0.0
+        self._kafka_down = False
         self._state_lock = threading.Lock()
         self._state: dict[str, Any] = {
             "storage_ok": True,
@@ -178,7 +184,7 @@ class Consumer:
             self._connect()
         assert self._consumer is not None
         while self.running:
-            polled = self._consumer.poll(timeout_ms=500)
+            polled = self._poll(self._consumer, 500)
             records: list[Record] = [r for rs in polled.values() for r in rs]
             if records and not self.process(records):
                 break
@@ -297,6 +303,27 @@ class Consumer:
             self._set_state(**{f"{dependency}_ok": True}, retrying=False)
             return
 
+    def _poll(self, c: KafkaConsumer, timeout_ms: int) -> dict[TopicPartition, list[Record]]:
+        """One poll; while the broker cannot be reached (kafka-python raises then, e.g. a
+        KafkaConnectionError from finding the group coordinator) nothing is returned, the
+        health says why, and the next poll tries again: nothing was committed past what
+        storage acknowledged, so nothing is lost."""
+        try:
+            polled: dict[TopicPartition, list[Record]] = c.poll(timeout_ms=timeout_ms)
+        except KafkaError as e:
+            if not self._kafka_down:
+                log.warning("kafka unreachable while polling: %r; retrying", e)
+            self._kafka_down = True
+            self.metrics.retries.inc()
+            self._set_state(kafka_ok=False, kafka_error=f"poll failed: {e!r}")
+            time.sleep(min(timeout_ms / 1000, self.settings.retry_initial_seconds))
+            return {}
+        if self._kafka_down:
+            log.info("kafka reachable again")
+            self._kafka_down = False
+            self._set_state(kafka_ok=True, kafka_error=None)
+        return polled
+
     def _backoff(self, seconds: float) -> None:
         """Wait, staying in the group: pause every assigned partition and keep polling."""
         if not self.running:
@@ -310,7 +337,7 @@ class Consumer:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
-                got = c.poll(timeout_ms=int(min(left, 1.0) * 1000))
+                got = self._poll(c, int(min(left, 1.0) * 1000))
                 # Partitions assigned during the pause are not paused yet: put back what
                 # they delivered and pause them too.
                 for tp, rs in got.items():
@@ -365,11 +392,13 @@ class Consumer:
         if not parts:
             return
         try:
-            ends = c.end_offsets(parts)
+            ends = c.end_offsets(parts, timeout_ms=LAG_TIMEOUT_MS)
             for tp in [tp for tp in parts if tp not in self._committed]:
-                committed = c.committed(tp)
+                committed = c.committed(tp, timeout_ms=LAG_TIMEOUT_MS)
                 self._committed[tp] = (
-                    committed if committed is not None else c.beginning_offsets([tp])[tp]
+                    committed
+                    if committed is not None
+                    else c.beginning_offsets([tp], timeout_ms=LAG_TIMEOUT_MS)[tp]
                 )
         except KafkaError as e:
             # Lag is unknown while Kafka does not answer; polling keeps trying to reconnect.
@@ -464,6 +493,8 @@ def main() -> None:
             time.sleep(2)
     consumer = Consumer(settings)
     server = serve_status(consumer, settings.host, settings.consumer_port)
+    # `kill -USR1 <pid>` writes every thread's stack to the log: what a stuck consumer waits on.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     signal.signal(signal.SIGTERM, lambda *_: consumer.stop())
     signal.signal(signal.SIGINT, lambda *_: consumer.stop())
     log.info(

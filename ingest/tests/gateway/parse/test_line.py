@@ -210,3 +210,114 @@ def test_time_bounds(precision: str, ts: int, message: str | None) -> None:
         count_points(body, bounds)
     assert e.value.message.startswith("line 2: timestamp ")
     assert message in e.value.message
+
+
+def _tags(n: int) -> bytes:
+    return b",".join(b"t%d=v" % i for i in range(n))
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (b"cpu," + b"k" * 256 + b"=v v=1", None),
+        (b"cpu," + b"k" * 257 + b"=v v=1", "tag name 'kkkk"),
+        (b"cpu," + b"k" * 257 + b"=v v=1", "' is 257 bytes long, over the limit of 256"),
+        (b"cpu,k=" + b"v" * 4096 + b" v=1", None),
+        (b"cpu,k=" + b"v" * 4097 + b" v=1", "value of tag 'k' is 4097 bytes long"),
+        (b"cpu," + _tags(64) + b" v=1", None),
+        (b"cpu," + _tags(65) + b" v=1", "65 tags on one series, over the limit of 64"),
+        (b"cpu," + _tags(65) + b' s="x"', "65 tags on one series"),  # storage counts them all
+        # <measurement>:<field> is the series' __name__, a label value.
+        (b"m" * 2000 + b" " + b"f" * 2095 + b"=1", None),
+        (b"m" * 2000 + b" " + b"f" * 2096 + b"=1", "(measurement:field) is 4097 bytes long"),
+        (b"m" * 2000 + b" " + b"f" * 2096 + b'="x"', None),  # a string field is no series
+        (b"m" * 2000 + b" " + b"f" * 2096 + b"=1," + b"f" * 2096 + b'="x"', None),  # last wins
+        (b"m" * 2000 + b" " + b"f" * 2096 + b'="x",' + b"f" * 2096 + b"=1", "4097 bytes long"),
+        (b"m" * 4100 + b' s="x"', None),
+        # Lengths count as storage unescapes: \, and \\ are one byte, \a stays two.
+        (b"cpu," + b"k\\," * 128 + b"=v v=1", None),
+        (b"cpu," + b"k\\\\" * 129 + b"=v v=1", "tag name 'k\\\\k"),
+        (b"cpu," + b"\\a" * 128 + b"k=v v=1", "is 257 bytes long"),
+        (b"cpu,k=" + b"\\ " * 4096 + b" v=1", None),
+        (b"cpu,k=" + b"\\ " * 4096 + b"x v=1", "value of tag 'k' is 4097 bytes long"),
+        (b"\\ " * 2100 + b" f=1", None),  # an escaped space in a measurement is one byte
+        (b"\\=" * 2100 + b" f=1", "(measurement:field) is 4202 bytes long"),  # \= is two
+    ],
+)
+def test_series_limits(line: bytes, message: str | None) -> None:
+    """Storage's limits (storage/app/ingest, -ingest.maxLabel*), exact at the boundary, on the
+    fast path (a valid first line) and on the exact parser alike."""
+    body = b"cpu v=1\n" + line + b"\n"
+    if message is None:
+        assert count_points(body) == 2
+        assert _count_points_slow(body) == 2
+        return
+    for check in (count_points, _count_points_slow):
+        with pytest.raises(BadRequest) as e:
+            check(body)
+        assert e.value.message.startswith("line 2: "), e.value.message
+        assert message in e.value.message, e.value.message
+
+
+# Pieces of a tag key or value with the length storage gives them once unescaped.
+_ATOMS = [(b"a", 1), (b"Z", 1), (b"\\,", 1), (b"\\ ", 1), (b"\\=", 1), (b"\\\\", 1), (b"\\a", 2)]
+_ATOMS += [("é".encode(), 2)]
+
+
+@st.composite
+def _name_of(draw: st.DrawFn, size: int) -> bytes:
+    """A tag key or value that storage reads as exactly ``size`` bytes: plain bytes, then a
+    drawn pattern of escapes and multi-byte characters repeated to the end."""
+    pattern = draw(st.lists(st.sampled_from(_ATOMS), min_size=1, max_size=6))
+    n = draw(st.integers(min_value=0, max_value=size - 1))
+    out = [b"a" * n]
+    i = 0
+    while n < size:
+        raw, k = pattern[i % len(pattern)]
+        if n + k > size:
+            raw, k = b"a", 1
+        out.append(raw)
+        n += k
+        i += 1
+    return b"".join(out)
+
+
+@st.composite
+def _near_limits(draw: st.DrawFn) -> tuple[bytes, bool]:
+    """A valid line close to storage's series limits, and whether storage refuses it."""
+    ntags = draw(st.sampled_from([0, 1, 63, 64, 65, 70]))
+    key_len = draw(st.sampled_from([1, 255, 256, 257, 300]))
+    value_len = draw(st.sampled_from([1, 4095, 4096, 4097]))
+    meas_len = draw(st.sampled_from([3, 2000, 4000]))
+    field_len = draw(st.sampled_from([1, 95, 96, 2095, 2096]))
+    numeric = draw(st.booleans())
+    tags = [(b"t%d" % i, b"v") for i in range(max(0, ntags - 1))]
+    if ntags:
+        tags.append((draw(_name_of(key_len)), draw(_name_of(value_len))))
+    measurement = b"m" * meas_len
+    field = b"f" * field_len + (b"=1.5" if numeric else b'="x"')
+    line = measurement + b"".join(b"," + k + b"=" + v for k, v in tags) + b" " + field
+    refused = (
+        ntags > 64
+        or (ntags > 0 and (key_len > 256 or value_len > 4096))
+        or (numeric and meas_len + 1 + field_len > 4096)
+    )
+    return line, refused
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(_near_limits(), st.integers(min_value=0, max_value=3))
+def test_fuzz_series_limits_match_storage(case: tuple[bytes, bool], before: int) -> None:
+    """Lines around storage's limits: refused exactly when storage would refuse them, with the
+    line's number, by the fast path and the exact parser alike."""
+    line, refused = case
+    body = b"cpu v=1\n" * before + line + b"\ncpu v=2\n"
+    if not refused:
+        assert count_points(body) == before + 2
+        assert _count_points_slow(body) == before + 2
+        return
+    for check in (count_points, _count_points_slow):
+        with pytest.raises(BadRequest) as e:
+            check(body)
+        assert e.value.message.startswith(f"line {before + 1}: "), e.value.message
+        assert "over the limit of" in e.value.message, e.value.message

@@ -6,6 +6,8 @@ import struct
 
 import cramjam
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vigil_ingest.common.errors import BadRequest, PayloadTooLarge
 from vigil_ingest.gateway.parse.line import TimeBounds
@@ -57,6 +59,38 @@ def test_count(series, samples) -> None:
         assert count_samples(data) == samples
 
 
+def test_series_limits_boundaries_pass() -> None:
+    """Exactly at storage's limits (storage/app/ingest, -ingest.maxLabel*) is accepted."""
+    labels = {"__name__": "u" * 4096, "k" * 256: "v" * 4096}
+    labels.update({f"l{i}": "v" for i in range(62)})
+    assert len(labels) == 64
+    assert count_samples(write_request((labels, 2))) == 2
+
+
+def _label(name: bytes, value: bytes) -> bytes:
+    return _ld(1, _ld(1, name) + _ld(2, value))
+
+
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        ([(b"__name__", b"up"), (b"job", b"a"), (b"job", b"b")], "label 'job' appears twice"),
+        ([(b"__name__", b"up"), (b"__name__", b"")], "no __name__ label"),
+    ],
+)
+def test_repeated_labels(labels, message) -> None:
+    """Storage refuses a label named twice, and keeps the last __name__."""
+    data = _ld(1, b"".join(_label(k, v) for k, v in labels))
+    with pytest.raises(BadRequest) as e:
+        count_samples(data)
+    assert e.value.message == f"series 1: {message}"
+
+
+def test_last_name_wins() -> None:
+    data = _ld(1, _label(b"__name__", b"a") + _label(b"__name__", b"b") + _ld(2, b""))
+    assert count_samples(data) == 1
+
+
 def test_metadata_field_is_skipped() -> None:
     data = write_request(({"__name__": "up"}, 2)) + _ld(3, _ld(2, b"up") + _ld(4, b"help"))
     assert count_samples(data) == 2
@@ -72,6 +106,24 @@ def test_metadata_field_is_skipped() -> None:
         ({"__name__": "up", "vm_account_id": "1"}, "series 1: label 'vm_account_id' is reserved"),
         ({"job": "x"}, "series 1: no __name__ label"),
         ({"__name__": "up", "": "x"}, "series 1: empty label name"),
+        ({"__name__": ""}, "series 1: no __name__ label"),
+        (
+            {"__name__": "up", "k" * 257: "x"},
+            "series 1: label name 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…' is 257 bytes long, "
+            "over the limit of 256",
+        ),
+        (
+            {"__name__": "up", "k": "v" * 4097},
+            "series 1: value of label 'k' is 4097 bytes long, over the limit of 4096",
+        ),
+        (
+            {"__name__": "u" * 4097},
+            "series 1: value of label '__name__' is 4097 bytes long, over the limit of 4096",
+        ),
+        (
+            {"__name__": "up", **{f"l{i}": "v" for i in range(64)}},
+            "series 1 (up): 65 labels on one series, over the limit of 64",
+        ),
     ],
 )
 def test_refused_labels(labels, message) -> None:
@@ -150,3 +202,32 @@ def test_sample_timestamp_check_is_cheap() -> None:
     t0 = time.perf_counter()
     assert count_samples(data, bounds) == 10_000
     assert time.perf_counter() - t0 < 2.0  # ~40 ms on an idle core; generous for shared CI
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(
+    count=st.sampled_from([1, 2, 63, 64, 65, 80]),
+    name_len=st.sampled_from([1, 255, 256, 257]),
+    value_len=st.sampled_from([0, 4095, 4096, 4097]),
+    metric_len=st.sampled_from([2, 4096, 4097]),
+    position=st.integers(min_value=0, max_value=100),
+)
+def test_fuzz_series_limits(count, name_len, value_len, metric_len, position) -> None:
+    """Series around storage's limits: refused exactly when storage would refuse them, naming
+    the series."""
+    labels = [(b"l%d" % i, b"v") for i in range(count - 1)]
+    labels.insert(position % count, (b"__name__", b"m" * metric_len))
+    if count > 1:
+        labels[-1 if labels[-1][0] != b"__name__" else 0] = (b"k" * name_len, b"v" * value_len)
+    ok_series = _ld(1, _label(b"__name__", b"up") + _ld(2, b""))
+    data = ok_series + _ld(1, b"".join(_label(k, v) for k, v in labels) + _ld(2, b""))
+    refused = (
+        count > 64 or metric_len > 4096 or (count > 1 and (name_len > 256 or value_len > 4096))
+    )
+    if not refused:
+        assert count_samples(data) == 2
+        return
+    with pytest.raises(BadRequest) as e:
+        count_samples(data)
+    assert e.value.message.startswith("series 2"), e.value.message
+    assert "over the limit of" in e.value.message, e.value.message

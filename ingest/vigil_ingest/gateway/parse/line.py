@@ -16,6 +16,12 @@ Sections are separated by spaces only (a tab is an ordinary character, as in Inf
 vigil-storage); leading whitespace and a trailing CR are ignored. Integers must fit 64 bits
 and floats must be finite. A field named twice in one line is accepted (InfluxDB keeps the
 last value).
+
+Storage's size limits on a series (``common/series_limits.py``: tag name and value length,
+tag count, ``<measurement>:<field>`` length) are checked the same way: only lines longer than
+256 bytes can break one; bytes methods find those with a run of more than 256 bytes between
+separators or more than 64 commas before the fields, and only they go through the exact
+parser.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from vigil_ingest.common import series_limits
 from vigil_ingest.common.errors import BadRequest
 from vigil_ingest.common.tenancy import RESERVED_NAMES, RESERVED_PREFIX, is_reserved
 
@@ -99,6 +106,48 @@ def _may_name_reserved(body: bytes) -> bool:
 
 def _may_have_blank(body: bytes) -> bool:
     return body[:1] in _BLANK_STARTS or any(n in body for n in _BLANK_NEEDLES)
+
+
+# A line over a series limit is longer than MAX_NAME_BYTES and has a run of more than
+# MAX_NAME_BYTES bytes between two unescaped spaces or commas (a tag's key=value, a
+# measurement, a field's key=value), or more than MAX_LABELS commas before its first space.
+# Lines found so go through the exact parser; the check is conservative (escape pairs count
+# as two ordinary bytes, whatever they unescape to).
+_RUN_BYTES = series_limits.MAX_NAME_BYTES + 1
+_ESCAPE_PAIR_RE = re.compile(rb"\\[^\n]")
+_SEPARATORS = bytes.maketrans(b" ,", b"\n\n")
+
+
+def _suspect_lines(body: bytes) -> list[int]:
+    """Start offsets, in order, of the lines that might break a series limit."""
+    flat = _ESCAPE_PAIR_RE.sub(b"__", body) if b"\\" in body else body
+    starts: list[int] = []
+    start = 0
+    for raw in flat.split(b"\n"):
+        if len(raw) >= _RUN_BYTES:
+            line = raw.lstrip(b" \t")
+            if (
+                line.count(b",", 0, line.find(b" ")) > series_limits.MAX_LABELS
+                or max(map(len, line.translate(_SEPARATORS).split(b"\n"))) >= _RUN_BYTES
+            ):
+                starts.append(start)
+        start += len(raw) + 1
+    return starts
+
+
+def _check_suspects(body: bytes, bounds: TimeBounds | None) -> None:
+    """Run the exact parser on the lines that might break a series limit; raise BadRequest
+    naming the first that does."""
+    for start in _suspect_lines(body):
+        end = body.find(b"\n", start)
+        raw = body[start : end if end >= 0 else len(body)]
+        line = _strip(raw)
+        if not line or line.startswith(b"#"):
+            continue
+        reason = line_error(line, bounds)
+        if reason is not None:
+            number = body.count(b"\n", 0, start) + 1
+            raise BadRequest(f"line {number}: {reason} (in {_snippet(raw)})")
 
 
 _ANY_FLOAT_RE = re.compile(rb"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
@@ -181,6 +230,7 @@ def count_points(body: bytes, bounds: TimeBounds | None = None) -> int:
         and not _may_name_reserved(body)
         and (bounds is None or _within(body, bounds))
     ):
+        _check_suspects(body, bounds)
         segments = body.count(b"\n") + 1
         if not _may_have_blank(body):
             return segments - (1 if body.endswith(b"\n") else 0)
@@ -246,6 +296,67 @@ def _unescape(b: bytes) -> bytes:
 
 def line_error(line: bytes, bounds: TimeBounds | None = None) -> str | None:
     """The reason one (stripped, non-comment) line is invalid, or None when it is valid."""
+    tags: list[tuple[bytes, bytes]] = []
+    fields: list[tuple[bytes, bool]] = []
+    return _syntax_error(line, bounds, tags, fields) or _limits_error(line, tags, fields)
+
+
+def _storage_unescape(token: bytes, stops: bytes) -> bytes:
+    """A name as vigil-storage reads it: a backslash escapes a following byte of ``stops`` or
+    a backslash and is kept otherwise."""
+    if b"\\" not in token:
+        return token
+    return _STORAGE_ESCAPES[stops].sub(rb"\1", token)
+
+
+_STORAGE_ESCAPES = {
+    stops: re.compile(rb"\\([" + re.escape(stops) + rb"\\])") for stops in (b", ", b"=, ")
+}
+
+
+def _limits_error(
+    line: bytes, tags: list[tuple[bytes, bytes]], fields: list[tuple[bytes, bool]]
+) -> str | None:
+    """Why storage would refuse a syntactically valid line for a series limit, or None."""
+    why = series_limits.too_many("tags", len(tags))
+    if why is not None:
+        return why
+    for key, value in tags:
+        name = _storage_unescape(key, b"=, ")
+        why = series_limits.name_too_long("tag", name) or series_limits.value_too_long(
+            f"value of tag {series_limits.quote_head(name)}", _storage_unescape(value, b"=, ")
+        )
+        if why is not None:
+            return why
+    # Each numeric field is a series named <measurement>:<field>; a field named twice keeps
+    # its last value, and string fields make no series.
+    numeric: dict[bytes, None] = {}
+    for key, is_numeric in fields:
+        name = _storage_unescape(key, b"=, ")
+        numeric.pop(name, None)
+        if is_numeric:
+            numeric[name] = None
+    if not numeric:
+        return None
+    i, _ = _split_unescaped(line, b", ")
+    measurement = _storage_unescape(line[:i], b", ")
+    for name in numeric:
+        series = measurement + b":" + name
+        if len(series) > series_limits.MAX_VALUE_BYTES:
+            return series_limits.value_too_long(
+                f"series name {series_limits.quote_head(series)} (measurement:field)", series
+            )
+    return None
+
+
+def _syntax_error(
+    line: bytes,
+    bounds: TimeBounds | None,
+    tags: list[tuple[bytes, bytes]],
+    fields: list[tuple[bytes, bool]],
+) -> str | None:
+    """Why a line does not parse or names a reserved tag, or None; collects its tags and
+    fields (key, numeric) on the way."""
     n = len(line)
     # Measurement: up to the first unescaped comma or whitespace.
     i, sep = _split_unescaped(line, b", ")
@@ -272,6 +383,7 @@ def line_error(line: bytes, bounds: TimeBounds | None = None) -> str | None:
             return f"tag {_name(key)!r} has an empty value"
         if is_reserved(_unescape(key).decode("utf-8", errors="replace")):
             return f"tag {_name(key)!r} is reserved ({_RESERVED_WHY})"
+        tags.append((key, value))
         i = k
     # Whitespace between sections.
     while i < n and line[i : i + 1] == b" ":
@@ -279,7 +391,6 @@ def line_error(line: bytes, bounds: TimeBounds | None = None) -> str | None:
     if i >= n:
         return "missing fields: expected field=value after the tags"
     # Fields.
-    fields = 0
     while True:
         j, sep = _split_unescaped(line, b", =", i)
         key = line[i:j]
@@ -305,6 +416,7 @@ def line_error(line: bytes, bounds: TimeBounds | None = None) -> str | None:
                 after = _name(line[k : k + 1])
                 return f"field {_name(key)!r}: unexpected {after!r} after the string value"
             sep = line[k : k + 1] if k < n else None
+            fields.append((key, False))
         else:
             k, sep = _split_unescaped(line, b", ", i)
             value = line[i:k]
@@ -313,7 +425,7 @@ def line_error(line: bytes, bounds: TimeBounds | None = None) -> str | None:
             reason = _value_error(value)
             if reason is not None:
                 return f"field {_name(key)!r}: {reason}"
-        fields += 1
+            fields.append((key, True))
         i = k + 1
         if sep != b",":
             break

@@ -1,7 +1,9 @@
 """Prometheus remote_write 1.0 validation: snappy block decoding plus a minimal protobuf walk.
 
 The body travels to Kafka exactly as received; here we only prove that it decodes, count the
-samples (the unit of the points/s limit) and refuse reserved label names. Messages::
+samples (the unit of the points/s limit) and refuse what vigil-storage would: reserved, empty
+or repeated label names, and labels over the series limits (``common/series_limits.py``).
+Messages::
 
     WriteRequest { repeated TimeSeries timeseries = 1; ...; repeated MetricMetadata metadata = 3; }
     TimeSeries   { repeated Label labels = 1; repeated Sample samples = 2; repeated Exemplar = 3;
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import cramjam
 
+from vigil_ingest.common import series_limits
 from vigil_ingest.common.errors import BadRequest, PayloadTooLarge
 from vigil_ingest.common.tenancy import METRIC_NAME_LABEL, is_reserved
 from vigil_ingest.gateway.parse.line import TimeBounds
@@ -112,6 +115,8 @@ def count_samples(data: bytes, bounds: TimeBounds | None = None) -> int:
             raise BadRequest("WriteRequest.timeseries has the wrong wire type")
         series += 1
         metric = ""
+        names: set[bytes] = set()
+        labels = 0
         for f2, w2, s2, e2 in _fields(data, start, stop):
             if f2 == 1 and w2 == _LEN:
                 name = value = b""
@@ -126,14 +131,26 @@ def count_samples(data: bytes, bounds: TimeBounds | None = None) -> int:
                     raise BadRequest(f"series {series}: label name is not UTF-8") from None
                 if not text:
                     raise BadRequest(f"series {series}: empty label name")
+                why = (
+                    series_limits.name_too_long("label", name)
+                    or series_limits.value_too_long(
+                        f"value of label {series_limits.quote_head(name)}", value
+                    )
+                    or (f"label {text!r} appears twice" if name in names else None)
+                )
+                if why is not None:
+                    raise BadRequest(f"series {series}: {why}")
+                labels += 1
                 if text == METRIC_NAME_LABEL:
-                    metric = value.decode(errors="replace") or "?"
-                elif is_reserved(text):
+                    metric = value.decode(errors="replace")
+                    continue  # storage keeps the last __name__ of a series
+                if is_reserved(text):
                     raise BadRequest(
                         f"series {series}: label {text!r} is reserved (vigil_workspace, "
                         "vm_account_id, vm_project_id and names starting with __ other than "
                         "__name__ are set by Vigil)"
                     )
+                names.add(name)
             elif f2 in (2, 4) and w2 == _LEN:
                 samples += 1
                 if bounds is not None:
@@ -144,4 +161,7 @@ def count_samples(data: bytes, bounds: TimeBounds | None = None) -> int:
                         raise BadRequest(f"series {series} ({metric or 'no name yet'}): {why}")
         if not metric:
             raise BadRequest(f"series {series}: no __name__ label")
+        why = series_limits.too_many("labels", labels)
+        if why is not None:
+            raise BadRequest(f"series {series} ({metric}): {why}")
     return samples
