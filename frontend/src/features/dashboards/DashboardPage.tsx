@@ -8,6 +8,7 @@ import { Spinner } from "@/components/ui/Spinner";
 import { DEFAULT_QUERY } from "@/features/explore/dql";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
+import { downloadJson } from "@/lib/download";
 import { DEFAULT_TIME_RANGE, type TimeRangeSpec } from "@/lib/time";
 import { useStringParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
@@ -21,7 +22,7 @@ import { VersionHistory } from "./components/VersionHistory";
 // The editor brings CodeMirror; viewers of a dashboard never need it.
 const PanelEditor = lazy(async () => ({ default: (await import("./components/PanelEditor")).PanelEditor }));
 import "./dashboards.css";
-import { downloadJson, exportFileName } from "./exportFile";
+import { exportFileName } from "./exportFile";
 import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/useDashboards";
 import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";

@@ -8,7 +8,6 @@ import {
   dashboardsReadDashboardVersions,
   dashboardsRestoreDashboardVersion,
   dashboardsUpdateDashboard,
-  membersReadMembers,
 } from "@/client/sdk.gen";
 import type {
   DashboardCreate,
@@ -18,7 +17,6 @@ import type {
   DashboardsPublic,
   DashboardUpdate,
   DashboardVersionsPublic,
-  MembersPublic,
 } from "@/client/types.gen";
 import "@/lib/apiClient";
 
@@ -98,11 +96,5 @@ export async function exportDashboard(workspaceId: string, dashboardId: string):
 /** Creates a dashboard from an export document; the backend validates it and names what is wrong. */
 export async function importDashboard(workspaceId: string, body: DashboardExport): Promise<Dashboard> {
   const res = await dashboardsImportDashboard({ path: { workspace_id: workspaceId }, body, throwOnError: true });
-  return res.data;
-}
-
-/** Members of the workspace, to name the authors of dashboard versions. */
-export async function listMembers(workspaceId: string, signal?: AbortSignal): Promise<MembersPublic> {
-  const res = await membersReadMembers({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
   return res.data;
 }

@@ -29,16 +29,3 @@ export function parseExportDocument(text: string): { doc: DashboardExport } | { 
   }
   return { doc: value as DashboardExport };
 }
-
-/** Saves `doc` as a file through the browser's download. */
-export function downloadJson(doc: unknown, fileName: string): void {
-  const blob = new Blob([`${JSON.stringify(doc, null, 2)}\n`], { type: "application/json" });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
-}

@@ -1,4 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { listMembers } from "@/features/workspace-admin/api";
+import { membersQueryKey } from "@/features/workspace-admin/hooks/useMembers";
 import {
   createDashboard,
   deleteDashboard,
@@ -6,7 +8,6 @@ import {
   importDashboard,
   listDashboards,
   listDashboardVersions,
-  listMembers,
   readDashboard,
   restoreDashboardVersion,
   updateDashboard,
@@ -109,7 +110,7 @@ export function useImportDashboard(workspaceId: string) {
 /** Member names by user id, to show who saved each version. */
 export function useMemberNames(workspaceId: string, enabled = true) {
   return useQuery({
-    queryKey: ["workspaces", workspaceId, "members"],
+    queryKey: membersQueryKey(workspaceId),
     queryFn: ({ signal }) => listMembers(workspaceId, signal),
     select: (m) => new Map(m.data.map((u) => [u.user_id, u.full_name || u.email])),
     staleTime: 60_000,

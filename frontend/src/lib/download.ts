@@ -10,3 +10,8 @@ export function downloadText(text: string, fileName: string, type: string): void
   a.remove();
   window.setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** Saves `doc` as an indented JSON file through the browser's download. */
+export function downloadJson(doc: unknown, fileName: string): void {
+  downloadText(`${JSON.stringify(doc, null, 2)}\n`, fileName, "application/json");
+}
