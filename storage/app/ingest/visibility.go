@@ -12,7 +12,7 @@ import (
 var visibilityInterval = flag.Duration("ingest.visibilityInterval", 500*time.Millisecond, "How soon written samples and new series become searchable. "+
 	"VictoriaMetrics keeps new rows and index entries in memory for up to 2s and refreshes its tag-filter cache only every ~10s, "+
 	"so a query that runs just after a write could miss a new series for up to 10s. vigil-storage makes writes searchable "+
-	"at this interval instead (only when something was written). Zero disables it")
+	"and, when new series were created, refreshes that cache at this interval instead (only when something was written). Zero disables it")
 
 var (
 	written    atomic.Bool
@@ -36,6 +36,7 @@ func StartVisibilityFlusher() {
 		defer flusherWG.Done()
 		t := time.NewTicker(*visibilityInterval)
 		defer t.Stop()
+		var created uint64
 		for {
 			select {
 			case <-flusherCh:
@@ -43,7 +44,14 @@ func StartVisibilityFlusher() {
 			case <-t.C:
 				if written.Swap(false) {
 					vmstorage.WG.Add(1)
+					// read before the flush: series created meanwhile count at the next tick
+					n := seriesCreated(vmstorage.Storage)
 					vmstorage.Storage.DebugFlush()
+					if n != created {
+						// new series are searchable now; forget cached "no such series" answers
+						invalidateTagFiltersCache()
+						created = n
+					}
 					vmstorage.WG.Done()
 					flushCount.Add(1)
 				}
