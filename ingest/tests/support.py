@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import struct
 import uuid
 from dataclasses import dataclass
 
@@ -116,3 +117,31 @@ class TopicTail:
 
     def close(self) -> None:
         self.consumer.close()
+
+
+def varint(n: int) -> bytes:
+    """Protobuf base-128 varint."""
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def ld(field: int, payload: bytes) -> bytes:
+    """Protobuf length-delimited field."""
+    return varint(field << 3 | 2) + varint(len(payload)) + payload
+
+
+def write_request(series: list[tuple[dict[str, str], list[tuple[float, int]]]]) -> bytes:
+    """A Prometheus remote_write WriteRequest (protobuf wire format, not compressed), encoded
+    independently of the code under test: ``[(labels, [(value, timestamp_ms), ...]), ...]``."""
+    msg = b""
+    for labels, samples in series:
+        ts = b"".join(ld(1, ld(1, k.encode()) + ld(2, v.encode())) for k, v in labels.items())
+        for value, t in samples:
+            ts += ld(2, varint(1 << 3 | 1) + struct.pack("<d", value) + varint(2 << 3) + varint(t))
+        msg += ld(1, ts)
+    return msg

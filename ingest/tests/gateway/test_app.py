@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import cramjam
 import pytest
 from starlette.testclient import TestClient
+from support import write_request
 
 from vigil_ingest.common.config import Settings
 from vigil_ingest.common.kafka import (
@@ -328,37 +329,10 @@ def test_rate_limit_names_the_limit(client, keys) -> None:
     assert int(r.headers["Retry-After"]) >= 1
 
 
-def _write_request(series: list[tuple[dict[str, str], list[tuple[float, int]]]]) -> bytes:
-    """Encode a remote_write WriteRequest by hand (protobuf wire format)."""
-    import struct
-
-    def varint(n: int) -> bytes:
-        out = bytearray()
-        while True:
-            b = n & 0x7F
-            n >>= 7
-            out.append(b | (0x80 if n else 0))
-            if not n:
-                return bytes(out)
-
-    def ld(field: int, payload: bytes) -> bytes:
-        return varint(field << 3 | 2) + varint(len(payload)) + payload
-
-    msg = b""
-    for labels, samples in series:
-        ts = b""
-        for name, value in labels.items():
-            ts += ld(1, ld(1, name.encode()) + ld(2, value.encode()))
-        for v, t in samples:
-            ts += ld(2, varint(1 << 3 | 1) + struct.pack("<d", v) + varint(2 << 3) + varint(t))
-        msg += ld(1, ts)
-    return msg
-
-
 def test_remote_write_lands_on_kafka_as_received(client, keys, tail_promrw) -> None:
     k = keys.create()
     now = int(time.time() * 1000)
-    raw = _write_request(
+    raw = write_request(
         [
             ({"__name__": "up", "job": "node"}, [(1.0, now), (1.0, now + 1)]),
             ({"__name__": "node_load1"}, [(0.5, now)]),
@@ -407,7 +381,7 @@ def test_remote_write_not_snappy_is_400(client, keys) -> None:
 
 def test_remote_write_reserved_label_is_400(client, keys) -> None:
     k = keys.create()
-    raw = _write_request([({"__name__": "up", "vigil_workspace": "other"}, [(1.0, 1)])])
+    raw = write_request([({"__name__": "up", "vigil_workspace": "other"}, [(1.0, 1)])])
     r = client.post(
         "/api/v1/write",
         content=bytes(cramjam.snappy.compress_raw(raw)),
@@ -420,7 +394,7 @@ def test_remote_write_reserved_label_is_400(client, keys) -> None:
 def test_remote_write_labels_over_storage_limits_are_400(client, keys) -> None:
     k = keys.create()
     labels = {"__name__": "up", **{f"l{i}": "v" for i in range(64)}}
-    raw = _write_request([(labels, [(1.0, int(time.time() * 1000))])])
+    raw = write_request([(labels, [(1.0, int(time.time() * 1000))])])
     r = client.post(
         "/api/v1/write",
         content=bytes(cramjam.snappy.compress_raw(raw)),
@@ -483,7 +457,7 @@ def test_large_body_is_split_at_line_boundaries(
 def test_remote_write_samples_older_than_retention_are_400(client, keys) -> None:
     k = keys.create()
     old = int((time.time() - 401 * 86400) * 1000)
-    raw = _write_request([({"__name__": "node_load1"}, [(1.0, old)])])
+    raw = write_request([({"__name__": "node_load1"}, [(1.0, old)])])
     r = client.post(
         "/api/v1/write",
         content=bytes(cramjam.snappy.compress_raw(raw)),

@@ -28,7 +28,7 @@ from kafka import KafkaConsumer, KafkaProducer
 from kafka.admin import KafkaAdminClient, NewTopic
 from kafka.structs import OffsetAndMetadata, TopicPartition
 from starlette.testclient import TestClient
-from support import Keys, missing_service
+from support import Keys, missing_service, write_request
 
 from vigil_ingest.common.config import Settings
 from vigil_ingest.common.errors import BadRequest
@@ -111,27 +111,9 @@ def wait(cond: Callable[[], bool], timeout: float = 30.0) -> None:
         time.sleep(0.1)
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _ld(field: int, payload: bytes) -> bytes:
-    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
-
-
 def remote_write(name: str, labels: dict[str, str], value: float, ts_ms: int) -> bytes:
-    import struct
-
-    ts = _ld(1, _ld(1, b"__name__") + _ld(2, name.encode()))
-    ts += b"".join(_ld(1, _ld(1, k.encode()) + _ld(2, v.encode())) for k, v in labels.items())
-    ts += _ld(2, _varint(1 << 3 | 1) + struct.pack("<d", value) + _varint(2 << 3) + _varint(ts_ms))
-    return bytes(cramjam.snappy.compress_raw(_ld(1, ts)))
+    raw = write_request([({"__name__": name, **labels}, [(value, ts_ms)])])
+    return bytes(cramjam.snappy.compress_raw(raw))
 
 
 class Running:

@@ -8,37 +8,19 @@ import cramjam
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import ld, varint
+from support import write_request as encode_write_request
 
 from vigil_ingest.common.errors import BadRequest, PayloadTooLarge
 from vigil_ingest.gateway.parse.line import TimeBounds
 from vigil_ingest.gateway.parse.promrw import count_samples, decompress
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _ld(field: int, payload: bytes) -> bytes:
-    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
-
-
 def write_request(*series: tuple[dict[str, str], int]) -> bytes:
-    msg = b""
-    for labels, n in series:
-        ts = b"".join(_ld(1, _ld(1, k.encode()) + _ld(2, v.encode())) for k, v in labels.items())
-        for i in range(n):
-            ts += _ld(
-                2,
-                _varint(1 << 3 | 1) + struct.pack("<d", 1.0) + _varint(2 << 3) + _varint(1000 + i),
-            )
-        msg += _ld(1, ts)
-    return msg
+    """``n`` samples of value 1.0 per series, at 1000, 1001, … ms."""
+    return encode_write_request(
+        [(labels, [(1.0, 1000 + i) for i in range(n)]) for labels, n in series]
+    )
 
 
 @pytest.mark.parametrize(
@@ -68,7 +50,7 @@ def test_series_limits_boundaries_pass() -> None:
 
 
 def _label(name: bytes, value: bytes) -> bytes:
-    return _ld(1, _ld(1, name) + _ld(2, value))
+    return ld(1, ld(1, name) + ld(2, value))
 
 
 @pytest.mark.parametrize(
@@ -80,19 +62,19 @@ def _label(name: bytes, value: bytes) -> bytes:
 )
 def test_repeated_labels(labels, message) -> None:
     """Storage refuses a label named twice, and keeps the last __name__."""
-    data = _ld(1, b"".join(_label(k, v) for k, v in labels))
+    data = ld(1, b"".join(_label(k, v) for k, v in labels))
     with pytest.raises(BadRequest) as e:
         count_samples(data)
     assert e.value.message == f"series 1: {message}"
 
 
 def test_last_name_wins() -> None:
-    data = _ld(1, _label(b"__name__", b"a") + _label(b"__name__", b"b") + _ld(2, b""))
+    data = ld(1, _label(b"__name__", b"a") + _label(b"__name__", b"b") + ld(2, b""))
     assert count_samples(data) == 1
 
 
 def test_metadata_field_is_skipped() -> None:
-    data = write_request(({"__name__": "up"}, 2)) + _ld(3, _ld(2, b"up") + _ld(4, b"help"))
+    data = write_request(({"__name__": "up"}, 2)) + ld(3, ld(2, b"up") + ld(4, b"help"))
     assert count_samples(data) == 2
 
 
@@ -161,10 +143,8 @@ DAY_MS = 86_400_000
 
 
 def _series_at(ts: int, name: str = "up") -> bytes:
-    sample = (
-        _varint(1 << 3 | 1) + struct.pack("<d", 1.0) + _varint(2 << 3) + _varint(ts & (2**64 - 1))
-    )
-    return _ld(1, _ld(1, _ld(1, b"__name__") + _ld(2, name.encode())) + _ld(2, sample))
+    sample = varint(1 << 3 | 1) + struct.pack("<d", 1.0) + varint(2 << 3) + varint(ts & (2**64 - 1))
+    return ld(1, ld(1, ld(1, b"__name__") + ld(2, name.encode())) + ld(2, sample))
 
 
 @pytest.mark.parametrize(
@@ -219,8 +199,8 @@ def test_fuzz_series_limits(count, name_len, value_len, metric_len, position) ->
     labels.insert(position % count, (b"__name__", b"m" * metric_len))
     if count > 1:
         labels[-1 if labels[-1][0] != b"__name__" else 0] = (b"k" * name_len, b"v" * value_len)
-    ok_series = _ld(1, _label(b"__name__", b"up") + _ld(2, b""))
-    data = ok_series + _ld(1, b"".join(_label(k, v) for k, v in labels) + _ld(2, b""))
+    ok_series = ld(1, _label(b"__name__", b"up") + ld(2, b""))
+    data = ok_series + ld(1, b"".join(_label(k, v) for k, v in labels) + ld(2, b""))
     refused = (
         count > 64 or metric_len > 4096 or (count > 1 and (name_len > 256 or value_len > 4096))
     )
