@@ -42,34 +42,47 @@ export function EChart({
   brushRef.current = onBrushX;
   const readyRef = useRef(onReady);
   readyRef.current = onReady;
+  // what the chart should show; applied when it changes and when the instance is created
+  const shownRef = useRef({ option, notMerge, brush: onBrushX !== undefined });
+  shownRef.current = { option, notMerge, brush: onBrushX !== undefined };
 
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const chart = echarts.init(el, scheme === "dark" ? "dark" : undefined, { renderer: "canvas" });
-    chartRef.current = chart;
-    chart.on("brushEnd", (params: unknown) => {
-      const areas = (params as { areas?: { coordRange?: unknown }[] }).areas ?? [];
-      const range = areas[0]?.coordRange;
-      chart.dispatchAction({ type: "brush", areas: [] });
-      if (Array.isArray(range) && range.length === 2 && brushRef.current) {
-        const [a, b] = range.map(Number);
-        if (Number.isFinite(a) && Number.isFinite(b) && b > a) brushRef.current([Math.round(a), Math.round(b)]);
+    let chart: echarts.ECharts | null = null;
+    // The instance is created on the first size report, with that size: ECharts would
+    // otherwise read it from the DOM, forcing a layout per chart while a dashboard mounts.
+    // Later reports resize it, only when the size really changed (a resize re-lays out
+    // every series).
+    const ro = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1].contentRect;
+      const size = { width: Math.round(box.width), height: Math.round(box.height) };
+      if (chart) {
+        if (size.width !== chart.getWidth() || size.height !== chart.getHeight()) chart.resize(size);
+        return;
       }
-    });
-    chart.on("finished", () => {
-      el.dataset.ready = "true";
-    });
-    readyRef.current?.(chart);
-    // The observer also fires once at observe() time; a resize re-lays out every series, so
-    // only resize when the size really changed.
-    const ro = new ResizeObserver(() => {
-      if (el.clientWidth !== chart.getWidth() || el.clientHeight !== chart.getHeight()) chart.resize();
+      const c = echarts.init(el, scheme === "dark" ? "dark" : undefined, { renderer: "canvas", ...size });
+      chart = c;
+      chartRef.current = c;
+      c.on("brushEnd", (params: unknown) => {
+        const areas = (params as { areas?: { coordRange?: unknown }[] }).areas ?? [];
+        const range = areas[0]?.coordRange;
+        c.dispatchAction({ type: "brush", areas: [] });
+        if (Array.isArray(range) && range.length === 2 && brushRef.current) {
+          const [a, b] = range.map(Number);
+          if (Number.isFinite(a) && Number.isFinite(b) && b > a) brushRef.current([Math.round(a), Math.round(b)]);
+        }
+      });
+      c.on("finished", () => {
+        el.dataset.ready = "true";
+      });
+      readyRef.current?.(c);
+      show(c, el, shownRef.current);
     });
     ro.observe(el);
     return () => {
       ro.disconnect();
-      chart.dispose();
+      chart?.dispose();
       chartRef.current = null;
     };
   }, [scheme]);
@@ -77,30 +90,8 @@ export function EChart({
   useEffect(() => {
     const chart = chartRef.current;
     const el = ref.current;
-    if (!chart || !el) return;
-    const withBrush: EChartsOption = onBrushX
-      ? {
-          ...option,
-          brush: { xAxisIndex: "all", brushLink: "all", brushType: "lineX", brushMode: "single", transformable: false },
-          toolbox: { show: false },
-        }
-      : option;
-    // lazyUpdate: draw in the next frame, so a dashboard's charts share frames with React
-    // instead of each blocking the main thread inside its own effect.
-    chart.setOption(withBrush, { notMerge, lazyUpdate: true });
-    if (onBrushX) {
-      chart.dispatchAction({
-        type: "takeGlobalCursor",
-        key: "brush",
-        brushOption: { brushType: "lineX", brushMode: "single" },
-      });
-    }
-    const drawn = countDrawn(chart.getOption());
-    el.dataset.seriesCount = String(drawn.series);
-    el.dataset.pointCount = String(drawn.points);
-    // set again by the "finished" event once this option is on the canvas
-    el.dataset.ready = "false";
-  }, [option, notMerge, scheme, onBrushX]);
+    if (chart && el) show(chart, el, { option, notMerge, brush: onBrushX !== undefined });
+  }, [option, notMerge, onBrushX]);
 
   return (
     <div
@@ -112,4 +103,39 @@ export function EChart({
       style={{ width: "100%", height: 360, ...style }}
     />
   );
+}
+
+/**
+ * Puts `option` on the chart (with drag-to-select on the x axis when `brush`) and sets the
+ * element's `data-series-count`, `data-point-count` and `data-ready` from it.
+ */
+function show(
+  chart: echarts.ECharts,
+  el: HTMLElement,
+  { option, notMerge, brush }: { option: EChartsOption; notMerge: boolean; brush: boolean },
+): void {
+  const withBrush: EChartsOption = brush
+    ? {
+        ...option,
+        brush: { xAxisIndex: "all", brushLink: "all", brushType: "lineX", brushMode: "single", transformable: false },
+        toolbox: { show: false },
+      }
+    : option;
+  // lazyUpdate: draw in the next frame, so a dashboard's charts share frames with React
+  // instead of each blocking the main thread inside its own effect.
+  chart.setOption(withBrush, { notMerge, lazyUpdate: true });
+  if (brush) {
+    chart.dispatchAction({
+      type: "takeGlobalCursor",
+      key: "brush",
+      brushOption: { brushType: "lineX", brushMode: "single" },
+    });
+  }
+  // A merged option only adds to what is there; a replaced one is exactly this option, which
+  // is cheaper to count than the deep copy getOption() returns.
+  const drawn = countDrawn(notMerge ? withBrush : chart.getOption());
+  el.dataset.seriesCount = String(drawn.series);
+  el.dataset.pointCount = String(drawn.points);
+  // set again by the "finished" event once this option is on the canvas
+  el.dataset.ready = "false";
 }

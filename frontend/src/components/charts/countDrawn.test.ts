@@ -12,6 +12,11 @@ describe("countDrawn", () => {
     expect(countDrawn(option)).toEqual({ series: 2, points: 5 });
   });
 
+  it("counts a merged series as the lines it draws", () => {
+    const option = { series: [{ id: "lines:3:0", data: [[1, 2], [1, null], [1, 3], [1, null], [1, 4]] }, { id: "x", data: [] }] };
+    expect(countDrawn(option)).toEqual({ series: 4, points: 3 });
+  });
+
   it("is zero for options without series", () => {
     expect(countDrawn({})).toEqual({ series: 0, points: 0 });
     expect(countDrawn(null)).toEqual({ series: 0, points: 0 });

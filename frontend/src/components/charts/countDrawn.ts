@@ -1,9 +1,16 @@
-/** Counts series and non-empty points in an ECharts option as returned by `getOption()`. */
+import { mergedMembers } from "./mergeLines";
+
+/**
+ * Counts series and non-empty points in an ECharts option as returned by `getOption()`; a
+ * series that draws several merged lines (`mergeLines`) counts as that many.
+ */
 export function countDrawn(option: unknown): { series: number; points: number } {
   const series = (option as { series?: unknown } | null)?.series;
   if (!Array.isArray(series)) return { series: 0, points: 0 };
   let points = 0;
+  let lines = 0;
   for (const s of series) {
+    lines += mergedMembers((s as { id?: unknown }).id) ?? 1;
     const data = (s as { data?: unknown }).data;
     if (!Array.isArray(data)) continue;
     for (const d of data) {
@@ -12,5 +19,5 @@ export function countDrawn(option: unknown): { series: number; points: number } 
       if (typeof v === "number" && Number.isFinite(v)) points += 1;
     }
   }
-  return { series: series.length, points };
+  return { series: lines, points };
 }

@@ -3,7 +3,7 @@ import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { thresholdBands, sortThresholds } from "@/components/charts/thresholds";
 import { formatValue } from "@/components/charts/units";
 import type { DqlResult } from "@/features/explore/dql";
-import { MANY_SERIES, toChartSeries, toLineSeriesOption, type ChartSeries } from "@/features/explore/toLineSeriesOption";
+import { chartSeriesOption, MANY_SERIES, toChartSeries, type ChartSeries } from "@/features/explore/toLineSeriesOption";
 import type { Panel } from "./api";
 import { shiftPoints, timeShiftSuffix } from "./timeShift";
 
@@ -31,6 +31,8 @@ export interface PanelCompare {
 export interface PanelOptionInput {
   panel: Panel;
   result: DqlResult;
+  /** `toChartSeries(result)`, when the caller has it already. */
+  series?: ChartSeries[];
   range: [number, number];
   compare?: PanelCompare;
   timeZone?: string;
@@ -51,12 +53,12 @@ export function panelLegendMode(panel: Panel, seriesCount: number): "canvas" | "
 const LEGEND_VALUE_LABELS: Record<string, string> = { last: "last", min: "min", max: "max", avg: "mean", sum: "total" };
 
 /** Line, area and bar panels: series, then units, thresholds, legend and the past series. */
-export function toPanelOption({ panel, result, range, compare, timeZone }: PanelOptionInput): EChartsOption {
+export function toPanelOption({ panel, result, series: given, range, compare, timeZone }: PanelOptionInput): EChartsOption {
   const kind = panel.type === "area" ? "area" : panel.type === "bar" ? "bar" : "line";
-  const base = toLineSeriesOption(result, { range, kind, timeZone });
+  const current = given ?? toChartSeries(result);
+  const base = chartSeriesOption(current, { range, kind, timeZone });
   const unit = panel.unit ?? "none";
   const decimals = panel.decimals;
-  const current = toChartSeries(result);
   // Past series keep the name of the present series they echo, for its colour.
   const past: (ChartSeries & { presentName: string })[] = compare
     ? toChartSeries(compare.result).map((s) => ({

@@ -84,8 +84,12 @@ export const MANY_SERIES = 20;
  * a time axis labelled in `timeZone`, and a tooltip listing every series at the hovered time.
  */
 export function toLineSeriesOption(result: DqlResult | undefined, settings: LineOptionSettings = {}): EChartsOption {
+  return chartSeriesOption(toChartSeries(result), settings);
+}
+
+/** `toLineSeriesOption` for a result already flattened by `toChartSeries`. */
+export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSettings = {}): EChartsOption {
   const timeZone = settings.timeZone ?? localTimeZone();
-  const series = toChartSeries(result);
   let minT = settings.range?.[0] ?? Infinity;
   let maxT = settings.range?.[1] ?? -Infinity;
   if (!settings.range) {
@@ -128,6 +132,9 @@ export function toLineSeriesOption(result: DqlResult | undefined, settings: Line
     },
     tooltip: {
       trigger: "axis",
+      // in the page, not the chart: a tooltip of many series may be taller than its panel
+      appendTo: "body",
+      confine: true,
       axisPointer: { type: "cross", label: { show: false } },
       valueFormatter: (v) => (typeof v === "number" ? formatNumber(v) : "–"),
     },

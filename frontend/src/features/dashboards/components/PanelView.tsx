@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useState, type ReactElement, type ReactNode } from "react";
-import { ChartLegend, legendEntries, withHiddenSeries } from "@/components/charts/ChartLegend";
+import { ChartLegend, legendEntries } from "@/components/charts/ChartLegend";
+import { mergeLines } from "@/components/charts/mergeLines";
 import { EChart } from "@/components/charts/EChart";
 import { StatChart, type StatItem } from "@/components/charts/StatChart";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
@@ -87,14 +88,14 @@ export function PanelView({
   });
 
   const data = run.data;
+  const series = useMemo(() => toChartSeries(data?.result), [data]);
   const option = useMemo(
     () =>
       data && isChart(panel.type)
-        ? toPanelOption({ panel, result: data.result, range: data.range, compare: data.compare })
+        ? toPanelOption({ panel, result: data.result, series, range: data.range, compare: data.compare })
         : undefined,
-    [data, panel],
+    [data, series, panel],
   );
-  const series = useMemo(() => toChartSeries(data?.result), [data]);
   const counts = useMemo(() => countPoints(series), [series]);
   const legend = useMemo(() => (option ? legendEntries(option) : []), [option]);
   const htmlLegend = option !== undefined && panelLegendMode(panel, legend.length) === "html";
@@ -105,7 +106,7 @@ export function PanelView({
     [legend, hidden],
   );
   const shown = useMemo(
-    () => (option && htmlLegend ? withHiddenSeries(option, hiddenNow) : option),
+    () => (option && htmlLegend ? mergeLines(option, hiddenNow) : option),
     [option, htmlLegend, hiddenNow],
   );
   const title = panel.title || "Untitled panel";
