@@ -42,4 +42,41 @@ test.describe("ingest to chart", () => {
 
     await page.screenshot({ path: testInfo.outputPath("pushed-points-chart.png"), fullPage: true });
   });
+
+  test("a query over many hosts draws every line, with a legend that switches lines off", async ({ page, request }, testInfo) => {
+    const own = await createOwnWorkspace(request, "many");
+    const hosts = Array.from({ length: 40 }, (_, i) => `m-${String(i).padStart(2, "0")}`);
+    expect(await pushLines(request, own.ingestKey, hosts.map((h) => cpuLines(h, 3)).join("\n"))).toBe(204);
+
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.signIn(own.email, own.password);
+    const explore = new ExplorePage(page);
+    await explore.goto(own.workspaceId, "M::cpu:(avg(usage_user)) [15m::1m] BY host SLIMIT 100");
+    await expect(async () => {
+      await explore.run();
+      await expect(explore.chart).toHaveAttribute(chartAttrs.seriesCount, "40", { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(explore.chart).toHaveAttribute(chartAttrs.pointCount, "120");
+
+    // more lines than a canvas legend holds: an HTML legend, one toggle button per host
+    const legend = page.getByRole("list", { name: /legend$/ });
+    await expect(legend.getByRole("button")).toHaveCount(40);
+    await legend.getByRole("button", { name: "m-07" }).click();
+    await expect(legend.getByRole("button", { name: "m-07" })).toHaveAttribute("aria-pressed", "false");
+    await expect(explore.chart).toHaveAttribute(chartAttrs.seriesCount, "39");
+    await expect(explore.chart).toHaveAttribute(chartAttrs.pointCount, "117");
+
+    // the tooltip lists the lines at the hovered time, largest first, without the hidden one
+    await expect(explore.chart).toHaveAttribute("data-ready", "true");
+    const box = await explore.chart.boundingBox();
+    if (!box) throw new Error("chart has no box");
+    await page.mouse.move(box.x + box.width * 0.93, box.y + box.height * 0.4);
+    const tooltip = page.locator("body > div").filter({ hasText: "more series" });
+    await expect(tooltip).toBeVisible();
+    await expect(tooltip).toContainText("and 19 more series");
+    await expect(tooltip).not.toContainText("m-07");
+
+    await page.screenshot({ path: testInfo.outputPath("many-hosts-chart.png"), fullPage: true });
+  });
 });

@@ -122,11 +122,11 @@ describe("mergeLines", () => {
 
   it("leaves stacked and bar charts as they are, hiding through the legend", () => {
     const stacked = toPanelOption({ panel: { ...panel, stack: true } as Panel, result: result(), range });
-    expect(mergeLines(stacked, new Set())).toBe(stacked);
+    expect(mergeLines(stacked, new Set()).series).toBe(stacked.series);
     const bars = toPanelOption({ panel: { ...panel, type: "bar" } as Panel, result: result(), range });
     const hidden = mergeLines(bars, new Set(["h01"]));
     expect(hidden.series).toBe(bars.series);
-    expect((hidden.legend as { selected: Record<string, boolean> }).selected).toEqual({ h01: false });
+    expect(hidden.legend).toMatchObject({ show: false, selected: { h01: false } });
   });
 
   it("shows a line of a single point as a symbol", () => {

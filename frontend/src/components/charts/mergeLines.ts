@@ -80,8 +80,9 @@ function isPoint(p: unknown): p is Point {
  * costs far more than drawing them. Lines named in `hidden` are left out; the tooltip lists
  * every drawn line at the hovered time from the lines themselves.
  *
- * Only plain line and area charts are merged: bars and stacked series are returned as they
- * are (stacking needs one series per line), with `hidden` applied through the legend.
+ * Only plain line and area charts are merged: bars and stacked series keep one series each
+ * (stacking needs one series per line), with `hidden` applied through the legend's selection.
+ * Either way the canvas legend is switched off: the lines are named in an HTML legend.
  */
 export function mergeLines(option: EChartsOption, hidden: ReadonlySet<string>): EChartsOption {
   const series = (Array.isArray(option.series) ? option.series : option.series ? [option.series] : []) as LineSeriesOption[];
@@ -96,7 +97,10 @@ export function mergeLines(option: EChartsOption, hidden: ReadonlySet<string>): 
         Array.isArray(s.data) &&
         s.data.every(isPoint),
     );
-  if (!mergeable) return withHiddenSeries(option, hidden);
+  if (!mergeable) {
+    const shown = withHiddenSeries(option, hidden);
+    return Array.isArray(shown.legend) ? shown : { ...shown, legend: { ...shown.legend, show: false } };
+  }
 
   const members: Member[] = [];
   const groups = new Map<string, { first: LineSeriesOption; members: Member[] }>();
@@ -174,7 +178,6 @@ export function mergeLines(option: EChartsOption, hidden: ReadonlySet<string>): 
 
   return {
     ...option,
-    // the lines are named in an HTML legend beside the chart, not by these series
     legend: { show: false },
     tooltip: { ...tooltip, formatter },
     series: merged,

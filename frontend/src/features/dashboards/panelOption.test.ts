@@ -1,8 +1,9 @@
 import type { LineSeriesOption } from "echarts";
 import { describe, expect, it } from "vitest";
+import { CANVAS_LEGEND_MAX } from "@/components/charts/LinesChart";
 import type { DqlResult } from "@/features/explore/dql";
 import type { Panel } from "./api";
-import { CANVAS_LEGEND_MAX, panelLegendMode, toPanelOption } from "./panelOption";
+import { panelLegendMode, toPanelOption } from "./panelOption";
 
 const DAY = 86_400_000;
 const now = 100 * DAY;

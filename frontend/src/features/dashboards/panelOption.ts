@@ -1,4 +1,6 @@
 import type { EChartsOption, LineSeriesOption, BarSeriesOption } from "echarts";
+import { legendModeFor } from "@/components/charts/LinesChart";
+import { SERIES_COLORS } from "@/components/charts/palette";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { thresholdBands, sortThresholds } from "@/components/charts/thresholds";
 import { formatValue } from "@/components/charts/units";
@@ -6,19 +8,6 @@ import type { DqlResult } from "@/features/explore/dql";
 import { chartSeriesOption, MANY_SERIES, toChartSeries, type ChartSeries } from "@/features/explore/toLineSeriesOption";
 import type { Panel } from "./api";
 import { shiftPoints, timeShiftSuffix } from "./timeShift";
-
-/** ECharts' default palette, set explicitly so a past series gets its present series' colour. */
-export const SERIES_COLORS = [
-  "#5470c6",
-  "#91cc75",
-  "#fac858",
-  "#ee6666",
-  "#73c0de",
-  "#3ba272",
-  "#fc8452",
-  "#9a60b4",
-  "#ea7ccc",
-];
 
 export interface PanelCompare {
   /** The same queries over the range moved back by `shiftMs`. */
@@ -38,16 +27,10 @@ export interface PanelOptionInput {
   timeZone?: string;
 }
 
-/**
- * Above this many series the legend is drawn as HTML beside the chart (ChartLegend) instead
- * of on the canvas, whose layout of every entry on each draw dominates a big chart's cost.
- */
-export const CANVAS_LEGEND_MAX = 30;
-
-/** Where a panel's legend goes: on the canvas, in HTML beside it, or nowhere. */
+/** Where a panel's legend goes: on the canvas, in HTML beside it (`LinesChart`), or nowhere. */
 export function panelLegendMode(panel: Panel, seriesCount: number): "canvas" | "html" | "none" {
   if (panel.legend?.show === false) return "none";
-  return seriesCount > CANVAS_LEGEND_MAX ? "html" : "canvas";
+  return legendModeFor(seriesCount);
 }
 
 const LEGEND_VALUE_LABELS: Record<string, string> = { last: "last", min: "min", max: "max", avg: "mean", sum: "total" };

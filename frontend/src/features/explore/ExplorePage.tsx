@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState, type ReactElement } from "react";
-import { EChart } from "@/components/charts/EChart";
+import { LinesChart } from "@/components/charts/LinesChart";
 import { StatChart } from "@/components/charts/StatChart";
 import { reducePoints } from "@/components/charts/statReduce";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
@@ -198,7 +198,7 @@ export function ExplorePage(): ReactElement {
         ) : view === "table" && data ? (
           <ResultTable result={data.result} />
         ) : option ? (
-          <EChart option={option} label={`Chart of ${query}`} onBrushX={onBrush} style={{ height: 380 }} />
+          <LinesChart option={option} label={`Chart of ${query}`} onBrushX={onBrush} style={{ height: 380 }} />
         ) : null}
       </section>
     </div>

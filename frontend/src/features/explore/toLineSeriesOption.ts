@@ -1,4 +1,5 @@
 import type { BarSeriesOption, EChartsOption, LineSeriesOption } from "echarts";
+import { SERIES_COLORS } from "@/components/charts/palette";
 import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel } from "@/lib/time";
 import type { DqlResult, DqlSeries } from "./dql";
 
@@ -105,13 +106,14 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
   const kind = settings.kind ?? "line";
   // Hover-focus dims every other series: useful for a few, costly and unreadable for many.
   const emphasis = series.length > MANY_SERIES ? { disabled: true } : { focus: "series" as const };
-  const lines: (LineSeriesOption | BarSeriesOption)[] = series.map((s) =>
+  const lines: (LineSeriesOption | BarSeriesOption)[] = series.map((s, i) =>
     kind === "bar"
       ? { type: "bar", name: s.name, data: s.points, emphasis, barMaxWidth: 16 }
       : {
     type: "line",
     name: s.name,
     data: s.points,
+    color: SERIES_COLORS[i % SERIES_COLORS.length],
     showSymbol: s.points.length < 2,
     symbolSize: 4,
     connectNulls: false,

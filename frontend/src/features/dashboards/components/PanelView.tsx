@@ -1,8 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useMemo, useState, type ReactElement, type ReactNode } from "react";
-import { ChartLegend, legendEntries } from "@/components/charts/ChartLegend";
-import { mergeLines } from "@/components/charts/mergeLines";
-import { EChart } from "@/components/charts/EChart";
+import { useMemo, type ReactElement, type ReactNode } from "react";
+import { LinesChart } from "@/components/charts/LinesChart";
 import { StatChart, type StatItem } from "@/components/charts/StatChart";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { EmptyState } from "@/components/ui/EmptyState";
@@ -14,7 +12,7 @@ import type { DqlResult } from "@/features/explore/dql";
 import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOption";
 import { resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
 import type { Panel } from "../api";
-import { panelLegendMode, toPanelOption, type PanelCompare } from "../panelOption";
+import { toPanelOption, type PanelCompare } from "../panelOption";
 import { parseTimeShift, shiftRange } from "../timeShift";
 import { interpolateVariables } from "../variables";
 import { SeriesValueTable } from "./SeriesValueTable";
@@ -97,18 +95,6 @@ export function PanelView({
     [data, series, panel],
   );
   const counts = useMemo(() => countPoints(series), [series]);
-  const legend = useMemo(() => (option ? legendEntries(option) : []), [option]);
-  const htmlLegend = option !== undefined && panelLegendMode(panel, legend.length) === "html";
-  // series switched off in the HTML legend; names that are gone no longer count
-  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
-  const hiddenNow = useMemo(
-    () => new Set(legend.filter((e) => hidden.has(e.name)).map((e) => e.name)),
-    [legend, hidden],
-  );
-  const shown = useMemo(
-    () => (option && htmlLegend ? mergeLines(option, hiddenNow) : option),
-    [option, htmlLegend, hiddenNow],
-  );
   const title = panel.title || "Untitled panel";
 
   let body: ReactElement;
@@ -148,28 +134,17 @@ export function PanelView({
         label={`${title} values`}
       />
     );
-  } else if (shown) {
-    const chart = (
-      <EChart option={shown} label={`${title} chart`} onBrushX={onZoom} style={{ height: "100%" }} testId="panel-chart" />
-    );
-    const position = panel.legend?.position === "right" ? "right" : "bottom";
-    body = htmlLegend ? (
-      <div className={`chart-with-legend legend-${position}`}>
-        <div className="chart-area">{chart}</div>
-        <ChartLegend
-          entries={legend}
-          position={position}
-          hidden={hiddenNow}
-          label={`${title} legend`}
-          onToggle={(name) => {
-            const next = new Set(hiddenNow);
-            if (!next.delete(name)) next.add(name);
-            setHidden(next);
-          }}
-        />
-      </div>
-    ) : (
-      chart
+  } else if (option) {
+    body = (
+      <LinesChart
+        option={option}
+        label={`${title} chart`}
+        legend={panel.legend?.show === false ? "none" : "auto"}
+        legendPosition={panel.legend?.position === "right" ? "right" : "bottom"}
+        onBrushX={onZoom}
+        style={{ height: "100%" }}
+        testId="panel-chart"
+      />
     );
   } else body = <Spinner />;
 
