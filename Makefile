@@ -21,9 +21,16 @@ install: ## install dependencies and build everything, start nothing
 	@infra/install.sh
 test: ## run every test suite against real services on test ports
 	@infra/test.sh
+PY = .vigil/venv/bin
 lint: ## static checks for every part
 	@$(MAKE) -s -C storage vet
 	@$(MAKE) -s -C ingest/agent vet
+	@test -x $(PY)/ruff -a -x $(PY)/mypy || { echo "ruff and mypy are missing from $(PY): make install" >&2; exit 1; }
+	@$(MAKE) -s -C backend lint
+	@$(PY)/ruff check -q ingest bench infra/tests
+	@$(PY)/ruff format -q --check ingest bench infra/tests
+	@cd ingest && ../$(PY)/mypy vigil_ingest
+	@cd bench && ../$(PY)/mypy vigil_bench
 	@cd frontend && npm run -s lint
 migrate: ## apply database migrations to the running stack
 	@source infra/lib.sh && load_secrets && "$$VIGIL_VENV/bin/vigil-admin" migrate

@@ -149,7 +149,10 @@ def main() -> int:
         "knee_clients": knee["clients"],
         "peak_rps": knee["throughput_rps"],
         "errors": failed,
-        "levels": {str(r["clients"]): {k: r[k] for k in ("throughput_rps", "p50_ms", "p99_ms")} for r in results},
+        "levels": {
+            str(r["clients"]): {k: r[k] for k in ("throughput_rps", "p50_ms", "p99_ms")}
+            for r in results
+        },
     }
     print(json.dumps(summary))
     return 1 if failed else 0

@@ -6,7 +6,7 @@ from vigil_bench.datagen import Dataset, HostShape, series_copy_rows, unaligned_
 def _ds(**kw: int) -> Dataset:
     args = dict(hosts=2, ticks=3, start_ms=unaligned_start(1_700_000_000_000), interval_ms=10_000)
     args.update(kw)
-    return Dataset(HostShape.named("node"), **args)  # type: ignore[arg-type]
+    return Dataset(HostShape.named("node"), **args)
 
 
 def test_node_shape_is_a_node_exporter_target() -> None:

@@ -10,7 +10,7 @@ import psutil
 import pytest
 
 from vigil_bench.agent import parse_summary
-from vigil_bench.procs import Service, ServiceError, stop_all
+from vigil_bench.procs import Service, ServiceError, free_port, stack_port, stop_all
 
 TREE = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); time.sleep(60)"
 
@@ -104,3 +104,13 @@ def test_ctrl_c_and_sigterm_stop_every_child(tmp_path: Path, sig: int) -> None:
     assert p.wait(15) == 0
     child.wait(5)
     assert not child.is_running()
+
+
+def test_free_ports_stay_out_of_the_stacks_port_blocks() -> None:
+    # make up (8000-8482, 55432, 59092), make test (18xxx, 15432, 19092), moved stacks
+    for port in (8000, 8482, 55432, 59092, 59093, 18000, 18482, 15432, 19092, 28001, 38482):
+        assert stack_port(port), port
+    for port in (33333, 40123, 47999, 50000, 60999):
+        assert not stack_port(port), port
+    ports = {free_port() for _ in range(300)}
+    assert not [p for p in ports if stack_port(p)]

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from vigil_bench.questions import Question, compare_answers, suite
+from vigil_bench.questions import Answer, Question, compare_answers, suite
 from vigil_bench.systems.influxdb import influxql_text, parse_influx
 from vigil_bench.systems.postgres import sql_text
 from vigil_bench.systems.vm import dql_text, parse_dql, parse_prom, promql_text
@@ -36,7 +36,7 @@ def test_equal_answers_pass_within_float_tolerance() -> None:
         ({"x": [(1, 1.0), (2, 2.0)]}, "groups differ: missing [''], unexpected ['x']"),
     ],
 )
-def test_different_answers_name_the_first_difference(other: dict, message: str) -> None:
+def test_different_answers_name_the_first_difference(other: Answer, message: str) -> None:
     ref = {"": [(1, 1.0), (2, 2.0)]}
     assert compare_answers(ref, other) == message
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import psutil
 
-from vigil_bench.sampler import TreeSampler, dir_bytes
+from vigil_bench.sampler import TreeSampler, dir_bytes, wait_quiet
 
 # A parent that sleeps while its child burns CPU, holds ~64 MiB and writes 2 MiB to a dir:
 # the sampler must see the whole tree, not only the root.
@@ -77,7 +77,7 @@ def test_dir_bytes_counts_allocated_blocks(tmp_path: Path) -> None:
     assert dir_bytes(str(tmp_path / "missing")) == 0
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "f").write_bytes(b"x" * 10_000)
-    assert dir_bytes(str(tmp_path)) >= 10_000
+    assert (dir_bytes(str(tmp_path)) or 0) >= 10_000
 
 
 # A parent that starts short-lived busy children one after the other and reaps each: their
@@ -110,3 +110,17 @@ def test_reaped_children_are_counted_once() -> None:
         prev = x.t
     assert used > 1.0
     assert abs(sampled - used) < 0.25 * used + 0.2, (sampled, used)
+
+
+def test_wait_quiet_waits_while_busy_and_returns_once_idle() -> None:
+    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.3)  # past the interpreter's start-up
+        assert wait_quiet([("idle", idle.pid)], window=0.3, limit=10) < 1.5
+        waited = wait_quiet([("idle", idle.pid), ("busy", busy.pid)], window=0.3, limit=1.5)
+        assert 1.5 <= waited < 3
+    finally:
+        for p in (idle, busy):
+            p.kill()
+            p.wait()

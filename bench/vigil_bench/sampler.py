@@ -186,6 +186,30 @@ class TreeSampler:
         return out
 
 
+def wait_quiet(
+    procs: list[tuple[str, int]],
+    *,
+    below_percent: float = 10.0,
+    window: float = 1.0,
+    limit: float = 30.0,
+) -> float:
+    """Seconds waited until the process trees together used less than below_percent of one
+    core over one window (at most about limit): right after a saturating write, engines still
+    flush and merge what they just took, and that work belongs to the write that caused it."""
+    smp = TreeSampler(window)
+    for name, pid in procs:
+        smp.add(name, pid)
+    t0 = smp._t0 = smp._last = time.monotonic()
+    smp._prime()
+    while True:
+        time.sleep(window)
+        smp.sample_once()
+        busy = sum(t.samples[-1].cpu_percent for t in smp._targets)
+        waited = time.monotonic() - t0
+        if busy < below_percent or waited >= limit:
+            return waited
+
+
 def settled_dir_bytes(
     path: str, *, min_wait: float = 12.0, quiet: float = 3.0, limit: float = 60.0
 ) -> int:

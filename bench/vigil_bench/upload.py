@@ -35,9 +35,8 @@ def _detail(r: httpx.Response) -> str:
         body = r.json()
     except json.JSONDecodeError:
         return r.text[:500]
-    if isinstance(body, dict) and isinstance(body.get("detail"), str):
-        return body["detail"]
-    return r.text[:500]
+    detail = body.get("detail") if isinstance(body, dict) else None
+    return detail if isinstance(detail, str) else r.text[:500]
 
 
 def upload(

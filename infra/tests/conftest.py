@@ -9,8 +9,15 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 
+import httpx
 import pytest
+
 import stack
+
+# How stack.wait_ingest_path says the write path is not back: the backend unreachable, a
+# query refused (assert), or no fresh point in time (pytest.fail raises an OutcomeException,
+# which is not an Exception).
+NOT_BACK = (httpx.HTTPError, AssertionError, pytest.fail.Exception)
 
 
 @pytest.fixture(scope="session")
@@ -42,14 +49,14 @@ def stack_services(services: dict[str, stack.Service]) -> Iterator[dict[str, sta
     restore(services)
     try:
         stack.wait_ingest_path(timeout=15)
-    except (Exception, pytest.fail.Exception):  # pytest.fail raises an OutcomeException
+    except NOT_BACK:
         # The write path did not come back by itself (the test has reported why). Restart
         # the ingest processes so the tests and suites after this one find a working stack.
         services["gateway"].stop()
         services["gateway"].start()
         try:
             stack.wait_ingest_path(timeout=20)
-        except (Exception, pytest.fail.Exception):
+        except NOT_BACK:
             services["consumer"].stop()
             services["consumer"].start()
             stack.wait_ingest_path()

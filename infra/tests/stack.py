@@ -145,6 +145,7 @@ def lib_sh(script: str, env: dict[str, str] | None = None, timeout: float = 150)
         capture_output=True,
         text=True,
         timeout=timeout,
+        check=False,
     )
     if p.returncode != 0:
         raise AssertionError(f"bash failed ({p.returncode}): {script}\n{p.stdout}\n{p.stderr}")

@@ -28,6 +28,7 @@ from pathlib import Path
 import cramjam
 import httpx
 import pytest
+
 import stack
 from stack import GATEWAY, INGEST_KEY, needs_stack, poll
 
@@ -66,13 +67,15 @@ def vmagent_bin() -> Path:
             [go, "build", "-o", str(target), f"{VM_MODULE}/app/vmagent"],
         ]
         for cmd in steps:
-            p = subprocess.run(cmd, cwd=mod, env=env, capture_output=True, text=True, timeout=900)
+            p = subprocess.run(
+                cmd, cwd=mod, env=env, capture_output=True, text=True, timeout=900, check=False
+            )
             assert p.returncode == 0, f"{' '.join(cmd)} failed:\n{p.stdout}\n{p.stderr}"
     return target
 
 
 class _Exporter(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         body = self.server.payload.encode()  # type: ignore[attr-defined]
         self.send_response(200)
         self.send_header("Content-Type", "text/plain; version=0.0.4")

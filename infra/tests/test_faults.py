@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
-import pytest
+
 import stack
 from stack import SeqWriter, assert_exactly_once, needs_stack, poll
 
@@ -117,7 +117,7 @@ class _SeqExporter(BaseHTTPRequestHandler):
 
     server: _ExporterServer
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_GET(self) -> None:
         srv = self.server
         with srv.lock:
             if self.path != "/metrics" or srv.frozen:

@@ -64,7 +64,10 @@ def test_health_reports_every_component_ok() -> None:
 def test_point_written_to_gateway_is_queryable_through_backend() -> None:
     measurement = f"stack_{uuid.uuid4().hex[:8]}"
     now_ms = int(time.time() * 1000)
-    body = f"{measurement},host=probe-1 value=41.5 {now_ms}\n{measurement},host=probe-2 value=7 {now_ms}\n"
+    body = (
+        f"{measurement},host=probe-1 value=41.5 {now_ms}\n"
+        f"{measurement},host=probe-2 value=7 {now_ms}\n"
+    )
     r = httpx.post(
         f"{GATEWAY}/v1/write/metric?precision=ms",
         content=gzip.compress(body.encode()),
@@ -109,15 +112,21 @@ def test_bad_dql_is_a_400_with_a_code() -> None:
 
 def test_gateway_refuses_unknown_and_wrong_scope_keys() -> None:
     line = b"cpu,host=x usage_user=1\n"
-    r = httpx.post(f"{GATEWAY}/v1/write/metric", content=line, headers={"Authorization": "Token vgi_nope"})
+    r = httpx.post(
+        f"{GATEWAY}/v1/write/metric", content=line, headers={"Authorization": "Token vgi_nope"}
+    )
     assert r.status_code == 401
-    r = httpx.post(f"{GATEWAY}/v1/write/metric", content=line, headers={"Authorization": f"Token {QUERY_KEY}"})
+    r = httpx.post(
+        f"{GATEWAY}/v1/write/metric", content=line, headers={"Authorization": f"Token {QUERY_KEY}"}
+    )
     assert r.status_code == 403
 
 
 def test_gateway_names_the_bad_line() -> None:
     body = b"ok_m,host=a v=1\nbroken line without fields\n"
-    r = httpx.post(f"{GATEWAY}/v1/write/metric", content=body, headers={"Authorization": f"Token {INGEST_KEY}"})
+    r = httpx.post(
+        f"{GATEWAY}/v1/write/metric", content=body, headers={"Authorization": f"Token {INGEST_KEY}"}
+    )
     assert r.status_code == 400
     assert "line 2" in r.text
 

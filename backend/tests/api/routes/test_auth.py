@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import jwt
 from fastapi.testclient import TestClient
-
 from sqlalchemy.orm import Session
 
 from tests.factories import PASSWORD, random_email, signup
@@ -167,7 +166,9 @@ def test_login_accepts_an_address_on_a_special_use_domain(client: TestClient, db
     from app.services.audit import Actor
 
     email = f"ops-{random_email().split('@')[0]}@vigil.local"
-    users.create_user(db, email=email, password=PASSWORD, full_name=None, actor=Actor(None, None, None, None))
+    users.create_user(
+        db, email=email, password=PASSWORD, full_name=None, actor=Actor(None, None, None, None)
+    )
     db.commit()
     r = client.post("/api/v1/auth/login", json={"email": email.upper(), "password": PASSWORD})
     assert r.status_code == 200, r.text
