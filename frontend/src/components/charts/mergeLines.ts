@@ -41,8 +41,12 @@ function nearestIndex(points: Point[], t: number): number {
   return lo;
 }
 
-/** Rows the tooltip lists: at most this many, largest values first, then a count of the rest. */
-export const TOOLTIP_MAX_ROWS = 20;
+/**
+ * Rows the tooltip lists: at most this many, largest values first, then a count of the rest,
+ * so that it fits a dashboard panel (it stays inside the chart: a tooltip placed in the page
+ * costs ECharts a layout per chart when the chart is created).
+ */
+export const TOOLTIP_MAX_ROWS = 10;
 
 /**
  * The tooltip rows at time `t`: each visible line's value at the timestamp nearest `t` that
@@ -163,7 +167,7 @@ export function mergeLines(option: EChartsOption, hidden: ReadonlySet<string>): 
       .slice(0, TOOLTIP_MAX_ROWS)
       .map(
         ({ member, value }) =>
-          `<div style="display:flex;gap:12px;justify-content:space-between"><span>` +
+          `<div style="display:flex;gap:12px;justify-content:space-between;line-height:1.35"><span>` +
           `<span style="display:inline-block;margin-right:6px;width:10px;height:${member.dashed ? 2 : 10}px;` +
           `border-radius:${member.dashed ? 0 : 5}px;vertical-align:middle;background:${escapeHtml(member.color)}"></span>` +
           `${escapeHtml(member.name)}</span><b>${escapeHtml(format(value))}</b></div>`,
@@ -179,7 +183,7 @@ export function mergeLines(option: EChartsOption, hidden: ReadonlySet<string>): 
   return {
     ...option,
     legend: { show: false },
-    tooltip: { ...tooltip, formatter },
+    tooltip: { ...tooltip, formatter, confine: true, className: "chart-tooltip" },
     series: merged,
   };
 }

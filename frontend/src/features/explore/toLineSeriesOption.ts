@@ -134,9 +134,6 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
     },
     tooltip: {
       trigger: "axis",
-      // in the page, not the chart: a tooltip of many series may be taller than its panel
-      appendTo: "body",
-      confine: true,
       axisPointer: { type: "cross", label: { show: false } },
       valueFormatter: (v) => (typeof v === "number" ? formatNumber(v) : "–"),
     },
