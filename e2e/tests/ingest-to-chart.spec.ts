@@ -16,8 +16,21 @@ test.describe("ingest to chart", () => {
     const explore = new ExplorePage(page);
     await expect(page.getByTestId(testIds.timezoneLabel)).toContainText("UTC");
     await explore.expectChartWithData();
-
     await page.screenshot({ path: testInfo.outputPath("explore-chart.png"), fullPage: true });
+
+    // dragging across the chart zooms into what was selected: an absolute range in the URL
+    await expect(explore.chart).toHaveAttribute("data-ready", "true");
+    const box = await explore.chart.boundingBox();
+    if (!box) throw new Error("chart has no box");
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.4, { steps: 8 });
+    await page.mouse.up();
+    await expect(page).toHaveURL(/[?&]from=\d{13}&to=\d{13}/);
+    const url = new URL(page.url());
+    const span = Number(url.searchParams.get("to")) - Number(url.searchParams.get("from"));
+    expect(span).toBeGreaterThan(60_000);
+    expect(span).toBeLessThan(15 * 60_000 * 0.5);
   });
 
   test("points pushed through the gateway reach the chart of a new workspace", async ({ page, request }, testInfo) => {

@@ -118,7 +118,6 @@ function show(
     ? {
         ...option,
         brush: { xAxisIndex: "all", brushLink: "all", brushType: "lineX", brushMode: "single", transformable: false },
-        toolbox: { show: false },
       }
     : option;
   // lazyUpdate: draw in the next frame, so a dashboard's charts share frames with React

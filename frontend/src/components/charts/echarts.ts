@@ -2,12 +2,10 @@
 import { BarChart, LineChart } from "echarts/charts";
 import {
   BrushComponent,
-  DataZoomComponent,
   GridComponent,
   LegendComponent,
   MarkAreaComponent,
   MarkLineComponent,
-  ToolboxComponent,
   TooltipComponent,
 } from "echarts/components";
 import * as echarts from "echarts/core";
@@ -19,8 +17,6 @@ echarts.use([
   GridComponent,
   LegendComponent,
   TooltipComponent,
-  DataZoomComponent,
-  ToolboxComponent,
   BrushComponent,
   MarkLineComponent,
   MarkAreaComponent,
