@@ -73,6 +73,9 @@ export function EChart({
           if (Number.isFinite(a) && Number.isFinite(b) && b > a) brushRef.current([Math.round(a), Math.round(b)]);
         }
       });
+      // the pointer moves over a chart before it can press on it, touch included
+      c.getZr().on("mousemove", () => armBrush(c));
+      c.getZr().on("mousedown", () => armBrush(c));
       c.on("finished", () => {
         el.dataset.ready = "true";
       });
@@ -105,6 +108,19 @@ export function EChart({
   );
 }
 
+/** Charts whose option asks for drag-to-select and whose brush is not armed yet. */
+const brushWaiting = new WeakSet<echarts.ECharts>();
+
+/** Arms the brush of a chart that waits for it: the pointer is about to drag. */
+function armBrush(chart: echarts.ECharts): void {
+  if (!brushWaiting.delete(chart)) return;
+  chart.dispatchAction({
+    type: "takeGlobalCursor",
+    key: "brush",
+    brushOption: { brushType: "lineX", brushMode: "single" },
+  });
+}
+
 /**
  * Puts `option` on the chart (with drag-to-select on the x axis when `brush`) and sets the
  * element's `data-series-count`, `data-point-count` and `data-ready` from it.
@@ -123,13 +139,9 @@ function show(
   // lazyUpdate: draw in the next frame, so a dashboard's charts share frames with React
   // instead of each blocking the main thread inside its own effect.
   chart.setOption(withBrush, { notMerge, lazyUpdate: true });
-  if (brush) {
-    chart.dispatchAction({
-      type: "takeGlobalCursor",
-      key: "brush",
-      brushOption: { brushType: "lineX", brushMode: "single" },
-    });
-  }
+  // Arming the brush re-lays out the whole chart at once, so it waits for the pointer.
+  if (brush) brushWaiting.add(chart);
+  else brushWaiting.delete(chart);
   // A merged option only adds to what is there; a replaced one is exactly this option, which
   // is cheaper to count than the deep copy getOption() returns.
   const drawn = countDrawn(notMerge ? withBrush : chart.getOption());
