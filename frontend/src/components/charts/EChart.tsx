@@ -103,7 +103,9 @@ export function EChart({
       aria-label={label}
       data-testid={testId}
       className={className}
-      style={{ width: "100%", height: 360, ...style }}
+      // A layout boundary: what ECharts adds inside (canvas, tooltip) does not make the page
+      // lay out again, which each chart otherwise forces while a dashboard of them is drawn.
+      style={{ width: "100%", height: 360, ...style, contain: "strict" }}
     />
   );
 }
@@ -130,12 +132,18 @@ function show(
   el: HTMLElement,
   { option, notMerge, brush }: { option: EChartsOption; notMerge: boolean; brush: boolean },
 ): void {
+  // The chart contains its layout and paint (`contain: strict`): its tooltip must stay inside.
+  const tooltip = option.tooltip;
+  const contained: EChartsOption =
+    tooltip && !Array.isArray(tooltip) && tooltip.confine === undefined
+      ? { ...option, tooltip: { ...tooltip, confine: true } }
+      : option;
   const withBrush: EChartsOption = brush
     ? {
-        ...option,
+        ...contained,
         brush: { xAxisIndex: "all", brushLink: "all", brushType: "lineX", brushMode: "single", transformable: false },
       }
-    : option;
+    : contained;
   // lazyUpdate: draw in the next frame, so a dashboard's charts share frames with React
   // instead of each blocking the main thread inside its own effect.
   chart.setOption(withBrush, { notMerge, lazyUpdate: true });
