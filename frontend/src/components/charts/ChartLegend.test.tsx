@@ -1,8 +1,8 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { EChartsOption } from "echarts";
 import { describe, expect, it, vi } from "vitest";
-import { ChartLegend, legendEntries, withHiddenSeries } from "./ChartLegend";
+import { ChartLegend, LEGEND_FIRST, legendEntries, withHiddenSeries } from "./ChartLegend";
 
 const option: EChartsOption = {
   legend: { show: false, formatter: (name: string) => `${name}  max: 9` },
@@ -50,5 +50,15 @@ describe("ChartLegend", () => {
     expect(screen.getByRole("button", { name: /web-02/ })).toHaveAttribute("aria-pressed", "false");
     await userEvent.click(first);
     expect(onToggle).toHaveBeenCalledWith("web-01");
+  });
+
+  it("renders the first entries of a long legend, and the rest on request", async () => {
+    const entries = Array.from({ length: LEGEND_FIRST + 25 }, (_, i) => ({ name: `h${i}`, label: `h${i}` }));
+    render(<ChartLegend label="Hosts legend" position="right" entries={entries} hidden={new Set()} onToggle={vi.fn()} />);
+    const list = screen.getByRole("list", { name: "Hosts legend" });
+    expect(within(list).getAllByRole("button", { pressed: true })).toHaveLength(LEGEND_FIRST);
+    await userEvent.click(within(list).getByRole("button", { name: "25 more" }));
+    expect(within(list).getAllByRole("button", { pressed: true })).toHaveLength(LEGEND_FIRST + 25);
+    expect(within(list).queryByRole("button", { name: /more$/ })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { EChartsOption } from "echarts";
-import type { ReactElement } from "react";
+import { useEffect, useRef, useState, type ReactElement } from "react";
 import "./ChartLegend.css";
 
 export interface LegendEntry {
@@ -46,13 +46,34 @@ export interface ChartLegendProps {
 }
 
 /**
+ * Entries a legend renders at first; the rest follow when the list is scrolled to its end or
+ * "more" is pressed. The list shows a few dozen at a time, and a dashboard of charts with
+ * hundreds of series each would otherwise build thousands of buttons nobody sees yet.
+ */
+export const LEGEND_FIRST = 50;
+
+/**
  * A legend drawn as HTML beside a chart. A canvas legend lays out and measures every entry on
  * each draw, which dominates the cost of charts with many series; this one costs a list.
  */
 export function ChartLegend({ entries, position, hidden, onToggle, label }: ChartLegendProps): ReactElement {
+  const [all, setAll] = useState(false);
+  const listRef = useRef<HTMLUListElement>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  const rest = all ? 0 : Math.max(0, entries.length - LEGEND_FIRST);
+  useEffect(() => {
+    const more = moreRef.current;
+    if (rest === 0 || !more || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver((seen) => seen.some((e) => e.isIntersecting) && setAll(true), {
+      root: listRef.current,
+    });
+    io.observe(more);
+    return () => io.disconnect();
+  }, [rest]);
+  const shown = rest > 0 ? entries.slice(0, LEGEND_FIRST) : entries;
   return (
-    <ul className={`chart-legend chart-legend-${position}`} aria-label={label} data-testid="chart-legend">
-      {entries.map((e) => {
+    <ul ref={listRef} className={`chart-legend chart-legend-${position}`} aria-label={label} data-testid="chart-legend">
+      {shown.map((e) => {
         const off = hidden.has(e.name);
         return (
           <li key={e.name}>
@@ -69,6 +90,13 @@ export function ChartLegend({ entries, position, hidden, onToggle, label }: Char
           </li>
         );
       })}
+      {rest > 0 ? (
+        <li>
+          <button ref={moreRef} type="button" className="chart-legend-item chart-legend-more" onClick={() => setAll(true)}>
+            {rest} more
+          </button>
+        </li>
+      ) : null}
     </ul>
   );
 }
