@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { addMember, cpuLines, createOwnWorkspace, pushLines } from "../fixtures/api";
 import { uniqueSuffix } from "../fixtures/env";
+import { ConfirmDialog } from "../pages/ConfirmDialog";
 import { LoginPage } from "../pages/LoginPage";
 import { SettingsPage } from "../pages/SettingsPage";
 import { SignupPage } from "../pages/SignupPage";
@@ -32,6 +33,10 @@ test("an owner invites a viewer, who signs up from the link and sees the setting
   const viewer = await context.newPage();
   await viewer.goto(link);
   await expect(viewer.getByRole("heading", { name: "Join a workspace" })).toBeVisible();
+  // The link names who invites, to which workspace and with which role, before any sign-in.
+  await expect(viewer.getByTestId("invite-summary")).toContainText(
+    `E2E invite (${own.email}) invited you to join ${own.workspaceName} as a viewer.`,
+  );
   await viewer.getByRole("link", { name: "Create an account" }).click();
   await expect(viewer.getByTestId("auth-invite-note")).toBeVisible();
   await new SignupPage(viewer).signUp("Vera Viewer", viewerEmail, `pw-${uniqueSuffix()}-Secret!`);
@@ -39,6 +44,10 @@ test("an owner invites a viewer, who signs up from the link and sees the setting
   await viewer.screenshot({ path: testInfo.outputPath("accept-invitation.png"), fullPage: true });
   await viewer.getByRole("button", { name: "Accept invitation" }).click();
   await expect(viewer).toHaveURL(new RegExp(`/w/${own.workspaceId}/explore`));
+  // Opened again, the used link says so instead of offering to accept.
+  await viewer.goto(link);
+  await expect(viewer.getByTestId("invite-state")).toContainText("This invitation has already been used");
+  await expect(viewer.getByRole("button", { name: "Accept invitation" })).toHaveCount(0);
 
   // Read-only settings: roles as text, no remove, limits not editable, admin pages explained.
   const viewerSettings = new SettingsPage(viewer);
@@ -65,6 +74,18 @@ test("an owner invites a viewer, who signs up from the link and sees the setting
   await expect(invitations.getByRole("row").filter({ hasText: viewerEmail })).toContainText("accepted");
   await settings.nav.getByRole("link", { name: "Members" }).click();
   await expect(page.getByRole("combobox", { name: `Role of ${viewerEmail}` })).toHaveValue("viewer");
+
+  // Revoking an invitation asks first; its link then says it was revoked.
+  await settings.nav.getByRole("link", { name: "Invitations" }).click();
+  const revokedEmail = `e2e-revoked-${uniqueSuffix()}@example.com`;
+  const revokedLink = await settings.invite(revokedEmail, "editor");
+  await page.getByRole("button", { name: `Revoke invitation for ${revokedEmail}` }).click();
+  await new ConfirmDialog(page).confirm(`Revoke the invitation for ${revokedEmail}?`, "Revoke");
+  await expect(invitations.getByRole("row").filter({ hasText: revokedEmail })).toContainText("revoked");
+  await page.goto(revokedLink);
+  await expect(page.getByTestId("invite-summary")).toContainText(`invited you to join ${own.workspaceName} as an editor.`);
+  await expect(page.getByTestId("invite-state")).toContainText("This invitation was revoked");
+  await page.screenshot({ path: testInfo.outputPath("invite-revoked.png"), fullPage: true });
 });
 
 test("the last owner cannot be demoted, a changed limit shows in usage, and the audit log filters it", async ({
@@ -76,12 +97,12 @@ test("the last owner cannot be demoted, a changed limit shows in usage, and the 
   const member = await addMember(request, own, "viewer");
   await new LoginPage(page).goto();
   await new LoginPage(page).signIn(own.email, own.password);
-  page.on("dialog", (d) => void d.accept());
   const settings = new SettingsPage(page);
 
   // Members: the backend refuses to leave the workspace without an owner, and says so.
   await settings.goto(own.workspaceId, "members");
   await page.getByRole("combobox", { name: `Role of ${own.email}` }).selectOption("admin");
+  await new ConfirmDialog(page).confirm("Change your own role to admin?", "Change role");
   await expect(page.getByTestId("members-error")).toHaveText("A workspace needs at least one owner");
   await expect(page.getByRole("combobox", { name: `Role of ${own.email}` })).toHaveValue("owner");
   await page.screenshot({ path: testInfo.outputPath("last-owner.png"), fullPage: true });

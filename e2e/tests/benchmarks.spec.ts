@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { createOwnWorkspace } from "../fixtures/api";
 import { benchmarkFixture, uploadBenchmarkRun } from "../fixtures/benchmarks";
+import { ConfirmDialog } from "../pages/ConfirmDialog";
 import { LoginPage } from "../pages/LoginPage";
 import { chartAttrs, testIds } from "../selectors";
 
@@ -103,8 +104,8 @@ test("an uploaded benchmark run is listed, reported, compared, exported and dele
   expect(md).toBe(benchmarkFixture("benchmark-run-small-1.md").replace("`seconds_per_level=1.0`", "`seconds_per_level=1`"));
 
   // Delete asks first; the run leaves the list.
-  page.once("dialog", (d) => d.accept());
   await page.getByRole("button", { name: "Delete" }).click();
+  await new ConfirmDialog(page).confirm(`Delete benchmark run "${RUN_1}"?`, "Delete");
   await expect(page).toHaveURL(new RegExp(`/w/${own.workspaceId}/benchmarks$`));
   await expect(table.getByRole("link")).toHaveText([RUN_2]);
   const gone = await request.get(`/api/v1/workspaces/${own.workspaceId}/benchmarks/${first.id}`, {

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { cpuLines, createOwnWorkspace, pushLines } from "../fixtures/api";
 import { uniqueSuffix } from "../fixtures/env";
+import { ConfirmDialog } from "../pages/ConfirmDialog";
 import { LoginPage } from "../pages/LoginPage";
 import { testIds } from "../selectors";
 
@@ -21,8 +22,21 @@ test("an ingest key created in settings works until it is revoked", async ({ pag
 
   expect(await pushLines(request, secret, cpuLines(`e2e-${uniqueSuffix()}`, 1))).toBe(204);
 
-  page.once("dialog", (d) => void d.accept());
-  await page.getByRole("button", { name: `Revoke key ${keyName}` }).click();
+  // Revoking asks first, in the app's own dialog (here in the dark theme): Escape keeps the key.
+  await page.emulateMedia({ colorScheme: "dark" });
+  const revoke = page.getByRole("button", { name: `Revoke key ${keyName}` });
+  const confirmation = new ConfirmDialog(page);
+  await revoke.click();
+  await expect(confirmation.dialog).toHaveAccessibleDescription("Agents using it will be refused within seconds.");
+  await expect(confirmation.dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.screenshot({ path: testInfo.outputPath("confirm-revoke-dark.png") });
+  await confirmation.dismiss(`Revoke "${keyName}"?`);
+  await expect(revoke).toBeFocused();
+  await expect(page.getByRole("row", { name: new RegExp(keyName) })).toContainText("active");
+  await page.emulateMedia({ colorScheme: "light" });
+  await revoke.click();
+  await page.screenshot({ path: testInfo.outputPath("confirm-revoke.png") });
+  await confirmation.confirm(`Revoke "${keyName}"?`, "Revoke");
   await expect(page.getByRole("row", { name: new RegExp(keyName) })).toContainText("revoked");
 
   // The gateway caches key lookups for a few seconds; a revoked key is refused within 10 s.

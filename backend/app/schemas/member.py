@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, EmailStr, Field
 
@@ -52,3 +53,22 @@ class InvitationsPublic(BaseModel):
 
 class InvitationAccept(BaseModel):
     code: str = Field(min_length=1, max_length=200)
+
+
+InvitationState = Literal["pending", "accepted", "revoked", "expired"]
+
+
+class InvitationPreview(BaseModel):
+    """What the holder of an invitation code may learn before accepting it."""
+
+    workspace_name: str
+    role: Role = Field(description="The role the invitation offers")
+    email: str = Field(description="The address the invitation was sent to")
+    inviter_name: str | None = Field(description="Null when the inviter gave no name")
+    inviter_email: str | None = Field(
+        description="Null when the inviter's account is gone or an API key invited"
+    )
+    expires_at: datetime
+    state: InvitationState = Field(
+        description="accepted, revoked or expired invitations can no longer be accepted"
+    )

@@ -13,6 +13,7 @@ from app.core.config import settings
 from app.core.errors import BadRequest, Conflict, Forbidden, NotFound
 from app.core.permissions import outranks_or_equals
 from app.models import Invitation, Membership, Role, User, Workspace
+from app.schemas.member import InvitationState
 from app.services import audit
 from app.services.audit import Actor
 
@@ -200,6 +201,38 @@ def revoke_invitation(
         )
         db.commit()
     return invitation
+
+
+def invitation_state(invitation: Invitation, *, now: datetime) -> InvitationState:
+    """Where an invitation stands: accepted, revoked, expired or pending (in that precedence)."""
+    if invitation.accepted_at is not None:
+        return "accepted"
+    if invitation.revoked_at is not None:
+        return "revoked"
+    if invitation.expires_at <= now:
+        return "expired"
+    return "pending"
+
+
+def find_invitation(db: Session, *, code: str) -> tuple[Invitation, Workspace, User | None]:
+    """The invitation a code names, its workspace and who sent it; no session needed.
+
+    The code is the secret (144 random bits, stored hashed), so the only lookup is by its
+    hash: an unknown code, or one whose workspace was deleted, is the same 404.
+    """
+    row = db.execute(
+        select(Invitation, Workspace)
+        .join(Workspace, Workspace.id == Invitation.workspace_id)
+        .where(
+            Invitation.code_hash == security.sha256_hex(code),
+            Workspace.deleted_at.is_(None),
+        )
+    ).first()
+    if row is None:
+        raise NotFound("Invitation not found: check the link, or ask for a new invitation")
+    invitation, workspace = row
+    inviter = db.get(User, invitation.invited_by) if invitation.invited_by else None
+    return invitation, workspace, inviter
 
 
 def accept_invitation(

@@ -979,6 +979,12 @@ export type DashboardSpec = {
      */
     refresh?: string | null;
     /**
+     * Time Shift
+     *
+     * compare with the past by default: each series is also drawn as it was this long ago, e.g. '1d', '1w', '36h' (at most 365d); null = off. The URL's `compare` parameter overrides it (`compare=off` switches it off).
+     */
+    time_shift?: string | null;
+    /**
      * Variables
      */
     variables?: Array<Variable>;
@@ -1486,6 +1492,50 @@ export type InvitationCreated = {
      * Shown once; give it to the invitee (POST /invitations/accept)
      */
     code: string;
+};
+
+/**
+ * InvitationPreview
+ *
+ * What the holder of an invitation code may learn before accepting it.
+ */
+export type InvitationPreview = {
+    /**
+     * Workspace Name
+     */
+    workspace_name: string;
+    /**
+     * The role the invitation offers
+     */
+    role: Role;
+    /**
+     * Email
+     *
+     * The address the invitation was sent to
+     */
+    email: string;
+    /**
+     * Inviter Name
+     *
+     * Null when the inviter gave no name
+     */
+    inviter_name: string | null;
+    /**
+     * Inviter Email
+     *
+     * Null when the inviter's account is gone or an API key invited
+     */
+    inviter_email: string | null;
+    /**
+     * Expires At
+     */
+    expires_at: string;
+    /**
+     * State
+     *
+     * accepted, revoked or expired invitations can no longer be accepted
+     */
+    state: 'pending' | 'accepted' | 'revoked' | 'expired';
 };
 
 /**
@@ -3172,6 +3222,48 @@ export type MembersAcceptInvitationResponses = {
 };
 
 export type MembersAcceptInvitationResponse = MembersAcceptInvitationResponses[keyof MembersAcceptInvitationResponses];
+
+export type MembersReadInvitationByCodeData = {
+    body?: never;
+    path: {
+        /**
+         * Code
+         */
+        code: string;
+    };
+    query?: never;
+    url: '/api/v1/invitations/{code}';
+};
+
+export type MembersReadInvitationByCodeErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * No invitation has this code
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type MembersReadInvitationByCodeError = MembersReadInvitationByCodeErrors[keyof MembersReadInvitationByCodeErrors];
+
+export type MembersReadInvitationByCodeResponses = {
+    /**
+     * Successful Response
+     */
+    200: InvitationPreview;
+};
+
+export type MembersReadInvitationByCodeResponse = MembersReadInvitationByCodeResponses[keyof MembersReadInvitationByCodeResponses];
 
 export type KeysReadKeysData = {
     body?: never;

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Path, Response, status
 
 from app.api.deps import CurrentSessionDep, SessionDep, WorkspaceContext, WorkspaceDep
 from app.core.permissions import Permission
@@ -15,6 +16,7 @@ from app.schemas.member import (
     InvitationAccept,
     InvitationCreate,
     InvitationCreated,
+    InvitationPreview,
     InvitationPublic,
     InvitationsPublic,
     MemberPublic,
@@ -144,4 +146,31 @@ def accept_invitation(
     )
     return WorkspacePublic(
         id=workspace.id, name=workspace.name, created_at=workspace.created_at, role=role
+    )
+
+
+@invitations_router.get(
+    "/{code}",
+    response_model=InvitationPreview,
+    responses={404: {"model": ErrorPublic, "description": "No invitation has this code"}},
+)
+def read_invitation_by_code(
+    code: Annotated[str, Path(min_length=1, max_length=200)], db: SessionDep, response: Response
+) -> InvitationPreview:
+    """What an invitation offers, for the person holding its code; no session needed.
+
+    Answers only the workspace's name, the role, who invited whom, the expiry and the state,
+    so the code reveals nothing else about the workspace.
+    """
+    invitation, workspace, inviter = members.find_invitation(db, code=code)
+    # The code is a secret: keep the answer out of shared caches and browser history.
+    response.headers["Cache-Control"] = "no-store"
+    return InvitationPreview(
+        workspace_name=workspace.name,
+        role=invitation.role,
+        email=invitation.email,
+        inviter_name=inviter.full_name if inviter else None,
+        inviter_email=inviter.email if inviter else None,
+        expires_at=invitation.expires_at,
+        state=members.invitation_state(invitation, now=datetime.now(UTC)),
     )

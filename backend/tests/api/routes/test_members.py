@@ -1,8 +1,16 @@
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
+import hashlib
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from tests.factories import add_member, create_workspace, signup
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from app.models import Invitation
+from tests.factories import SignedUpUser, add_member, create_workspace, signup
 
 
 def test_invitation_flow(client: TestClient) -> None:
@@ -138,3 +146,112 @@ def test_unknown_member_is_404(client: TestClient) -> None:
     r = client.delete(f"/api/v1/workspaces/{ws['id']}/members/{stranger.id}", headers=owner.headers)
     assert r.status_code == 404
     assert r.json()["detail"] == "Member not found"
+
+
+def _invite(client: TestClient, owner: SignedUpUser, workspace_id: str, email: str) -> Any:
+    r = client.post(
+        f"/api/v1/workspaces/{workspace_id}/invitations",
+        json={"email": email, "role": "editor"},
+        headers=owner.headers,
+    )
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_invitation_lookup_by_code_needs_no_session_and_tells_only_the_offer(
+    client: TestClient,
+) -> None:
+    owner = signup(client)
+    r = client.patch("/api/v1/auth/me", json={"full_name": "Ada Lovelace"}, headers=owner.headers)
+    assert r.status_code == 200
+    ws = create_workspace(client, owner, name="Analytical Engines")
+    inv = _invite(client, owner, ws["id"], "grace@example.com")
+
+    r = client.get(f"/api/v1/invitations/{inv['code']}")
+    assert r.status_code == 200
+    assert r.headers["cache-control"] == "no-store"
+    assert r.json() == {
+        "workspace_name": "Analytical Engines",
+        "role": "editor",
+        "email": "grace@example.com",
+        "inviter_name": "Ada Lovelace",
+        "inviter_email": owner.email,
+        "expires_at": inv["expires_at"],
+        "state": "pending",
+    }
+
+
+def test_invitation_lookup_follows_the_invitation_state(client: TestClient, db: Session) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    invitee = signup(client)
+
+    accepted = _invite(client, owner, ws["id"], invitee.email)
+    r = client.post(
+        "/api/v1/invitations/accept", json={"code": accepted["code"]}, headers=invitee.headers
+    )
+    assert r.status_code == 200
+    r = client.get(f"/api/v1/invitations/{accepted['code']}")
+    assert r.status_code == 200 and r.json()["state"] == "accepted"
+
+    revoked = _invite(client, owner, ws["id"], "revoked@example.com")
+    r = client.delete(
+        f"/api/v1/workspaces/{ws['id']}/invitations/{revoked['id']}", headers=owner.headers
+    )
+    assert r.status_code == 200
+    assert client.get(f"/api/v1/invitations/{revoked['code']}").json()["state"] == "revoked"
+
+    expired = _invite(client, owner, ws["id"], "late@example.com")
+    past = datetime.now(UTC) - timedelta(minutes=1)
+    db.execute(
+        update(Invitation).where(Invitation.id == uuid.UUID(expired["id"])).values(expires_at=past)
+    )
+    db.commit()
+    r = client.get(f"/api/v1/invitations/{expired['code']}")
+    assert r.status_code == 200
+    assert r.json()["state"] == "expired"
+    assert r.json()["inviter_name"] is None  # the owner gave no name
+    # Expired wins over nothing, but accepted and revoked win over expired.
+    db.execute(
+        update(Invitation).where(Invitation.id == uuid.UUID(revoked["id"])).values(expires_at=past)
+    )
+    db.commit()
+    assert client.get(f"/api/v1/invitations/{revoked['code']}").json()["state"] == "revoked"
+
+
+def test_invitation_lookup_of_an_unknown_code_is_404(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    inv = _invite(client, owner, ws["id"], "someone@example.com")
+    not_found = {
+        "detail": "Invitation not found: check the link, or ask for a new invitation",
+        "code": "not_found",
+    }
+    # A near miss, a route name, the invitation's id and its stored hash are all unknown codes.
+    for code in (
+        inv["code"][:-1] + ("A" if inv["code"][-1] != "A" else "B"),
+        "vginv_nope",
+        "accept",
+        inv["id"],
+        hashlib.sha256(inv["code"].encode()).hexdigest(),
+    ):
+        r = client.get(f"/api/v1/invitations/{code}")
+        assert r.status_code == 404, code
+        assert r.json() == not_found
+    assert client.get(f"/api/v1/invitations/{'x' * 201}").status_code == 422
+
+
+def test_invitation_lookup_of_a_deleted_workspace_is_404(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    inv = _invite(client, owner, ws["id"], "someone@example.com")
+    r = client.request(
+        "DELETE",
+        f"/api/v1/workspaces/{ws['id']}",
+        json={"confirm_name": ws["name"]},
+        headers=owner.headers,
+    )
+    assert r.status_code == 200, r.text
+    r = client.get(f"/api/v1/invitations/{inv['code']}")
+    assert r.status_code == 404
+    assert r.json()["code"] == "not_found"

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { Spinner } from "@/components/ui/Spinner";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { downloadText } from "@/lib/download";
@@ -25,6 +26,7 @@ export function BenchmarkRunPage(): ReactElement {
   const { runId = "" } = useParams();
   const run = useBenchmarkRun(workspace.id, runId);
   const remove = useDeleteBenchmarkRun(workspace.id);
+  const [confirm, confirmDialog] = useConfirm();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const listUrl = `/w/${workspace.id}/benchmarks`;
@@ -101,10 +103,13 @@ export function BenchmarkRunPage(): ReactElement {
             <Button
               variant="danger"
               disabled={remove.isPending}
-              onClick={() => {
-                if (window.confirm(`Delete benchmark run "${data.run_id}"? Its report goes with it.`)) {
-                  remove.mutate(data.id, { onSuccess: () => navigate(listUrl) });
-                }
+              onClick={async () => {
+                const ok = await confirm({
+                  title: `Delete benchmark run "${data.run_id}"?`,
+                  message: "Its report goes with it.",
+                  confirmLabel: "Delete",
+                });
+                if (ok) remove.mutate(data.id, { onSuccess: () => navigate(listUrl) });
               }}
             >
               Delete
@@ -144,6 +149,7 @@ export function BenchmarkRunPage(): ReactElement {
         <Alert tone="info">This run has no scenarios.</Alert>
       )}
       <EnvironmentCard run={doc} />
+      {confirmDialog}
     </div>
   );
 }

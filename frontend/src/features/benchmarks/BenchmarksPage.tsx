@@ -4,6 +4,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
@@ -49,6 +50,7 @@ export function BenchmarksPage(): ReactElement {
   const [page, setPage] = useState(0);
   const list = useBenchmarkRuns(workspace.id, { scenario: scenario || undefined, limit: PAGE_SIZE, offset: page * PAGE_SIZE });
   const remove = useDeleteBenchmarkRun(workspace.id);
+  const [confirm, confirmDialog] = useConfirm();
   const total = list.data?.count ?? 0;
   const runs = list.data?.data ?? [];
 
@@ -126,8 +128,13 @@ export function BenchmarksPage(): ReactElement {
                           variant="danger"
                           aria-label={`Delete run ${run.run_id}`}
                           disabled={remove.isPending}
-                          onClick={() => {
-                            if (window.confirm(`Delete benchmark run "${run.run_id}"? Its report goes with it.`)) remove.mutate(run.id);
+                          onClick={async () => {
+                            const ok = await confirm({
+                              title: `Delete benchmark run "${run.run_id}"?`,
+                              message: "Its report goes with it.",
+                              confirmLabel: "Delete",
+                            });
+                            if (ok) remove.mutate(run.id);
                           }}
                         >
                           Delete
@@ -152,6 +159,7 @@ export function BenchmarksPage(): ReactElement {
           </>
         )}
       </section>
+      {confirmDialog}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactElement } from "react";
 import { Link, useNavigate } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
@@ -46,6 +47,7 @@ export function DashboardsPage(): ReactElement {
   const [title, setTitle] = useState("");
   const [titleError, setTitleError] = useState<string>();
   const [importing, setImporting] = useState(false);
+  const [confirm, confirmDialog] = useConfirm();
 
   const onCreate = (e: FormEvent): void => {
     e.preventDefault();
@@ -124,8 +126,13 @@ export function DashboardsPage(): ReactElement {
                           size="sm"
                           variant="danger"
                           aria-label={`Delete ${d.title}`}
-                          onClick={() => {
-                            if (window.confirm(`Delete "${d.title}"?`)) remove.mutate(d.id);
+                          onClick={async () => {
+                            const ok = await confirm({
+                              title: `Delete "${d.title}"?`,
+                              message: "The dashboard and its version history go for everyone in this workspace.",
+                              confirmLabel: "Delete",
+                            });
+                            if (ok) remove.mutate(d.id);
                           }}
                         >
                           Delete
@@ -139,6 +146,7 @@ export function DashboardsPage(): ReactElement {
           </table>
         )}
       </section>
+      {confirmDialog}
     </div>
   );
 }

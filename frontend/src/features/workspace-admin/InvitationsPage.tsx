@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
@@ -30,6 +31,7 @@ export function InvitationsPage(): ReactElement {
   const invitations = useInvitations(workspace.id, admin);
   const create = useCreateInvitation(workspace.id);
   const revoke = useRevokeInvitation(workspace.id);
+  const [confirm, confirmDialog] = useConfirm();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("viewer");
   const [emailError, setEmailError] = useState<string>();
@@ -144,11 +146,15 @@ export function InvitationsPage(): ReactElement {
                           variant="danger"
                           aria-label={`Revoke invitation for ${inv.email}`}
                           disabled={revoke.isPending}
-                          onClick={() => {
-                            if (window.confirm(`Revoke the invitation for ${inv.email}? The link stops working.`)) {
-                              create.reset();
-                              revoke.mutate(inv.id);
-                            }
+                          onClick={async () => {
+                            const ok = await confirm({
+                              title: `Revoke the invitation for ${inv.email}?`,
+                              message: "The link stops working.",
+                              confirmLabel: "Revoke",
+                            });
+                            if (!ok) return;
+                            create.reset();
+                            revoke.mutate(inv.id);
                           }}
                         >
                           Revoke
@@ -162,6 +168,7 @@ export function InvitationsPage(): ReactElement {
           </table>
         )}
       </section>
+      {confirmDialog}
     </>
   );
 }

@@ -4,6 +4,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { useCurrentUser } from "@/features/auth/hooks/useAuth";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
@@ -19,6 +20,7 @@ export function MembersPage(): ReactElement {
   const changeRole = useChangeRole(workspace.id);
   const remove = useRemoveMember(workspace.id);
   const leave = useLeaveWorkspace(workspace.id);
+  const [confirm, confirmDialog] = useConfirm();
   const navigate = useNavigate();
   const myRole = workspace.role;
   const grantable = grantableRoles(myRole);
@@ -73,16 +75,20 @@ export function MembersPage(): ReactElement {
                         aria-label={`Role of ${m.email}`}
                         value={m.role}
                         disabled={changeRole.isPending}
-                        onChange={(e) => {
+                        onChange={async (e) => {
                           const role = e.target.value;
                           if (!isRole(role)) return;
                           remove.reset();
                           leave.reset();
+                          // The select stays on the current role until the change is saved.
                           if (
                             self &&
-                            !window.confirm(`Change your own role to ${role}? You may lose access to these settings.`)
+                            !(await confirm({
+                              title: `Change your own role to ${role}?`,
+                              message: "You may lose access to these settings.",
+                              confirmLabel: "Change role",
+                            }))
                           ) {
-                            e.target.value = m.role;
                             return;
                           }
                           changeRole.mutate({ userId: m.user_id, role });
@@ -108,12 +114,16 @@ export function MembersPage(): ReactElement {
                         variant="danger"
                         aria-label={`Remove ${m.email}`}
                         disabled={remove.isPending}
-                        onClick={() => {
-                          if (window.confirm(`Remove ${m.email} from ${workspace.name}? They lose access at once.`)) {
-                            changeRole.reset();
-                            leave.reset();
-                            remove.mutate(m.user_id);
-                          }
+                        onClick={async () => {
+                          const ok = await confirm({
+                            title: `Remove ${m.email} from ${workspace.name}?`,
+                            message: "They lose access at once.",
+                            confirmLabel: "Remove",
+                          });
+                          if (!ok) return;
+                          changeRole.reset();
+                          leave.reset();
+                          remove.mutate(m.user_id);
                         }}
                       >
                         Remove
@@ -131,18 +141,23 @@ export function MembersPage(): ReactElement {
           variant="danger"
           size="sm"
           disabled={leave.isPending}
-          onClick={() => {
-            if (window.confirm(`Leave ${workspace.name}? You will need a new invitation to come back.`)) {
-              changeRole.reset();
-              remove.reset();
-              leave.mutate(undefined, { onSuccess: () => navigate("/", { replace: true }) });
-            }
+          onClick={async () => {
+            const ok = await confirm({
+              title: `Leave ${workspace.name}?`,
+              message: "You will need a new invitation to come back.",
+              confirmLabel: "Leave",
+            });
+            if (!ok) return;
+            changeRole.reset();
+            remove.reset();
+            leave.mutate(undefined, { onSuccess: () => navigate("/", { replace: true }) });
           }}
         >
           Leave workspace
         </Button>
         <span className="muted small">The last owner cannot leave: make someone else owner first.</span>
       </div>
+      {confirmDialog}
     </section>
   );
 }

@@ -2,9 +2,41 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { InvitationPreview, UserPublic } from "@/client/types.gen";
 import { LoginPage } from "@/features/auth/LoginPage";
+import { client } from "@/lib/apiClient";
+import { setToken } from "@/lib/session";
 import { AcceptInvitationPage } from "./AcceptInvitationPage";
+
+const PENDING: InvitationPreview = {
+  workspace_name: "Analytical Engines",
+  role: "editor",
+  email: "grace@example.com",
+  inviter_name: "Ada Lovelace",
+  inviter_email: "ada@example.com",
+  expires_at: "2026-11-28T08:00:00Z",
+  state: "pending",
+};
+
+const GRACE: UserPublic = { id: "u1", email: "grace@example.com", full_name: null, created_at: "2026-11-21T08:00:00Z" };
+
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+
+/** The backend as this page sees it: the invitation lookup and, with a session, `auth/me`. */
+function serve(invitation: InvitationPreview | null, me: UserPublic = GRACE) {
+  return vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.pathname === "/api/v1/auth/me") return json(200, me);
+    if (url.pathname.startsWith("/api/v1/invitations/")) {
+      return invitation
+        ? json(200, invitation)
+        : json(404, { detail: "Invitation not found: check the link, or ask for a new invitation", code: "not_found" });
+    }
+    return json(500, { detail: `unexpected ${url.pathname}`, code: "internal" });
+  });
+}
 
 function renderAt(path: string): void {
   const router = createMemoryRouter(
@@ -12,31 +44,122 @@ function renderAt(path: string): void {
       { path: "/invite", element: <AcceptInvitationPage /> },
       { path: "/signup", element: <LoginPage mode="signup" /> },
       { path: "/login", element: <LoginPage /> },
+      { path: "/", element: <p>Home</p> },
     ],
     { initialEntries: [path] },
   );
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
 }
 
 describe("AcceptInvitationPage", () => {
-  it("says so when the link has no code", () => {
+  let fetchSpy = serve(PENDING);
+  const useBackend = (invitation: InvitationPreview | null, me?: UserPublic): void => {
+    fetchSpy = serve(invitation, me);
+    vi.stubGlobal("fetch", fetchSpy);
+  };
+  // Node's Request needs absolute URLs; in the browser the client calls its own origin.
+  beforeAll(() => client.setConfig({ baseUrl: window.location.origin }));
+  afterAll(() => client.setConfig({ baseUrl: "" }));
+  beforeEach(() => useBackend(PENDING));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("says so when the link has no code, without asking the backend", () => {
     renderAt("/invite");
     expect(screen.getByRole("alert")).toHaveTextContent("This link has no invitation code");
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it("names the inviter, the workspace and the role, looked up by the code without a session", async () => {
+    renderAt("/invite?code=vginv_abc");
+    expect(await screen.findByTestId("invite-summary")).toHaveTextContent(
+      /^Ada Lovelace \(ada@example\.com\) invited you to join Analytical Engines as an editor\. The invitation expires on 2026-11-28 \d\d:00\.$/,
+    );
+    const request = fetchSpy.mock.calls[0]?.[0];
+    expect(request).toBeInstanceOf(Request);
+    expect((request as Request).url).toMatch(/\/api\/v1\/invitations\/vginv_abc$/);
+    expect((request as Request).headers.get("Authorization")).toBeNull();
+    expect(screen.getByText("grace@example.com")).toBeInTheDocument();
   });
 
   it("sends a visitor without a session through sign-up, remembering the invitation", async () => {
     renderAt("/invite?code=vginv_abc");
+    await userEvent.click(await screen.findByRole("link", { name: "Create an account" }));
     expect(screen.queryByRole("button", { name: "Accept invitation" })).not.toBeInTheDocument();
-    await userEvent.click(screen.getByRole("link", { name: "Create an account" }));
     expect(screen.getByRole("heading", { name: "Create your account" })).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("with the email address the invitation was sent to");
     // Switching to sign-in keeps where to come back to.
     await userEvent.click(screen.getByRole("link", { name: "Sign in" }));
     expect(screen.getByRole("heading", { name: "Sign in" })).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("you will accept it next");
+  });
+
+  it("offers to accept when signed in with the invited address", async () => {
+    setToken("session-token");
+    renderAt("/invite?code=vginv_abc");
+    expect(await screen.findByTestId("invite-user")).toHaveTextContent("grace@example.com");
+    expect(await screen.findByRole("button", { name: "Accept invitation" })).toBeEnabled();
+    expect(screen.queryByTestId("invite-error")).not.toBeInTheDocument();
+  });
+
+  it("says when the signed-in account is not the invited one, and offers to switch", async () => {
+    setToken("session-token");
+    useBackend(PENDING, { ...GRACE, email: "someone.else@example.com" });
+    renderAt("/invite?code=vginv_abc");
+    expect(await screen.findByTestId("invite-error")).toHaveTextContent(
+      "This invitation is for another addressIt was sent to grace@example.com. Sign in with that address to accept it.",
+    );
+    expect(screen.queryByRole("button", { name: "Accept invitation" })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Use another account" }));
+    expect(screen.getByRole("heading", { name: "Sign in" })).toBeInTheDocument();
+  });
+
+  it.each([
+    ["expired", "This invitation has expired", /^It expired on 2026-11-20 \d\d:00\. Ask Ada Lovelace for a new invitation\.$/],
+    ["revoked", "This invitation was revoked", /^The link no longer works\. Ask Ada Lovelace for a new invitation if you still need to join\.$/],
+    ["accepted", "This invitation has already been used", /^Each invitation works once\. If you accepted it, open Vigil and pick Analytical Engines from your workspaces\.$/],
+  ] as const)("explains a %s invitation and offers no way to accept it", async (state, title, text) => {
+    setToken("session-token");
+    useBackend({ ...PENDING, state, expires_at: "2026-11-20T08:00:00Z" });
+    renderAt("/invite?code=vginv_abc");
+    const alert = await screen.findByTestId("invite-state");
+    expect(alert.querySelector(".alert-title")).toHaveTextContent(title);
+    expect(alert.querySelector(".alert-title")?.nextElementSibling).toHaveTextContent(text);
+    // Still says what it was.
+    expect(screen.getByTestId("invite-summary")).toHaveTextContent(
+      "Ada Lovelace (ada@example.com) invited you to join Analytical Engines as an editor.",
+    );
+    expect(screen.getByTestId("invite-summary")).not.toHaveTextContent("expires");
+    expect(screen.queryByRole("button", { name: "Accept invitation" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Create an account" })).not.toBeInTheDocument();
+  });
+
+  it("names whoever is known when the inviter's account is gone", async () => {
+    useBackend({ ...PENDING, role: "viewer", inviter_name: null, inviter_email: null });
+    renderAt("/invite?code=vginv_abc");
+    expect(await screen.findByTestId("invite-summary")).toHaveTextContent(
+      /^A workspace admin invited you to join Analytical Engines as a viewer\./,
+    );
+  });
+
+  it("says an unknown code is not a valid link", async () => {
+    useBackend(null);
+    renderAt("/invite?code=vginv_nope");
+    const alert = await screen.findByTestId("invite-state");
+    expect(alert).toHaveTextContent(
+      "This invitation link is not validInvitation not found: check the link, or ask for a new invitation",
+    );
+    expect(screen.queryByTestId("invite-summary")).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Create an account" })).not.toBeInTheDocument();
+  });
+
+  it("tells a failure to ask apart from an unknown code", async () => {
+    vi.stubGlobal("fetch", vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))));
+    renderAt("/invite?code=vginv_abc");
+    const alert = await screen.findByTestId("invite-state");
+    expect(alert.querySelector(".alert-title")).toHaveTextContent("Could not load the invitation");
   });
 });

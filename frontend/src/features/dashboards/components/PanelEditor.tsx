@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type ReactElement } from "
 import { REDUCERS, type Reducer } from "@/components/charts/statReduce";
 import { UNITS } from "@/components/charts/units";
 import { Button } from "@/components/ui/Button";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { queryRaw } from "@/features/explore/api";
 import { dqlCompletionSource } from "@/features/explore/editor/dqlCompletion";
 import { DqlEditor } from "@/features/explore/editor/DqlEditor";
@@ -51,6 +52,7 @@ export function PanelEditor({
   onCancel,
 }: PanelEditorProps): ReactElement {
   useRestoreFocus();
+  const [confirm, confirmDialog] = useConfirm();
   const [draft, setDraft] = useState<Panel>(panel);
   const [preview, flushPreview] = useDebouncedValue(draft, PREVIEW_DEBOUNCE_MS);
   const titleId = useId();
@@ -70,7 +72,17 @@ export function PanelEditor({
 
   useEffect(() => titleInput.current?.focus(), []);
   const cancel = (): void => {
-    if (!changed || window.confirm("Discard the changes to this panel?")) onCancel();
+    if (!changed) {
+      onCancel();
+      return;
+    }
+    void confirm({
+      title: "Discard the changes to this panel?",
+      message: "The dashboard keeps the panel as it was before you opened the editor.",
+      confirmLabel: "Discard",
+    }).then((ok) => {
+      if (ok) onCancel();
+    });
   };
   const cancelRef = useRef(cancel);
   cancelRef.current = cancel;
@@ -288,6 +300,7 @@ export function PanelEditor({
           ) : null}
         </aside>
       </div>
+      {confirmDialog}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useDashboardVersions, useMemberNames, useRestoreDashboardVersion } from "../hooks/useDashboards";
@@ -34,6 +35,7 @@ export function VersionHistory({
   const versions = useDashboardVersions(workspaceId, dashboardId);
   const names = useMemberNames(workspaceId);
   const restore = useRestoreDashboardVersion(workspaceId, dashboardId);
+  const [confirm, confirmDialog] = useConfirm();
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     closeRef.current?.focus();
@@ -44,10 +46,15 @@ export function VersionHistory({
     return () => document.removeEventListener("keydown", onKey);
   }, [onClose]);
 
-  const onRestore = (version: number): void => {
+  const onRestore = async (version: number): Promise<void> => {
     const note = dirty ? " Your unsaved changes will be lost." : "";
-    if (!window.confirm(`Restore version ${version}? It is saved as a new version.${note}`)) return;
-    restore.mutate(version, { onSuccess: onRestored });
+    const ok = await confirm({
+      title: `Restore version ${version}?`,
+      message: `It is saved as a new version.${note}`,
+      confirmLabel: "Restore",
+      destructive: dirty,
+    });
+    if (ok) restore.mutate(version, { onSuccess: onRestored });
   };
 
   return (
@@ -101,7 +108,7 @@ export function VersionHistory({
                         size="sm"
                         aria-label={`Restore version ${v.version}`}
                         disabled={restore.isPending}
-                        onClick={() => onRestore(v.version)}
+                        onClick={() => void onRestore(v.version)}
                       >
                         Restore
                       </Button>
@@ -112,6 +119,7 @@ export function VersionHistory({
             </tbody>
           </table>
         )}
+        {confirmDialog}
       </aside>
     </div>
   );

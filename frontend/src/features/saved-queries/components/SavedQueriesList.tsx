@@ -3,6 +3,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { toUserMessage } from "@/lib/apiError";
 import type { SavedQuery } from "../api";
 import { filterSavedQueries } from "../filterSavedQueries";
@@ -20,6 +21,7 @@ export function SavedQueriesList({ workspaceId, canEdit, currentId, onOpen }: Sa
   const saved = useSavedQueries(workspaceId);
   const update = useUpdateSavedQuery(workspaceId);
   const remove = useDeleteSavedQuery(workspaceId);
+  const [confirm, confirmDialog] = useConfirm();
   const [search, setSearch] = useState("");
   const [renaming, setRenaming] = useState<{ id: string; name: string }>();
   const list = saved.data ? filterSavedQueries(saved.data.data, search) : [];
@@ -92,10 +94,13 @@ export function SavedQueriesList({ workspaceId, canEdit, currentId, onOpen }: Sa
                         variant="danger"
                         aria-label={`Delete ${q.name}`}
                         disabled={remove.isPending}
-                        onClick={() => {
-                          if (window.confirm(`Delete the saved query "${q.name}" for everyone in this workspace?`)) {
-                            remove.mutate(q.id);
-                          }
+                        onClick={async () => {
+                          const ok = await confirm({
+                            title: `Delete the saved query "${q.name}"?`,
+                            message: "It goes for everyone in this workspace.",
+                            confirmLabel: "Delete",
+                          });
+                          if (ok) remove.mutate(q.id);
                         }}
                       >
                         Delete
@@ -110,6 +115,7 @@ export function SavedQueriesList({ workspaceId, canEdit, currentId, onOpen }: Sa
           ))}
         </ul>
       )}
+      {confirmDialog}
     </div>
   );
 }

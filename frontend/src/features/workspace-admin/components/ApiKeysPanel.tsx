@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import type { KeyScope } from "../api";
@@ -25,6 +26,7 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
   const keys = useApiKeys(workspaceId, canManage);
   const create = useCreateKey(workspaceId);
   const revoke = useRevokeKey(workspaceId);
+  const [confirm, confirmDialog] = useConfirm();
   const [name, setName] = useState("");
   const [scope, setScope] = useState<KeyScope>("ingest");
   const [nameError, setNameError] = useState<string>();
@@ -125,11 +127,15 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
                           variant="danger"
                           aria-label={`Revoke key ${k.name}`}
                           disabled={revoke.isPending}
-                          onClick={() => {
-                            if (window.confirm(`Revoke "${k.name}"? Agents using it will be refused within seconds.`)) {
-                              create.reset();
-                              revoke.mutate(k.id);
-                            }
+                          onClick={async () => {
+                            const ok = await confirm({
+                              title: `Revoke "${k.name}"?`,
+                              message: "Agents using it will be refused within seconds.",
+                              confirmLabel: "Revoke",
+                            });
+                            if (!ok) return;
+                            create.reset();
+                            revoke.mutate(k.id);
                           }}
                         >
                           Revoke
@@ -143,6 +149,7 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
           )}
         </>
       )}
+      {confirmDialog}
     </section>
   );
 }

@@ -1,5 +1,13 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
-import { acceptInvitation, createWorkspace, listWorkspaces, type Workspace, type Workspaces } from "../api";
+import {
+  acceptInvitation,
+  createWorkspace,
+  listWorkspaces,
+  readInvitation,
+  type Invitation,
+  type Workspace,
+  type Workspaces,
+} from "../api";
 
 export const workspacesQueryKey = ["workspaces"] as const;
 
@@ -25,11 +33,24 @@ export function useCreateWorkspace() {
   });
 }
 
+/** What the invitation behind `code` offers; nothing is asked for an empty code. */
+export function useInvitation(code: string): UseQueryResult<Invitation> {
+  return useQuery({
+    queryKey: ["invitation", code],
+    queryFn: ({ signal }) => readInvitation(code, signal),
+    enabled: code !== "",
+  });
+}
+
 export function useAcceptInvitation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (code: string) => acceptInvitation(code),
-    onSettled: () => qc.invalidateQueries({ queryKey: workspacesQueryKey }),
+    onSettled: (_ws, _err, code) =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: workspacesQueryKey }),
+        qc.invalidateQueries({ queryKey: ["invitation", code] }),
+      ]),
   });
 }
 

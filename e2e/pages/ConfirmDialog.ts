@@ -1,0 +1,27 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/**
+ * The in-app confirmation the UI shows before anything destructive (an `alertdialog` named by
+ * its question, with Cancel and a button labelled with the verb).
+ */
+export class ConfirmDialog {
+  readonly dialog: Locator;
+
+  constructor(private readonly page: Page) {
+    this.dialog = page.getByRole("alertdialog");
+  }
+
+  /** Checks the question, answers with the verb ("Delete", "Revoke"…), and waits for it to close. */
+  async confirm(question: string | RegExp, verb: string): Promise<void> {
+    await expect(this.dialog).toHaveAccessibleName(question);
+    await this.dialog.getByRole("button", { name: verb, exact: true }).click();
+    await expect(this.dialog).toBeHidden();
+  }
+
+  /** Checks the question and cancels it with Escape. */
+  async dismiss(question: string | RegExp): Promise<void> {
+    await expect(this.dialog).toHaveAccessibleName(question);
+    await this.page.keyboard.press("Escape");
+    await expect(this.dialog).toBeHidden();
+  }
+}
