@@ -52,6 +52,14 @@ export class DashboardPage {
     await expect(this.page.getByRole("toolbar", { name: "Dashboard editing" })).toBeVisible();
   }
 
+  /** Opens the dashboard settings (edit mode): variables and the default comparison. */
+  async openSettings(): Promise<Locator> {
+    await this.page.getByRole("button", { name: "Settings", exact: true }).click();
+    const settings = this.page.getByRole("region", { name: "Dashboard settings" });
+    await expect(settings).toBeVisible();
+    return settings;
+  }
+
   async save(): Promise<void> {
     await this.page.getByTestId(testIds.saveDashboard).click();
     await expect(this.saveState).toHaveText(/^Saved · v\d+$/);

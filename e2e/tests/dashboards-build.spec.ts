@@ -197,3 +197,122 @@ test("Explore shows the same stat view: the last value of each series with a spa
   await expect(stats.nth(1).getByLabel("beta: 12")).toBeVisible();
   await expect(stats.getByTestId(testIds.statSparkline)).toHaveCount(2);
 });
+
+test("dashboard settings: a variable made in the UI filters a panel, and the saved default comparison opens with it", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const own = await createOwnWorkspace(request, "dashvars");
+  const now = Date.now();
+  const yesterday = cpuLines("beta", 5, now - DAY).replace(/usage_user=(\d+)/g, (_, v: string) => `usage_user=${Number(v) + 20}`);
+  expect(await pushLines(request, own.ingestKey, [cpuLines("alpha", 5, now), cpuLines("beta", 5, now), yesterday].join("\n"))).toBe(204);
+
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill("Fleet");
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: "Fleet" })).toBeVisible();
+  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
+  const dash = new DashboardPage(page);
+  await expect(async () => {
+    await page.reload();
+    await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+
+  // Viewing, there are no settings; in edit mode they open above the variable bar.
+  await expect(page.getByRole("button", { name: "Settings", exact: true })).toHaveCount(0);
+  await dash.startEditing();
+  const settings = await dash.openSettings();
+  await expect(settings.getByTestId(testIds.variableRow)).toHaveCount(1);
+
+  // A new variable: the measurement and tag key are suggested, the preview lists the values.
+  await settings.getByRole("button", { name: "Add variable" }).click();
+  const form = settings.getByRole("form", { name: "New variable" });
+  await form.getByLabel("Name").fill("server name");
+  await expect(form.getByText("A name starts with a letter or _")).toBeVisible();
+  await form.getByLabel("Name").fill("server");
+  await form.getByLabel("Label").fill("Server");
+  const suggestions = (label: string): Promise<string[]> =>
+    form.getByLabel(label).evaluate((input) =>
+      [...((input as HTMLInputElement).list?.options ?? [])].map((o) => o.value),
+    );
+  await expect.poll(() => suggestions("Measurement")).toContain("cpu");
+  await form.getByLabel("Measurement").fill("cpu");
+  await expect.poll(() => suggestions("Tag key")).toEqual(["host"]);
+  await form.getByLabel("Tag key").fill("host");
+  await expect(form.getByTestId(testIds.variablePreview).getByRole("listitem")).toHaveText(["alpha", "beta"]);
+  await form.getByLabel("Default value").selectOption("beta");
+  await page.screenshot({ path: testInfo.outputPath("dashboard-settings.png"), fullPage: true });
+  await form.getByRole("button", { name: "Add" }).click();
+  await expect(form).toBeHidden();
+
+  // The variable bar has it at once; moving it up puts it first; the old one can go.
+  const bar = page.getByRole("group", { name: "Variables" });
+  await expect(page.getByTestId(testIds.variable("server"))).toHaveValue("beta");
+  await settings.getByRole("button", { name: "Move variable server up" }).click();
+  await expect(bar).toHaveText(/^Server.*Host/);
+
+  // A panel query uses it.
+  await page.getByRole("button", { name: "Edit CPU user %" }).click();
+  await dash.editor.getByTestId(testIds.dqlEditor).click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("M::cpu:(avg(usage_user)) {host = '$server'} [15m::1m] BY host");
+  await dash.editor.getByRole("button", { name: "Apply" }).click();
+  await expect(dash.editor).toBeHidden();
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "1");
+  await settings.getByRole("button", { name: "Remove variable host" }).click();
+  await expect(page.getByTestId(testIds.variable("host"))).toHaveCount(0);
+
+  // The comparison the dashboard opens with applies at once, without touching the URL.
+  await settings.getByTestId(testIds.defaultTimeShift).selectOption("1d");
+  await expect(page.getByTestId(testIds.timeShift)).toHaveValue("1d");
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2");
+  expect(page.url()).not.toMatch(/compare=/);
+  await page.getByLabel("Version note").fill("server variable, compare with yesterday");
+  await dash.save();
+  await expect(dash.saveState).toHaveText("Saved · v2");
+  await page.getByRole("button", { name: "History" }).click();
+  const history = page.getByRole("dialog", { name: "Version history" });
+  await expect(history.getByTestId(testIds.versionRow).first()).toContainText("server variable, compare with yesterday");
+  await page.keyboard.press("Escape");
+  await expect(history).toBeHidden();
+
+  const res = await request.get(`/api/v1/workspaces/${own.workspaceId}/dashboards/${dashboardId}`, {
+    headers: { Authorization: `Bearer ${own.token}` },
+  });
+  const saved = (await res.json()) as { spec: { time_shift: string | null; variables: Record<string, unknown>[] } };
+  expect(saved.spec.time_shift).toBe("1d");
+  expect(saved.spec.variables).toEqual([
+    {
+      name: "server",
+      label: "Server",
+      type: "query",
+      query: "show_tag_value(from=['cpu'], keyin=['host'])",
+      options: [],
+      default: ["beta"],
+      multi: false,
+      include_all: false,
+    },
+  ]);
+
+  // Reopened without parameters: the variable, its default and the saved comparison.
+  await dash.goto(own.workspaceId, dashboardId);
+  await expect(page.getByTestId(testIds.variable("server"))).toHaveValue("beta");
+  await expect(page.getByTestId(testIds.timeShift)).toHaveValue("1d");
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2");
+
+  // The link can switch the comparison off, or choose another; the saved default stays.
+  await page.getByTestId(testIds.timeShift).selectOption("");
+  await expect(page).toHaveURL(/compare=off/);
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "1");
+  await page.reload();
+  await expect(page.getByTestId(testIds.timeShift)).toHaveValue("");
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "1");
+  await dash.goto(own.workspaceId, dashboardId, "compare=1w");
+  await expect(page.getByTestId(testIds.timeShift)).toHaveValue("1w");
+  await page.getByTestId(testIds.timeShift).selectOption("1d");
+  await expect(page).not.toHaveURL(/compare=/);
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2");
+});

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { addMember, createOwnWorkspace, type OwnWorkspace } from "../fixtures/api";
+import { ConfirmDialog } from "../pages/ConfirmDialog";
 import { DashboardPage } from "../pages/DashboardPage";
 import { LoginPage } from "../pages/LoginPage";
 import { testIds } from "../selectors";
@@ -38,6 +39,8 @@ test("a viewer sees dashboards without any edit control, and the API refuses the
   await expect(dash.panel("CPU usage")).toBeVisible();
   await expect(page.getByRole("button", { name: "Edit", exact: true })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Settings", exact: true })).toHaveCount(0);
+  await expect(page.getByTestId(testIds.dashboardSettings)).toHaveCount(0);
   await expect(dash.saveState).toHaveCount(0);
   // Viewing stays available: history (without restore) and export.
   await page.getByRole("button", { name: "History" }).click();
@@ -118,8 +121,8 @@ test("export, import the file back, refuse a broken document, then restore an ol
   await expect(history.getByTestId(testIds.versionRow).first()).toContainText("rename");
   await expect(history.getByTestId(testIds.versionRow).first()).toContainText("E2E dashfiles");
   await page.screenshot({ path: testInfo.outputPath("version-history.png") });
-  page.once("dialog", (d) => void d.accept());
   await history.getByRole("button", { name: "Restore version 1" }).click();
+  await new ConfirmDialog(page).confirm("Restore version 1?", "Restore");
   await expect(history).toBeHidden();
   await expect(dash.saveState).toHaveText("Saved · v3");
   await page.getByRole("button", { name: "Done editing" }).click();

@@ -18,6 +18,22 @@ GRID_COLUMNS = 24
 
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-z]+)$")
 _VARIABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+# A DQL duration such as ``1d``, ``12h`` or ``1h30m``: the UI's ``parseTimeShift`` reads the same.
+_DURATION_PART = re.compile(r"([0-9]+)(ms|s|m|h|d|w)")
+_DURATION_MS = {"ms": 1, "s": 1_000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000}
+MAX_TIME_SHIFT_MS = 365 * 86_400_000
+
+
+def duration_ms(text: str) -> int | None:
+    """``1d`` -> 86 400 000; None unless the whole text is number+unit parts."""
+    total, pos = 0, 0
+    while pos < len(text):
+        m = _DURATION_PART.match(text, pos)
+        if m is None:
+            return None
+        total += int(m.group(1)) * _DURATION_MS[m.group(2)]
+        pos = m.end()
+    return total if pos > 0 else None
 
 
 class _Strict(BaseModel):
@@ -188,8 +204,30 @@ class DashboardSpec(_Strict):
     refresh: str | None = Field(
         default=None, pattern=r"^[0-9]+(s|m|h)$", description="auto-refresh, e.g. '30s'; null = off"
     )
+    time_shift: str | None = Field(
+        default=None,
+        max_length=32,
+        examples=["1d"],
+        description="compare with the past by default: each series is also drawn as it was this "
+        "long ago, e.g. '1d', '1w', '36h' (at most 365d); null = off. The URL's `compare` "
+        "parameter overrides it (`compare=off` switches it off).",
+    )
     variables: list[Variable] = Field(default_factory=list, max_length=50)
     panels: list[Panel] = Field(default_factory=list, max_length=200)
+
+    @field_validator("time_shift")
+    @classmethod
+    def _time_shift(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        ms = duration_ms(value)
+        if ms is None:
+            raise ValueError(f"time_shift must be a duration such as 1d, 12h or 1w (got {value!r})")
+        if ms <= 0 or ms > MAX_TIME_SHIFT_MS:
+            raise ValueError(
+                f"time_shift must be longer than zero and at most a year (365d) (got {value!r})"
+            )
+        return value
 
     @model_validator(mode="after")
     def _unique(self) -> DashboardSpec:

@@ -93,7 +93,11 @@ def refresh_shipped(db: Session, *, workspace_id: uuid.UUID, data: DashboardCrea
             Dashboard.version == 1,
         )
     )
-    if dashboard is None or dashboard.spec == _spec_json(data.spec):
+    if dashboard is None:
+        return False
+    # Read the stored spec through the schema, so fields added since it was written (with
+    # their defaults) do not count as a change.
+    if _spec_json(DashboardSpec.model_validate(dashboard.spec)) == _spec_json(data.spec):
         return False
     update_dashboard(
         db,

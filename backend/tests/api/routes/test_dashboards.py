@@ -202,3 +202,71 @@ def test_search_and_tag_filter(client: TestClient) -> None:
     assert titles(search="%") == ["100% CPU"]
     assert titles(tag="kafka") == ["Kafka lag"]
     assert titles(tag="vigil-agent") == ["Host overview"]
+
+
+def test_default_time_shift_round_trips_through_save_export_and_import(
+    client: TestClient,
+) -> None:
+    user = signup(client)
+    ws_a, ws_b = create_workspace(client, user), create_workspace(client, user)
+    base = f"/api/v1/workspaces/{ws_a['id']}/dashboards"
+    r = client.post(
+        base,
+        json={"title": "Shifted", "spec": {**spec(panel("a")), "time_shift": "1d"}},
+        headers=user.headers,
+    )
+    assert r.status_code == 201, r.text
+    url = f"{base}/{r.json()['id']}"
+    assert client.get(url, headers=user.headers).json()["spec"]["time_shift"] == "1d"
+
+    r = client.patch(
+        url,
+        json={"spec": {**spec(panel("a")), "time_shift": "1h30m"}, "base_version": 1},
+        headers=user.headers,
+    )
+    assert r.status_code == 200 and r.json()["spec"]["time_shift"] == "1h30m"
+    v1 = client.get(f"{url}/versions/1", headers=user.headers).json()
+    assert v1["spec"]["time_shift"] == "1d"
+
+    exported = client.get(f"{url}/export", headers=user.headers).json()
+    assert exported["spec"]["time_shift"] == "1h30m"
+    r = client.post(
+        f"/api/v1/workspaces/{ws_b['id']}/dashboards/import", json=exported, headers=user.headers
+    )
+    assert r.status_code == 201 and r.json()["spec"]["time_shift"] == "1h30m"
+
+    # Without the field (older documents) or with null, there is no default comparison.
+    r = client.patch(url, json={"spec": spec(panel("a"))}, headers=user.headers)
+    assert r.status_code == 200 and r.json()["spec"]["time_shift"] is None
+
+
+def test_a_bad_default_time_shift_is_refused_naming_the_field(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    url = f"/api/v1/workspaces/{ws['id']}/dashboards"
+    for good in ("1d", "7d", "1w", "36h", "90m", "365d"):
+        r = client.post(
+            url, json={"title": "ok", "spec": {"time_shift": good}}, headers=user.headers
+        )
+        assert r.status_code == 201, (good, r.text)
+        assert r.json()["spec"]["time_shift"] == good
+    cases = [
+        ("1 day", "time_shift must be a duration such as 1d, 12h or 1w (got '1 day')"),
+        ("yesterday", "(got 'yesterday')"),
+        ("d1", "(got 'd1')"),
+        ("", "(got '')"),
+        (" 1d", "(got ' 1d')"),
+        ("0d", "longer than zero and at most a year (365d) (got '0d')"),
+        ("366d", "at most a year (365d) (got '366d')"),
+        ("53w", "(got '53w')"),
+        (1, "Input should be a valid string"),
+    ]
+    for bad, reason in cases:
+        r = client.post(
+            url, json={"title": "bad", "spec": {"time_shift": bad}}, headers=user.headers
+        )
+        assert r.status_code == 422, bad
+        body = r.json()
+        assert body["code"] == "validation_error"
+        assert body["detail"].startswith("body.spec.time_shift: "), body
+        assert reason in body["detail"], (reason, body)

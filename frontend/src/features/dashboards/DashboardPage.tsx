@@ -5,15 +5,16 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { DEFAULT_QUERY } from "@/features/explore/dql";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { downloadJson } from "@/lib/download";
 import { DEFAULT_TIME_RANGE, type TimeRangeSpec } from "@/lib/time";
-import { useStringParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec, Panel } from "./api";
 import { DashboardGrid, MoveHandle } from "./components/DashboardGrid";
+import { DashboardSettings } from "./components/DashboardSettings";
 import { PanelView } from "./components/PanelView";
 import { TimeShiftPicker } from "./components/TimeShiftPicker";
 import { VariablePicker } from "./components/VariablePicker";
@@ -27,7 +28,7 @@ import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/us
 import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";
 import { sameJson } from "./sameSpec";
-import { parseTimeShift } from "./timeShift";
+import { effectiveTimeShift, timeShiftParam } from "./timeShift";
 import { variablesFromSearch } from "./variables";
 
 /** Local, unsaved state of a dashboard being edited; `version` is the one the edits started from. */
@@ -39,8 +40,10 @@ interface Draft {
 
 /**
  * A dashboard. The time range, variables and comparison live in the URL (`from`, `to`,
- * `var-<name>`, `compare`) so the link shares the view. Editors switch to edit mode to move,
- * resize, add, edit and remove panels; changes stay local until saved as a new version.
+ * `var-<name>`, `compare`) so the link shares the view; without them the dashboard's saved
+ * defaults apply. Editors switch to edit mode to move, resize, add, edit and remove panels and
+ * to change the variables and default comparison in Settings; changes stay local until saved
+ * as a new version.
  */
 export function DashboardPage(): ReactElement {
   const workspace = useCurrentWorkspace();
@@ -50,12 +53,12 @@ export function DashboardPage(): ReactElement {
   const save = useUpdateDashboard(workspace.id, dashboardId);
   const exporter = useExportDashboard(workspace.id);
   const [params, setParams] = useSearchParams();
-  const [compareParam, setCompare] = useStringParam("compare", "");
-  const compare = parseTimeShift(compareParam) ? compareParam : "";
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [editingPanel, setEditingPanel] = useState<string | null>(null);
   const [showHistory, setShowHistory] = useState(false);
+  const [confirm, confirmDialog] = useConfirm();
+  const [showSettings, setShowSettings] = useState(false);
   const [note, setNote] = useState("");
   const server = dashboard.data;
 
@@ -71,6 +74,20 @@ export function DashboardPage(): ReactElement {
     from: params.get("from") ?? spec?.time?.from ?? DEFAULT_TIME_RANGE.from,
     to: params.get("to") ?? spec?.time?.to ?? DEFAULT_TIME_RANGE.to,
   };
+  // The URL's `compare` (`off` = none) overrides the comparison the dashboard saved.
+  const compare = effectiveTimeShift(params.get("compare"), spec?.time_shift);
+  const savedShift = spec?.time_shift;
+  const setCompare = useCallback(
+    (shift: string) =>
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        const value = timeShiftParam(shift, savedShift);
+        if (value === null) next.delete("compare");
+        else next.set("compare", value);
+        return next;
+      }),
+    [setParams, savedShift],
+  );
   const fromUrl = useMemo(() => variablesFromSearch(params), [params]);
   const values = useMemo(() => {
     const out: Record<string, string[]> = {};
@@ -156,9 +173,13 @@ export function DashboardPage(): ReactElement {
   );
   useEffect(() => {
     if (blocker.state !== "blocked") return;
-    if (window.confirm("This dashboard has unsaved changes. Leave without saving?")) blocker.proceed();
-    else blocker.reset();
-  }, [blocker]);
+    void confirm({
+      title: "Leave without saving?",
+      message: "This dashboard has unsaved changes. They are lost if you leave.",
+      confirmLabel: "Leave",
+      cancelLabel: "Stay",
+    }).then((leave) => (leave ? blocker.proceed() : blocker.reset()));
+  }, [blocker, confirm]);
   useEffect(() => {
     if (!dirty) return;
     const onUnload = (e: BeforeUnloadEvent): void => e.preventDefault();
@@ -190,9 +211,13 @@ export function DashboardPage(): ReactElement {
     };
     setPanels([...panels, copy]);
   };
-  const removePanel = (p: Panel): void => {
-    if (!window.confirm(`Remove the panel "${p.title || "Untitled panel"}"?`)) return;
-    setPanels(panels.filter((x) => x.id !== p.id));
+  const removePanel = async (p: Panel): Promise<void> => {
+    const ok = await confirm({
+      title: `Remove the panel "${p.title || "Untitled panel"}"?`,
+      message: "Until you save, Discard brings it back.",
+      confirmLabel: "Remove",
+    });
+    if (ok) setPanels(panels.filter((x) => x.id !== p.id));
   };
   const onExport = (): void =>
     exporter.mutate(server.id, { onSuccess: (doc) => downloadJson(doc, exportFileName(doc.title)) });
@@ -259,6 +284,15 @@ export function DashboardPage(): ReactElement {
               Add panel
             </Button>
           ) : null}
+          {editing ? (
+            <Button
+              onClick={() => setShowSettings((v) => !v)}
+              aria-expanded={showSettings}
+              data-testid="dashboard-settings-toggle"
+            >
+              Settings
+            </Button>
+          ) : null}
           <span className="muted small grow">
             {editing ? "Drag a panel by its header, resize it from its corner; Ctrl+S saves." : "You have unsaved changes."}
           </span>
@@ -303,9 +337,18 @@ export function DashboardPage(): ReactElement {
       ) : null}
       {exporter.isError ? <Alert title="Export failed">{toUserMessage(exporter.error)}</Alert> : null}
 
-      {(current.spec.variables ?? []).length > 0 ? (
+      {editable && editing && showSettings ? (
+        <DashboardSettings
+          workspaceId={workspace.id}
+          spec={current.spec}
+          onChange={(next) => change((d) => ({ ...d, spec: next }))}
+          onClose={() => setShowSettings(false)}
+        />
+      ) : null}
+
+      {(current.spec.variables ?? []).some((v) => v.type !== "constant") ? (
         <div className="row variables" role="group" aria-label="Variables">
-          {(current.spec.variables ?? []).map((v) => (
+          {(current.spec.variables ?? []).filter((v) => v.type !== "constant").map((v) => (
             <VariablePicker
               key={v.name}
               workspaceId={workspace.id}
@@ -418,6 +461,7 @@ export function DashboardPage(): ReactElement {
           onClose={() => setShowHistory(false)}
         />
       ) : null}
+      {confirmDialog}
     </div>
   );
 }

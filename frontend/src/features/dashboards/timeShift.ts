@@ -2,8 +2,9 @@ import { parseDuration } from "@/lib/time";
 
 /**
  * Compare with the past: a dashboard's panels can also draw each series as it was `shift`
- * ago (`1d`, `1w`, …), moved forward onto the current time axis. The shift lives in the URL
- * (`compare=1d`) so a shared link shows the same comparison.
+ * ago (`1d`, `1w`, …), moved forward onto the current time axis. A dashboard may save a
+ * default shift (`spec.time_shift`); the URL's `compare` overrides it (`compare=1d`, or
+ * `compare=off` for none) so a shared link shows the same comparison.
  */
 
 export const TIME_SHIFT_PRESETS: { value: string; label: string }[] = [
@@ -22,6 +23,33 @@ export function parseTimeShift(text: string | null | undefined): number | undefi
   const ms = parseDuration(text.trim());
   if (ms === undefined || ms <= 0 || ms > MAX_TIME_SHIFT_MS) return undefined;
   return ms;
+}
+
+/** The `compare` value that switches a dashboard's saved default comparison off. */
+export const NO_TIME_SHIFT = "off";
+
+function validShift(text: string | null | undefined): string {
+  return text && parseTimeShift(text) !== undefined ? text.trim() : "";
+}
+
+/**
+ * The comparison in effect ("" = none): the URL's `compare` when it is `off` or a valid
+ * shift, else the dashboard's saved default. A malformed `compare` is ignored.
+ */
+export function effectiveTimeShift(param: string | null, saved: string | null | undefined): string {
+  if (param !== null && param.trim() === NO_TIME_SHIFT) return "";
+  return validShift(param) || validShift(saved);
+}
+
+/**
+ * The `compare` parameter that shows `shift` ("" = none) on a dashboard whose saved default
+ * is `saved`: null (no parameter) when the default already gives it, `off` to switch a
+ * default off, else the shift itself.
+ */
+export function timeShiftParam(shift: string, saved: string | null | undefined): string | null {
+  const wanted = validShift(shift);
+  if (wanted === validShift(saved)) return null;
+  return wanted || NO_TIME_SHIFT;
 }
 
 /** Why a custom shift is refused, or undefined when it is fine. */

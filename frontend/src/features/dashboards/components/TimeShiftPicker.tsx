@@ -6,12 +6,23 @@ export interface TimeShiftPickerProps {
   /** The current shift (`1d`), or empty when not comparing. */
   value: string;
   onChange: (shift: string) => void;
+  /** The visible label; the dashboard's toolbar says "Compare". */
+  label?: string;
+  /** The name of the "no comparison" choice. */
+  offLabel?: string;
+  testId?: string;
 }
 
 const CUSTOM = "__custom";
 
 /** "Compare with": off, a preset (1 day ago …) or a custom duration. */
-export function TimeShiftPicker({ value, onChange }: TimeShiftPickerProps): ReactElement {
+export function TimeShiftPicker({
+  value,
+  onChange,
+  label = "Compare",
+  offLabel = "Off",
+  testId = "time-shift",
+}: TimeShiftPickerProps): ReactElement {
   const id = useId();
   const isPreset = value === "" || TIME_SHIFT_PRESETS.some((p) => p.value === value);
   const [custom, setCustom] = useState(isPreset ? "" : value);
@@ -30,11 +41,11 @@ export function TimeShiftPicker({ value, onChange }: TimeShiftPickerProps): Reac
   return (
     <div className="time-shift">
       <label className="inline-field" htmlFor={id}>
-        Compare
+        {label}
       </label>
       <select
         id={id}
-        data-testid="time-shift"
+        data-testid={testId}
         value={editing ? CUSTOM : value}
         onChange={(e) => {
           if (e.target.value === CUSTOM) {
@@ -46,7 +57,7 @@ export function TimeShiftPicker({ value, onChange }: TimeShiftPickerProps): Reac
           onChange(e.target.value);
         }}
       >
-        <option value="">Off</option>
+        <option value="">{offLabel}</option>
         {TIME_SHIFT_PRESETS.map((p) => (
           <option key={p.value} value={p.value}>
             {p.label}

@@ -1,8 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
 import { useEffect, type ReactElement } from "react";
-import { queryRaw } from "@/features/explore/api";
-import { columnValues } from "@/features/explore/dql";
 import type { DashboardVariable } from "../api";
+import { useMetadataValues } from "../hooks/useMetadataValues";
 
 export interface VariablePickerProps {
   workspaceId: string;
@@ -13,20 +11,11 @@ export interface VariablePickerProps {
 
 /** A variable's selector; `query` variables take their options from `show_tag_value(…)`. */
 export function VariablePicker({ workspaceId, variable, value, onChange }: VariablePickerProps): ReactElement {
-  const options = useQuery({
-    queryKey: ["dashboard-variable", workspaceId, variable.type, variable.query],
-    queryFn: async ({ signal }) => {
-      if (variable.type !== "query" || !variable.query) return variable.options ?? [];
-      const res = await queryRaw(workspaceId, { queries: [{ query: variable.query, disable_slimit: true }] }, signal);
-      const result = res.content[0] ?? { series: [] };
-      const values = columnValues(result, "value");
-      return values.length > 0 ? values : columnValues(result);
-    },
-    staleTime: 60_000,
-  });
+  const queried = useMetadataValues(workspaceId, variable.type === "query" ? (variable.query ?? undefined) : undefined);
+  const options = variable.type === "query" ? queried.data : (variable.options ?? []);
   const label = variable.label || variable.name;
   const mustPick = !variable.multi && !variable.include_all;
-  const first = options.data?.[0];
+  const first = options?.[0];
   useEffect(() => {
     // A single-value variable without "All" needs a value: take the first option, as Grafana does.
     if (mustPick && value.length === 0 && first !== undefined) onChange([first]);
@@ -40,10 +29,10 @@ export function VariablePicker({ workspaceId, variable, value, onChange }: Varia
         data-testid={`variable-${variable.name}`}
         value={variable.multi ? value : (value[0] ?? "")}
         onChange={(e) => onChange(Array.from(e.target.selectedOptions, (o) => o.value).filter(Boolean))}
-        size={variable.multi ? Math.min(4, Math.max(2, options.data?.length ?? 2)) : undefined}
+        size={variable.multi ? Math.min(4, Math.max(2, options?.length ?? 2)) : undefined}
       >
         {!variable.multi && variable.include_all ? <option value="">All</option> : null}
-        {(options.data ?? []).map((o) => (
+        {(options ?? []).map((o) => (
           <option key={o} value={o}>
             {o}
           </option>

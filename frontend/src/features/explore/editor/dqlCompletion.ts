@@ -6,7 +6,8 @@ import { DQL_FUNCTIONS, DQL_KEYWORDS } from "./dqlLanguage";
 /** Runs a metadata statement (`show_*`) and returns its result. */
 export type MetadataRunner = (query: string) => Promise<DqlResult>;
 
-function quoteList(v: string): string {
+/** `cpu` → `['cpu']`: one quoted string in a list, as the `show_*` functions take their arguments. */
+export function quoteList(v: string): string {
   return `['${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
 }
 

@@ -1,0 +1,189 @@
+import { quoteList } from "@/features/explore/editor/dqlCompletion";
+import type { DashboardVariable, Panel } from "./api";
+
+/**
+ * The dashboard settings' variable form: what an editor fills in, how it becomes a
+ * `DashboardVariable` of the spec and back, and what is wrong with it. The rules are the
+ * backend's (`Variable` in backend/app/schemas/dashboard.py), so a form that passes here
+ * saves.
+ */
+
+/** The backend's rule for a variable name. */
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+export const MAX_VARIABLE_LABEL = 100;
+export const MAX_VARIABLE_VALUES = 1000;
+
+/**
+ * Where the values come from: the tag values of a measurement (built from measurement and tag
+ * key), any DQL metadata query, a fixed list, or one constant value.
+ */
+export type VariableSource = "tags" | "query" | "custom" | "constant";
+
+export const VARIABLE_SOURCES: { value: VariableSource; label: string }[] = [
+  { value: "tags", label: "Tag values" },
+  { value: "query", label: "DQL query" },
+  { value: "custom", label: "Fixed list" },
+  { value: "constant", label: "Constant" },
+];
+
+export interface VariableForm {
+  name: string;
+  label: string;
+  source: VariableSource;
+  measurement: string;
+  tagKey: string;
+  /** The DQL of a `query` source. */
+  query: string;
+  /** The values of a `custom` source, comma-separated as typed. */
+  options: string;
+  multi: boolean;
+  includeAll: boolean;
+  /** Selected when the link does not say otherwise; for a constant, its value. */
+  defaults: string[];
+}
+
+export type VariableField = "name" | "label" | "measurement" | "tagKey" | "query" | "options";
+export type VariableErrors = Partial<Record<VariableField, string>>;
+
+/** `show_tag_value(from=['cpu'], keyin=['host'])`: the values of one tag key of a measurement. */
+export function tagValuesQuery(measurement: string, tagKey: string): string {
+  return `show_tag_value(from=${quoteList(measurement)}, keyin=${quoteList(tagKey)})`;
+}
+
+const QUOTED = String.raw`'((?:[^'\\]|\\.)*)'`;
+const TAG_VALUES = new RegExp(String.raw`^\s*show_tag_value\(\s*from\s*=\s*\[\s*${QUOTED}\s*\]\s*,\s*keyin\s*=\s*\[\s*${QUOTED}\s*\]\s*\)\s*$`);
+
+function unquote(s: string): string {
+  return s.replace(/\\(.)/g, "$1");
+}
+
+/** Measurement and tag key of a query `tagValuesQuery` would write; undefined for any other query. */
+export function parseTagValuesQuery(query: string): { measurement: string; tagKey: string } | undefined {
+  const m = TAG_VALUES.exec(query);
+  return m ? { measurement: unquote(m[1]), tagKey: unquote(m[2]) } : undefined;
+}
+
+/** `a, b,,a ` → `["a", "b"]`: the values of a fixed list, trimmed, without blanks or repeats. */
+export function splitOptions(text: string): string[] {
+  return [...new Set(text.split(",").map((s) => s.trim()).filter(Boolean))];
+}
+
+export function emptyVariableForm(): VariableForm {
+  return {
+    name: "",
+    label: "",
+    source: "tags",
+    measurement: "",
+    tagKey: "",
+    query: "",
+    options: "",
+    multi: false,
+    includeAll: false,
+    defaults: [],
+  };
+}
+
+/** The form showing `v`; a query the tag-values builder wrote opens in the builder. */
+export function variableToForm(v: DashboardVariable): VariableForm {
+  const form: VariableForm = {
+    ...emptyVariableForm(),
+    name: v.name,
+    label: v.label ?? "",
+    multi: v.multi ?? false,
+    includeAll: v.include_all ?? false,
+    defaults: v.default ?? [],
+    options: (v.options ?? []).join(", "),
+  };
+  if (v.type === "query") {
+    const tags = parseTagValuesQuery(v.query ?? "");
+    return tags ? { ...form, source: "tags", ...tags, query: v.query ?? "" } : { ...form, source: "query", query: v.query ?? "" };
+  }
+  return { ...form, source: v.type };
+}
+
+/** The query a `tags` or `query` form runs for its values; undefined when it has none yet. */
+export function formQuery(form: VariableForm): string | undefined {
+  if (form.source === "tags") {
+    const m = form.measurement.trim();
+    const k = form.tagKey.trim();
+    return m && k ? tagValuesQuery(m, k) : undefined;
+  }
+  if (form.source === "query") return form.query.trim() || undefined;
+  return undefined;
+}
+
+/**
+ * The spec's variable for a form (check `variableErrors` first), with every field spelled out
+ * as the backend returns it, so applying an unchanged form leaves the dashboard unchanged.
+ */
+export function formToVariable(form: VariableForm): DashboardVariable {
+  const base = { name: form.name.trim(), label: form.label.trim(), query: null, options: [] as string[] };
+  if (form.source === "constant") {
+    const value = form.defaults[0] ?? "";
+    return { ...base, type: "constant", default: value ? [value] : [], multi: false, include_all: false };
+  }
+  let defaults = form.defaults.filter(Boolean);
+  const options = form.source === "custom" ? splitOptions(form.options) : [];
+  if (form.source === "custom") defaults = defaults.filter((d) => options.includes(d));
+  if (!form.multi) defaults = defaults.slice(0, 1);
+  const common = { ...base, default: defaults, multi: form.multi, include_all: form.includeAll };
+  if (form.source === "custom") return { ...common, type: "custom", options };
+  return { ...common, type: "query", query: formQuery(form) ?? "" };
+}
+
+/** What is wrong with the form, by field; `others` are the names of the dashboard's other variables. */
+export function variableErrors(form: VariableForm, others: readonly string[]): VariableErrors {
+  const errors: VariableErrors = {};
+  const name = form.name.trim();
+  if (!name) errors.name = "Give the variable a name; panels refer to it as $name.";
+  else if (!VARIABLE_NAME.test(name))
+    errors.name = "A name starts with a letter or _ and has only letters, digits and _ (at most 64).";
+  else if (others.includes(name)) errors.name = `Another variable is already called ${name}.`;
+  if (form.label.trim().length > MAX_VARIABLE_LABEL) errors.label = `A label has at most ${MAX_VARIABLE_LABEL} characters.`;
+  if (form.source === "tags") {
+    if (!form.measurement.trim()) errors.measurement = "Choose the measurement whose tag values to offer.";
+    if (!form.tagKey.trim()) errors.tagKey = "Choose the tag key whose values to offer.";
+  } else if (form.source === "query" && !form.query.trim()) {
+    errors.query = "Enter a metadata query such as show_tag_value(from=['cpu'], keyin=['host']).";
+  } else if (form.source === "custom") {
+    const n = splitOptions(form.options).length;
+    if (n === 0) errors.options = "Enter at least one value (comma-separated).";
+    else if (n > MAX_VARIABLE_VALUES) errors.options = `A list has at most ${MAX_VARIABLE_VALUES} values.`;
+  }
+  return errors;
+}
+
+/** The list with the item at `index` moved by `delta` places; unchanged at either end. */
+export function moveItem<T>(list: readonly T[], index: number, delta: number): T[] {
+  const to = index + delta;
+  if (index < 0 || index >= list.length || to < 0 || to >= list.length) return [...list];
+  const out = [...list];
+  const [item] = out.splice(index, 1);
+  out.splice(to, 0, item);
+  return out;
+}
+
+/** `$name` or `${name}` in a query (`$names` is another variable). */
+function reference(name: string, flags = ""): RegExp {
+  return new RegExp(String.raw`\$(?:\{${name}\}|${name}(?![A-Za-z0-9_]))`, flags);
+}
+
+/** The titles of the panels whose queries refer to `$name` or `${name}`. */
+export function panelsUsingVariable(panels: readonly Panel[], name: string): string[] {
+  if (!VARIABLE_NAME.test(name)) return [];
+  const ref = reference(name);
+  return panels.filter((p) => p.queries.some((q) => ref.test(q.query))).map((p) => p.title || "Untitled panel");
+}
+
+/** The panels with `$from` (and `${from}`) renamed to `$to` in their queries; untouched panels are kept as they are. */
+export function renameVariableInPanels(panels: readonly Panel[], from: string, to: string): Panel[] {
+  if (from === to || !VARIABLE_NAME.test(from) || !VARIABLE_NAME.test(to)) return [...panels];
+  const ref = reference(from, "g");
+  return panels.map((p) => {
+    if (!p.queries.some((q) => reference(from).test(q.query))) return p;
+    return {
+      ...p,
+      queries: p.queries.map((q) => ({ ...q, query: q.query.replace(ref, (m) => (m.startsWith("${") ? `\${${to}}` : `$${to}`)) })),
+    };
+  });
+}
