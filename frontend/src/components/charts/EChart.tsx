@@ -74,8 +74,8 @@ export function EChart({
         }
       });
       // the pointer moves over a chart before it can press on it, touch included
-      c.getZr().on("mousemove", () => armBrush(c));
-      c.getZr().on("mousedown", () => armBrush(c));
+      c.getZr().on("mousemove", (e) => arm(c, e));
+      c.getZr().on("mousedown", (e) => arm(c, e));
       c.on("finished", () => {
         el.dataset.ready = "true";
       });
@@ -110,17 +110,30 @@ export function EChart({
   );
 }
 
-/** Charts whose option asks for drag-to-select and whose brush is not armed yet. */
-const brushWaiting = new WeakSet<echarts.ECharts>();
+/**
+ * What a chart adds once the pointer reaches it: its tooltip (and axis pointer), and whether
+ * to arm drag-to-select. Both cost a chart real work when it is created (the tooltip's DOM
+ * and a read of the page layout; arming the brush re-lays out the whole chart), which on a
+ * dashboard is paid by every chart at once while nobody points at any of them yet.
+ */
+const onPointer = new WeakMap<echarts.ECharts, { tooltip?: EChartsOption["tooltip"]; brush: boolean }>();
 
-/** Arms the brush of a chart that waits for it: the pointer is about to drag. */
-function armBrush(chart: echarts.ECharts): void {
-  if (!brushWaiting.delete(chart)) return;
-  chart.dispatchAction({
-    type: "takeGlobalCursor",
-    key: "brush",
-    brushOption: { brushType: "lineX", brushMode: "single" },
-  });
+function arm(chart: echarts.ECharts, e: { offsetX: number; offsetY: number }): void {
+  const pending = onPointer.get(chart);
+  if (!pending) return;
+  onPointer.delete(chart);
+  if (pending.tooltip) {
+    chart.setOption({ tooltip: pending.tooltip });
+    // the move that armed it shows the tooltip too
+    chart.dispatchAction({ type: "showTip", x: e.offsetX, y: e.offsetY });
+  }
+  if (pending.brush) {
+    chart.dispatchAction({
+      type: "takeGlobalCursor",
+      key: "brush",
+      brushOption: { brushType: "lineX", brushMode: "single" },
+    });
+  }
 }
 
 /**
@@ -133,23 +146,20 @@ function show(
   { option, notMerge, brush }: { option: EChartsOption; notMerge: boolean; brush: boolean },
 ): void {
   // The chart contains its layout and paint (`contain: strict`): its tooltip must stay inside.
-  const tooltip = option.tooltip;
-  const contained: EChartsOption =
-    tooltip && !Array.isArray(tooltip) && tooltip.confine === undefined
-      ? { ...option, tooltip: { ...tooltip, confine: true } }
-      : option;
+  const { tooltip, ...rest } = option;
+  const contained =
+    tooltip && !Array.isArray(tooltip) && tooltip.confine === undefined ? { ...tooltip, confine: true } : tooltip;
   const withBrush: EChartsOption = brush
     ? {
-        ...contained,
+        ...rest,
         brush: { xAxisIndex: "all", brushLink: "all", brushType: "lineX", brushMode: "single", transformable: false },
       }
-    : contained;
+    : rest;
   // lazyUpdate: draw in the next frame, so a dashboard's charts share frames with React
   // instead of each blocking the main thread inside its own effect.
   chart.setOption(withBrush, { notMerge, lazyUpdate: true });
-  // Arming the brush re-lays out the whole chart at once, so it waits for the pointer.
-  if (brush) brushWaiting.add(chart);
-  else brushWaiting.delete(chart);
+  if (contained || brush) onPointer.set(chart, { tooltip: contained, brush });
+  else onPointer.delete(chart);
   // A merged option only adds to what is there; a replaced one is exactly this option, which
   // is cheaper to count than the deep copy getOption() returns.
   const drawn = countDrawn(notMerge ? withBrush : chart.getOption());
