@@ -51,7 +51,8 @@ suite go-dql-fuzz make -s -C "$VIGIL_ROOT/storage" fuzz FUZZTIME="${VIGIL_FUZZTI
 suite go-agent make -s -C "$VIGIL_ROOT/ingest/agent" test
 suite ingest-unit "$py/pytest" -q -m "not integration" "$VIGIL_ROOT/ingest/tests"
 suite bench-unit "$py/pytest" -q "$VIGIL_ROOT/bench/tests"
-suite frontend-unit bash -c "cd '$VIGIL_ROOT/frontend' && npm run -s lint && npm test --silent"
+suite lint make -s -C "$VIGIL_ROOT" lint
+suite frontend-unit bash -c "cd '$VIGIL_ROOT/frontend' && npm test --silent"
 
 # --- the real stack on test ports ---------------------------------------------------------------------
 say "starting the test stack"
