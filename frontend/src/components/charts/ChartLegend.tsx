@@ -46,11 +46,11 @@ export interface ChartLegendProps {
 }
 
 /**
- * Entries a legend renders at first; the rest follow when the list is scrolled to its end or
- * "more" is pressed. The list shows a few dozen at a time, and a dashboard of charts with
- * hundreds of series each would otherwise build thousands of buttons nobody sees yet.
+ * Entries a legend renders at first (more than a panel's legend shows at once); the rest
+ * follow when the list is scrolled to its end or "more" is pressed. A dashboard of charts
+ * with hundreds of series each would otherwise build thousands of buttons nobody sees yet.
  */
-export const LEGEND_FIRST = 50;
+export const LEGEND_FIRST = 30;
 
 /**
  * A legend drawn as HTML beside a chart. A canvas legend lays out and measures every entry on

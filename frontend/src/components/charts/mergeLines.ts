@@ -73,6 +73,14 @@ export function tooltipRows(members: Member[], t: number): { member: Member; val
     .sort((a, b) => b.value - a.value);
 }
 
+/** Points of a line that have a value. */
+function drawnPoints(points: Point[]): number {
+  let n = 0;
+  for (const p of points) if (p[1] !== null) n += 1;
+  return n;
+}
+
+/** Whether a data item is a `[time, value]` pair, as `toChartSeries` makes them. */
 function isPoint(p: unknown): p is Point {
   return Array.isArray(p) && p.length === 2 && typeof p[0] === "number" && (p[1] === null || typeof p[1] === "number");
 }
@@ -99,7 +107,7 @@ export function mergeLines(option: EChartsOption, hidden: ReadonlySet<string>): 
         typeof s.name === "string" &&
         typeof s.color === "string" &&
         Array.isArray(s.data) &&
-        s.data.every(isPoint),
+        (s.data.length === 0 || isPoint(s.data[0])),
     );
   if (!mergeable) {
     const shown = withHiddenSeries(option, hidden);
@@ -116,7 +124,7 @@ export function mergeLines(option: EChartsOption, hidden: ReadonlySet<string>): 
     const member: Member = { name, color: s.color as string, points, dashed: lineStyle.type === "dashed" };
     members.push(member);
     // a lone point has no line to show it: its group draws symbols
-    const lone = points.filter((p) => p[1] !== null).length === 1;
+    const lone = drawnPoints(points) === 1;
     const key = JSON.stringify([s.color, lineStyle, s.areaStyle ?? null, lone || s.showSymbol === true]);
     const group = groups.get(key);
     if (group) group.members.push(member);
@@ -130,7 +138,7 @@ export function mergeLines(option: EChartsOption, hidden: ReadonlySet<string>): 
       if (data.length > 0) data.push([m.points[0]?.[0] ?? 0, null]);
       for (const p of m.points) data.push(p);
     }
-    const lone = ms.every((m) => m.points.filter((p) => p[1] !== null).length === 1);
+    const lone = ms.every((m) => drawnPoints(m.points) === 1);
     return {
       type: "line",
       id: `${MERGED_ID_PREFIX}${ms.length}:${i}`,
