@@ -20,7 +20,9 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"vigil/storage/lib/dql"
@@ -130,22 +132,54 @@ func HandleQueryRaw(w http.ResponseWriter, r *http.Request, src dql.Source, lim 
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
 	defer cancel()
-	out := make([]content, 0, len(req.Queries))
-	for i, q := range req.Queries {
-		c, err := runQuery(ctx, src, lim, q, now, req.EchoExplain)
-		if err != nil {
-			status, body := errorResponse(err)
-			if len(req.Queries) > 1 {
-				body.Message = fmt.Sprintf("query %d: %s", i+1, body.Message)
-			}
-			writeError(w, status, body)
-			return
+	out, i, err := runQueries(ctx, src, lim, req, now)
+	if err != nil {
+		status, body := errorResponse(err)
+		if len(req.Queries) > 1 {
+			body.Message = fmt.Sprintf("query %d: %s", i+1, body.Message)
 		}
-		out = append(out, c)
+		writeError(w, status, body)
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_ = json.NewEncoder(w).Encode(map[string]any{"content": out})
+}
+
+// runQueries answers a request's queries at the same time, at most one per CPU (a dashboard
+// sends a panel's queries together), in their order. On failure it returns the error of the
+// first query that failed, by position, and that position.
+func runQueries(ctx context.Context, src dql.Source, lim Limits, req rawRequest, now int64) ([]content, int, error) {
+	out := make([]content, len(req.Queries))
+	errs := make([]error, len(req.Queries))
+	if len(req.Queries) == 1 {
+		out[0], errs[0] = runQuery(ctx, src, lim, req.Queries[0], now, req.EchoExplain)
+	} else {
+		slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+		var wg sync.WaitGroup
+		for i, q := range req.Queries {
+			wg.Add(1)
+			slots <- struct{}{}
+			go func() {
+				defer func() {
+					if rec := recover(); rec != nil {
+						errs[i] = errInternal
+						log.Printf("ERROR: dqlapi: panic while answering query %d: %v", i+1, rec)
+					}
+					<-slots
+					wg.Done()
+				}()
+				out[i], errs[i] = runQuery(ctx, src, lim, q, now, req.EchoExplain)
+			}()
+		}
+		wg.Wait()
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, i, err
+		}
+	}
+	return out, 0, nil
 }
 
 func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest, now int64, explain bool) (content, error) {
@@ -254,7 +288,13 @@ func invalid(format string, args ...any) error {
 
 // errorResponse maps an error to its HTTP status and body: 504 for timeouts, 500 for
 // storage failures, 400 for everything the query is to blame for.
+// errInternal stands for a panic while a query was evaluated (answered 500).
+var errInternal = errors.New("internal error while evaluating the query")
+
 func errorResponse(err error) (int, errorBody) {
+	if errors.Is(err, errInternal) {
+		return http.StatusInternalServerError, errorBody{ErrorCode: "dql.internal_error", Message: err.Error()}
+	}
 	e, ok := dql.AsError(err)
 	if !ok {
 		if errors.Is(err, context.DeadlineExceeded) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -210,8 +211,17 @@ func TestHandleQueryRawErrors(t *testing.T) {
 	f(nil, Limits{MaxPoints: 5}, `{"queries":[{"query":"M::cpu:(user) [1699999200000:1699999290000]"}]}`, 400, dql.CodeTooManyPoints, "reads 6 samples, more than the maximum 5")
 	f(blockingSource{dqltest.ExampleE()}, Limits{}, `{"queries":[{"query":"M::cpu:(user)","timeout":"20ms"}]}`, 504, dql.CodeTimeout, "query exceeded the timeout of 20ms")
 	f(blockingSource{dqltest.ExampleE()}, Limits{Timeout: 20 * time.Millisecond}, `{"queries":[{"query":"M::cpu:(user)","timeout":"1h"}]}`, 504, dql.CodeTimeout, "timeout of 20ms")
-	// The workspace's timeout bounds the whole request, not each query.
-	f(slowSource{dqltest.ExampleE()}, Limits{Timeout: 60 * time.Millisecond}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(user)"}]}`, 504, dql.CodeTimeout, "query 2: query exceeded the timeout of 60ms")
+	// The workspace's timeout bounds the whole request, not each query: with one query per
+	// CPU at a time, the queries after the first CPU-count need a second 40 ms round.
+	procs := runtime.GOMAXPROCS(0)
+	slow := make([]string, 2*procs)
+	for i := range slow {
+		slow[i] = `{"query":"M::cpu:(user)"}`
+	}
+	f(slowSource{dqltest.ExampleE()}, Limits{Timeout: 60 * time.Millisecond}, `{"queries":[`+strings.Join(slow, ",")+`]}`, 504, dql.CodeTimeout,
+		fmt.Sprintf("query %d: query exceeded the timeout of 60ms", procs+1))
+	// The first failing query, by position, is the one reported.
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(a(user))"},{"query":"M::cpu:(b(user))"}]}`, 400, dql.CodeUnknownFunction, "query 2: line 1:9: unknown function a()")
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(nosuch(user))"}]}`, 400, dql.CodeUnknownFunction, "query 2: line 1:9: unknown function nosuch()")
 	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"sql"}]}`, 400, dql.CodeInvalidArgument, `qtype must be "dql" or "promql", got "sql"`)
 	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"promql","step":"-1m"}]}`, 400, dql.CodeInvalidArgument, `step: invalid duration "-1m"`)
@@ -236,5 +246,70 @@ func TestHandleQueryRawMethod(t *testing.T) {
 	HandleQueryRaw(rec, req, dqltest.ExampleE(), Limits{})
 	if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != "POST" {
 		t.Fatalf("GET: %d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// meetingSource lets a query list label names only once `want` queries are doing so at the
+// same time (or fails after a second).
+type meetingSource struct {
+	*dqltest.Source
+	arrived chan struct{}
+	want    int
+}
+
+func (m meetingSource) LabelNames(ctx context.Context, fss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
+	m.arrived <- struct{}{}
+	deadline := time.After(time.Second)
+	for len(m.arrived) < m.want {
+		select {
+		case <-deadline:
+			return nil, fmt.Errorf("only %d of %d queries ran at the same time", len(m.arrived), m.want)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return m.Source.LabelNames(ctx, fss, start, end, limit)
+}
+
+func TestHandleQueryRawRunsQueriesTogether(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 {
+		t.Skip("one CPU: queries run one after the other")
+	}
+	src := meetingSource{Source: dqltest.ExampleE(), arrived: make(chan struct{}, 64), want: 2}
+	body := `{"queries":[{"query":"M::cpu:(user) {host='a'} [1699999200000:1699999290000]"},` +
+		`{"query":"M::cpu:(idle) {host='b'} [1699999200000:1699999290000]"},` +
+		`{"query":"M::cpu:(user) {host='b'} [1699999200000:1699999230000]"}]}`
+	code, got := post(t, src, Limits{}, body)
+	if code != http.StatusOK {
+		t.Fatalf("status %d: %s", code, got)
+	}
+	// answers come back in the order of the queries
+	var resp struct {
+		Content []struct {
+			Series []struct {
+				Columns []string `json:"columns"`
+				Values  [][]any  `json:"values"`
+			} `json:"series"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal([]byte(got), &resp); err != nil {
+		t.Fatalf("invalid JSON %s", got)
+	}
+	if len(resp.Content) != 3 {
+		t.Fatalf("want 3 answers, got %s", got)
+	}
+	if n := len(src.arrived); n != 3 {
+		t.Fatalf("%d of 3 queries listed label names; the test needs all of them to", n)
+	}
+	want := []struct {
+		column string
+		first  float64
+		rows   int
+	}{{"user", 1, 3}, {"idle", 90, 3}, {"user", 10, 1}}
+	for i, w := range want {
+		s := resp.Content[i].Series
+		if len(s) != 1 || s[0].Columns[1] != w.column || len(s[0].Values) != w.rows || s[0].Values[0][1] != w.first {
+			t.Fatalf("answer %d: got %+v, want column %s, %d rows starting at %v", i+1, s, w.column, w.rows, w.first)
+		}
 	}
 }

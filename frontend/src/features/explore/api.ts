@@ -1,4 +1,5 @@
 import { queryQueryRaw } from "@/client/sdk.gen";
+import { ApiError } from "@/lib/apiError";
 import "@/lib/apiClient";
 import type { DqlRequest, DqlResponse } from "./dql";
 
@@ -6,4 +7,111 @@ import type { DqlRequest, DqlResponse } from "./dql";
 export async function queryRaw(workspaceId: string, request: DqlRequest, signal?: AbortSignal): Promise<DqlResponse> {
   const res = await queryQueryRaw({ path: { workspace_id: workspaceId }, body: request, signal, throwOnError: true });
   return res.data;
+}
+
+/** Queries one request may hold (vigil-storage's limit). */
+export const MAX_QUERIES_PER_REQUEST = 16;
+
+interface Waiting {
+  request: DqlRequest;
+  signal?: AbortSignal;
+  settled: boolean;
+  resolve: (res: DqlResponse) => void;
+  reject: (err: unknown) => void;
+}
+
+const waiting = new Map<string, Waiting[]>();
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The query was cancelled", "AbortError");
+}
+
+/**
+ * `queryRaw`, sent together with the other calls made in the same moment for the same
+ * workspace: a dashboard's panels ask at once, and one request answers them all (the storage
+ * runs its queries side by side) instead of a browser sending them six at a time. Each caller
+ * gets the answers to its own queries. When the shared request is refused because of one query
+ * (a DQL error) or runs out of time, each caller's queries are sent again on their own, so each
+ * gets its own answer or error; a storage failure fails them all.
+ */
+export function queryRawBatched(workspaceId: string, request: DqlRequest, signal?: AbortSignal): Promise<DqlResponse> {
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  const onlyQueries = Object.keys(request).every((k) => k === "queries");
+  if (!onlyQueries || request.queries.length > MAX_QUERIES_PER_REQUEST) return queryRaw(workspaceId, request, signal);
+  return new Promise((resolve, reject) => {
+    const w: Waiting = { request, signal, settled: false, resolve, reject };
+    signal?.addEventListener(
+      "abort",
+      () => {
+        if (w.settled) return;
+        w.settled = true;
+        reject(abortError(signal));
+      },
+      { once: true },
+    );
+    let list = waiting.get(workspaceId);
+    if (!list) {
+      list = [];
+      waiting.set(workspaceId, list);
+      setTimeout(() => flush(workspaceId), 0);
+    }
+    list.push(w);
+  });
+}
+
+function flush(workspaceId: string): void {
+  const list = (waiting.get(workspaceId) ?? []).filter((w) => !w.settled);
+  waiting.delete(workspaceId);
+  // callers stay whole; a request holds at most MAX_QUERIES_PER_REQUEST queries
+  let batch: Waiting[] = [];
+  let size = 0;
+  for (const w of list) {
+    if (size + w.request.queries.length > MAX_QUERIES_PER_REQUEST) {
+      void send(workspaceId, batch);
+      batch = [];
+      size = 0;
+    }
+    batch.push(w);
+    size += w.request.queries.length;
+  }
+  if (batch.length > 0) void send(workspaceId, batch);
+}
+
+function settle(w: Waiting, outcome: { res: DqlResponse } | { err: unknown }): void {
+  if (w.settled) return;
+  w.settled = true;
+  if ("res" in outcome) w.resolve(outcome.res);
+  else w.reject(outcome.err);
+}
+
+async function send(workspaceId: string, batch: Waiting[]): Promise<void> {
+  if (batch.length === 1) {
+    const [w] = batch;
+    await queryRaw(workspaceId, w.request, w.signal).then(
+      (res) => settle(w, { res }),
+      (err: unknown) => settle(w, { err }),
+    );
+    return;
+  }
+  // the shared request stops only when every caller has stopped waiting
+  const shared = new AbortController();
+  for (const w of batch) {
+    w.signal?.addEventListener("abort", () => batch.every((b) => b.settled) && shared.abort(), { once: true });
+  }
+  try {
+    const res = await queryRaw(workspaceId, { queries: batch.flatMap((w) => w.request.queries) }, shared.signal);
+    let at = 0;
+    for (const w of batch) {
+      const n = w.request.queries.length;
+      settle(w, { res: { ...res, content: res.content.slice(at, at + n) } });
+      at += n;
+    }
+  } catch (err) {
+    // a query refused, or the shared time budget spent: each caller's own request decides
+    if (err instanceof ApiError && err.isDqlError && (err.status < 500 || err.status === 504)) {
+      await Promise.all(batch.filter((w) => !w.settled).map((w) => send(workspaceId, [w])));
+      return;
+    }
+    for (const w of batch) settle(w, { err });
+  }
 }

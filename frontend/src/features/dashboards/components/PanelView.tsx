@@ -5,7 +5,7 @@ import { StatChart, type StatItem } from "@/components/charts/StatChart";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
-import { queryRaw } from "@/features/explore/api";
+import { queryRawBatched } from "@/features/explore/api";
 import { QueryError } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
 import type { DqlResult } from "@/features/explore/dql";
@@ -62,7 +62,7 @@ export function PanelView({
     queryFn: async ({ signal }): Promise<PanelData> => {
       const range = resolveTimeRange(timeRange);
       const ranges = shiftMs ? [range, shiftRange(range, shiftMs)] : [range];
-      const res = await queryRaw(
+      const res = await queryRawBatched(
         workspaceId,
         {
           queries: ranges.flatMap((r) =>
