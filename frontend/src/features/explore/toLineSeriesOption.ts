@@ -54,13 +54,16 @@ export function toChartSeries(result: DqlResult | undefined): ChartSeries[] {
     for (const ci of cols) {
       const column = s.columns[ci];
       const points: [number, number | null][] = [];
+      let sorted = true;
       for (const row of s.values) {
         const t = row[timeIdx];
         if (typeof t !== "number") continue;
         const v = row[ci];
+        if (points.length > 0 && t < points[points.length - 1][0]) sorted = false;
         points.push([t, typeof v === "number" && Number.isFinite(v) ? v : null]);
       }
-      points.sort((a, b) => a[0] - b[0]);
+      // rows come in time order (DQL.md §9); anything else is put in order
+      if (!sorted) points.sort((a, b) => a[0] - b[0]);
       let name = label || column;
       if (label && cols.length > 1) name = `${label} · ${column}`;
       else if (!label && result.series.length > 1) name = `${s.name} · ${column}`;
