@@ -17,6 +17,11 @@ describe("countDrawn", () => {
     expect(countDrawn(option)).toEqual({ series: 4, points: 3 });
   });
 
+  it("counts the numbers of flat [x, y, …] data, NaN being a gap", () => {
+    const option = { series: [{ id: "lines:2:0", data: new Float64Array([1, 2, 1, NaN, 1, 3]) }] };
+    expect(countDrawn(option)).toEqual({ series: 2, points: 2 });
+  });
+
   it("is zero for options without series", () => {
     expect(countDrawn({})).toEqual({ series: 0, points: 0 });
     expect(countDrawn(null)).toEqual({ series: 0, points: 0 });

@@ -12,6 +12,11 @@ export function countDrawn(option: unknown): { series: number; points: number } 
   for (const s of series) {
     lines += mergedMembers((s as { id?: unknown }).id) ?? 1;
     const data = (s as { data?: unknown }).data;
+    if (data instanceof Float64Array) {
+      // [x0, y0, x1, y1, …] (`mergeLines`): a point is drawn where its y is a number
+      for (let i = 1; i < data.length; i += 2) if (Number.isFinite(data[i])) points += 1;
+      continue;
+    }
     if (!Array.isArray(data)) continue;
     for (const d of data) {
       const value = Array.isArray(d) ? d[d.length - 1] : (d as { value?: unknown } | null)?.value ?? d;

@@ -54,7 +54,11 @@ describe("mergeLines", () => {
     const first = lines(merged)[0];
     expect(first.color).toBe(lines(option)[0].color);
     expect(mergedMembers(first.id)).toBe(5); // hosts 0, 9, 18, 27, 36
-    const data = first.data as [number, number | null][];
+    // [x0, y0, x1, y1, …], a gap as NaN
+    const flat = first.data as unknown as Float64Array;
+    expect(flat).toBeInstanceOf(Float64Array);
+    expect(first.dimensions).toEqual(["time", "value"]);
+    const data = Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], Number.isNaN(flat[2 * i + 1]) ? null : flat[2 * i + 1]]);
     expect(data).toHaveLength(5 * 5 + 4);
     expect(data.slice(0, 6)).toEqual([
       [T0, 0],
