@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { cpuLines, createOwnWorkspace, pushLines, type OwnWorkspace } from "../fixtures/api";
 import { DashboardPage, type GridPos } from "../pages/DashboardPage";
 import { LoginPage } from "../pages/LoginPage";
@@ -23,15 +23,19 @@ async function savedPanels(request: APIRequestContext, own: OwnWorkspace, dashbo
   return ((await res.json()) as { spec: { panels: SavedPanel[] } }).spec.panels;
 }
 
-test("build a dashboard: variable, time shift, panel editor, drag and resize, then share the link", async ({
-  page,
-  request,
-  browser,
-}, testInfo) => {
-  test.setTimeout(120_000);
-  const own = await createOwnWorkspace(request, "dashbuild");
+/**
+ * A new user's workspace with CPU points of hosts alpha and beta (and beta one day earlier,
+ * 20 points higher, for the comparison), signed in, with a new dashboard `title` whose
+ * starter panel charts both hosts once the consumer wrote the points.
+ */
+async function newHostsDashboard(
+  page: Page,
+  request: APIRequestContext,
+  label: string,
+  title: string,
+): Promise<{ own: OwnWorkspace; dashboardId: string; dash: DashboardPage }> {
+  const own = await createOwnWorkspace(request, label);
   const now = Date.now();
-  // Today and, 20 points higher, the same minutes one day earlier, for the comparison.
   const yesterday = cpuLines("beta", 5, now - DAY).replace(/usage_user=(\d+)/g, (_, v: string) => `usage_user=${Number(v) + 20}`);
   const lines = [cpuLines("alpha", 5, now), cpuLines("beta", 5, now), yesterday].join("\n");
   expect(await pushLines(request, own.ingestKey, lines)).toBe(204);
@@ -39,17 +43,25 @@ test("build a dashboard: variable, time shift, panel editor, drag and resize, th
   await new LoginPage(page).goto();
   await new LoginPage(page).signIn(own.email, own.password);
   await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill("Hosts");
+  await page.getByLabel("New dashboard title").fill(title);
   await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: "Hosts" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: title })).toBeVisible();
   const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
   const dash = new DashboardPage(page);
-
-  // The starter panel charts both hosts once the consumer wrote the points.
   await expect(async () => {
     await page.reload();
     await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2", { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
+  return { own, dashboardId, dash };
+}
+
+test("build a dashboard: variable, time shift, panel editor, drag and resize, then share the link", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const { own, dashboardId, dash } = await newHostsDashboard(page, request, "dashbuild", "Hosts");
   await expect(dash.saveState).toHaveText("Saved · v1");
 
   // Variable and time shift go to the URL; the past series is drawn on the same chart.
@@ -203,23 +215,7 @@ test("dashboard settings: a variable made in the UI filters a panel, and the sav
   request,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const own = await createOwnWorkspace(request, "dashvars");
-  const now = Date.now();
-  const yesterday = cpuLines("beta", 5, now - DAY).replace(/usage_user=(\d+)/g, (_, v: string) => `usage_user=${Number(v) + 20}`);
-  expect(await pushLines(request, own.ingestKey, [cpuLines("alpha", 5, now), cpuLines("beta", 5, now), yesterday].join("\n"))).toBe(204);
-
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(own.email, own.password);
-  await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill("Fleet");
-  await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: "Fleet" })).toBeVisible();
-  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
-  const dash = new DashboardPage(page);
-  await expect(async () => {
-    await page.reload();
-    await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2", { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  const { own, dashboardId, dash } = await newHostsDashboard(page, request, "dashvars", "Fleet");
 
   // Viewing, there are no settings; in edit mode they open above the variable bar.
   await expect(page.getByRole("button", { name: "Settings", exact: true })).toHaveCount(0);
