@@ -2,8 +2,8 @@ import { useState, type ReactElement } from "react";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { Spinner } from "@/components/ui/Spinner";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
@@ -53,6 +53,46 @@ export function BenchmarksPage(): ReactElement {
   const [confirm, confirmDialog] = useConfirm();
   const total = list.data?.count ?? 0;
   const runs = list.data?.data ?? [];
+  const columns: DataTableColumn<BenchmarkRunSummary>[] = [
+    {
+      id: "run",
+      header: "Run",
+      cell: (run) => (
+        <>
+          <Link to={`/w/${workspace.id}/benchmarks/${run.id}${scenario ? `?scenario=${scenario}` : ""}`}>{run.run_id}</Link>
+          {run.valid ? null : <span className="badge badge-bad">invalid</span>}
+        </>
+      ),
+    },
+    { id: "started", header: "Started", cell: (run) => formatDateTime(Date.parse(run.started_at), undefined, false) },
+    { id: "mode", header: "Mode", cell: (run) => run.mode },
+    { id: "systems", header: "Systems", className: "systems-cell", cell: (run) => run.systems.join(", ") },
+    { id: "headlines", header: "Scenario headlines", cell: (run) => <HeadlineList run={run} scenario={scenario} /> },
+    {
+      id: "actions",
+      header: "Actions",
+      headerHidden: true,
+      cell: (run) =>
+        editable ? (
+          <Button
+            size="sm"
+            variant="danger"
+            aria-label={`Delete run ${run.run_id}`}
+            disabled={remove.isPending}
+            onClick={async () => {
+              const ok = await confirm({
+                title: `Delete benchmark run "${run.run_id}"?`,
+                message: "Its report goes with it.",
+                confirmLabel: "Delete",
+              });
+              if (ok) remove.mutate(run.id);
+            }}
+          >
+            Delete
+          </Button>
+        ) : null,
+    },
+  ];
 
   return (
     <div className="page benchmarks-page">
@@ -82,82 +122,38 @@ export function BenchmarksPage(): ReactElement {
       </p>
       {remove.error ? <Alert>{toUserMessage(remove.error)}</Alert> : null}
       <section className="card" aria-label="Benchmark runs">
-        {list.isPending ? (
-          <Spinner label="Loading benchmark runs" />
-        ) : list.isError ? (
-          <Alert title="Could not load benchmark runs">{toUserMessage(list.error)}</Alert>
-        ) : runs.length === 0 ? (
-          <EmptyState title={scenario ? `No runs of ${scenario} yet` : "No benchmark runs yet"} testId="benchmarks-empty">
-            Run a scenario and upload its result document:
-            <pre className="command">
-              {`vigil-bench ${scenario || "write-cost"} --small\nvigil-bench upload --backend ${window.location.origin} \\\n  --token <access token> --workspace ${workspace.id} .vigil/bench/<run-id>.json`}
-            </pre>
-          </EmptyState>
-        ) : (
-          <>
-            <table className="data-table" data-testid="benchmarks-table">
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Systems</th>
-                  <th scope="col">Scenario headlines</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.map((run) => (
-                  <tr key={run.id}>
-                    <td>
-                      <Link to={`/w/${workspace.id}/benchmarks/${run.id}${scenario ? `?scenario=${scenario}` : ""}`}>{run.run_id}</Link>
-                      {run.valid ? null : <span className="badge badge-bad">invalid</span>}
-                    </td>
-                    <td>{formatDateTime(Date.parse(run.started_at), undefined, false)}</td>
-                    <td>{run.mode}</td>
-                    <td className="systems-cell">{run.systems.join(", ")}</td>
-                    <td>
-                      <HeadlineList run={run} scenario={scenario} />
-                    </td>
-                    <td>
-                      {editable ? (
-                        <Button
-                          size="sm"
-                          variant="danger"
-                          aria-label={`Delete run ${run.run_id}`}
-                          disabled={remove.isPending}
-                          onClick={async () => {
-                            const ok = await confirm({
-                              title: `Delete benchmark run "${run.run_id}"?`,
-                              message: "Its report goes with it.",
-                              confirmLabel: "Delete",
-                            });
-                            if (ok) remove.mutate(run.id);
-                          }}
-                        >
-                          Delete
-                        </Button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <nav className="row pager" aria-label="Pages of runs">
-              <span className="muted small" aria-live="polite">
-                {page * PAGE_SIZE + 1}–{page * PAGE_SIZE + runs.length} of {total}
-              </span>
-              <Button size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
-                Newer
-              </Button>
-              <Button size="sm" disabled={(page + 1) * PAGE_SIZE >= total} onClick={() => setPage(page + 1)}>
-                Older
-              </Button>
-            </nav>
-          </>
-        )}
+        <DataTable
+          caption="Benchmark runs, newest first"
+          testId="benchmarks-table"
+          loading={list.isPending}
+          loadingLabel="Loading benchmark runs"
+          error={list.error}
+          errorTitle="Could not load benchmark runs"
+          empty={
+            <EmptyState title={scenario ? `No runs of ${scenario} yet` : "No benchmark runs yet"} testId="benchmarks-empty">
+              Run a scenario and upload its result document:
+              <pre className="command">
+                {`vigil-bench ${scenario || "write-cost"} --small\nvigil-bench upload --backend ${window.location.origin} \\\n  --token <access token> --workspace ${workspace.id} .vigil/bench/<run-id>.json`}
+              </pre>
+            </EmptyState>
+          }
+          rows={runs}
+          rowKey={(run) => run.id}
+          columns={columns}
+        />
+        {list.isSuccess && runs.length > 0 ? (
+          <nav className="row pager" aria-label="Pages of runs">
+            <span className="muted small" aria-live="polite">
+              {page * PAGE_SIZE + 1}–{page * PAGE_SIZE + runs.length} of {total}
+            </span>
+            <Button size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
+              Newer
+            </Button>
+            <Button size="sm" disabled={(page + 1) * PAGE_SIZE >= total} onClick={() => setPage(page + 1)}>
+              Older
+            </Button>
+          </nav>
+        ) : null}
       </section>
       {confirmDialog}
     </div>

@@ -2,16 +2,16 @@ import { useState, type FormEvent, type ReactElement } from "react";
 import { Link, useNavigate } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
 import { DEFAULT_QUERY } from "@/features/explore/dql";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import type { DashboardSpec } from "./api";
+import type { DashboardSpec, DashboardSummary } from "./api";
 import { ImportDashboard } from "./components/ImportDashboard";
 import { useCreateDashboard, useDashboards, useDeleteDashboard, useDuplicateDashboard } from "./hooks/useDashboards";
 
@@ -63,6 +63,41 @@ export function DashboardsPage(): ReactElement {
   };
 
   const mutationError = create.error ?? duplicate.error ?? remove.error;
+  const columns: DataTableColumn<DashboardSummary>[] = [
+    { id: "title", header: "Title", cell: (d) => <Link to={`/w/${workspace.id}/dashboards/${d.id}`}>{d.title}</Link> },
+    { id: "tags", header: "Tags", cell: (d) => d.tags.join(", ") },
+    { id: "updated", header: "Updated", cell: (d) => formatDateTime(Date.parse(d.updated_at), undefined, false) },
+    { id: "version", header: "Version", cell: (d) => d.version },
+    {
+      id: "actions",
+      header: "Actions",
+      headerHidden: true,
+      className: "row",
+      cell: (d) =>
+        editable ? (
+          <>
+            <Button size="sm" aria-label={`Duplicate ${d.title}`} onClick={() => duplicate.mutate(d.id)}>
+              Duplicate
+            </Button>
+            <Button
+              size="sm"
+              variant="danger"
+              aria-label={`Delete ${d.title}`}
+              onClick={async () => {
+                const ok = await confirm({
+                  title: `Delete "${d.title}"?`,
+                  message: "The dashboard and its version history go for everyone in this workspace.",
+                  confirmLabel: "Delete",
+                });
+                if (ok) remove.mutate(d.id);
+              }}
+            >
+              Delete
+            </Button>
+          </>
+        ) : null,
+    },
+  ];
   return (
     <div className="page">
       <div className="page-header">
@@ -88,63 +123,18 @@ export function DashboardsPage(): ReactElement {
       )}
       {mutationError ? <Alert>{toUserMessage(mutationError)}</Alert> : null}
       <section className="card" aria-label="Dashboard list">
-        {list.isPending ? (
-          <Spinner label="Loading dashboards" />
-        ) : list.isError ? (
-          <Alert title="Could not load dashboards">{toUserMessage(list.error)}</Alert>
-        ) : list.data.data.length === 0 ? (
-          <EmptyState title="No dashboards yet">Create one above; it starts with a CPU panel and a host variable.</EmptyState>
-        ) : (
-          <table className="data-table" data-testid="dashboards-table">
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Tags</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Version</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <Link to={`/w/${workspace.id}/dashboards/${d.id}`}>{d.title}</Link>
-                  </td>
-                  <td>{d.tags.join(", ")}</td>
-                  <td>{formatDateTime(Date.parse(d.updated_at), undefined, false)}</td>
-                  <td>{d.version}</td>
-                  <td className="row">
-                    {editable ? (
-                      <>
-                        <Button size="sm" aria-label={`Duplicate ${d.title}`} onClick={() => duplicate.mutate(d.id)}>
-                          Duplicate
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="danger"
-                          aria-label={`Delete ${d.title}`}
-                          onClick={async () => {
-                            const ok = await confirm({
-                              title: `Delete "${d.title}"?`,
-                              message: "The dashboard and its version history go for everyone in this workspace.",
-                              confirmLabel: "Delete",
-                            });
-                            if (ok) remove.mutate(d.id);
-                          }}
-                        >
-                          Delete
-                        </Button>
-                      </>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          caption="Dashboards"
+          testId="dashboards-table"
+          loading={list.isPending}
+          loadingLabel="Loading dashboards"
+          error={list.error}
+          errorTitle="Could not load dashboards"
+          empty={<EmptyState title="No dashboards yet">Create one above; it starts with a CPU panel and a host variable.</EmptyState>}
+          rows={list.data?.data ?? []}
+          rowKey={(d) => d.id}
+          columns={columns}
+        />
       </section>
       {confirmDialog}
     </div>

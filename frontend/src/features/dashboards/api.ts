@@ -24,6 +24,7 @@ export type Dashboard = DashboardPublic;
 export type { DashboardCreate, DashboardExport, DashboardSpec, DashboardUpdate, DashboardVersionsPublic };
 export type Panel = NonNullable<DashboardSpec["panels"]>[number];
 export type DashboardVariable = NonNullable<DashboardSpec["variables"]>[number];
+export type DashboardSummary = DashboardsPublic["data"][number];
 export type DashboardVersion = DashboardVersionsPublic["data"][number];
 
 export async function listDashboards(workspaceId: string, signal?: AbortSignal): Promise<DashboardsPublic> {

@@ -3,14 +3,13 @@ import { useSearchParams } from "react-router";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
 import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
-import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime, TimeRangeError } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import type { AuditQuery } from "./api";
+import type { AuditEvent, AuditQuery } from "./api";
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
@@ -60,6 +59,55 @@ function AuditLog({ workspaceId }: { workspaceId: string }): ReactElement {
     [members.data],
   );
 
+  const columns: DataTableColumn<AuditEvent>[] = [
+    { id: "time", header: "Time", cell: (e) => formatDateTime(Date.parse(e.created_at)) },
+    {
+      id: "actor",
+      header: "Actor",
+      cell: (e) =>
+        e.actor_email ? (
+          <button
+            type="button"
+            className="cell-filter"
+            title="Show only this actor's events"
+            onClick={() => setFilters({ ...filters, actor: e.actor_email ?? "", page: 1 })}
+          >
+            {e.actor_email}
+          </button>
+        ) : (
+          <span className="muted">system</span>
+        ),
+    },
+    { id: "action", header: "Action", cell: (e) => <code>{e.action}</code> },
+    {
+      id: "target",
+      header: "Target",
+      className: "wrap",
+      cell: (e) =>
+        e.target_type && e.target_id ? (
+          <button
+            type="button"
+            className="cell-filter"
+            title="Show only events about this target"
+            onClick={() =>
+              setFilters({
+                ...filters,
+                targetType: e.target_type ?? "",
+                targetId: e.target_id ?? "",
+                page: 1,
+              })
+            }
+          >
+            {describeTarget(e, emails)}
+          </button>
+        ) : (
+          describeTarget(e, emails)
+        ),
+    },
+    { id: "details", header: "Details", className: "wrap small", cell: (e) => describeDetails(e.details) },
+    { id: "ip", header: "IP", className: "small", cell: (e) => e.ip ?? "–" },
+  ];
+
   return (
     <section className="card stack" aria-labelledby="audit-title" aria-busy={log.isFetching}>
       <div className="section-header">
@@ -71,100 +119,47 @@ function AuditLog({ workspaceId }: { workspaceId: string }): ReactElement {
       </div>
       <FiltersForm key={params.toString()} filters={filters} onApply={setFilters} />
       {resolved.error ? <Alert>{resolved.error}</Alert> : null}
-      {log.isPending && resolved.query ? (
-        <Spinner label="Loading the audit log" />
-      ) : log.isError ? (
-        <Alert title="Could not load the audit log">{toUserMessage(log.error)}</Alert>
-      ) : log.data ? (
-        log.data.count === 0 ? (
-          <EmptyState title="No events match these filters" testId="audit-empty">
-            Widen the time range or clear a filter.
-          </EmptyState>
-        ) : (
-          <>
-            <table className="data-table" data-testid="audit-table">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Details</th>
-                  <th scope="col">IP</th>
-                </tr>
-              </thead>
-              <tbody>
-                {log.data.data.map((e) => (
-                  <tr key={e.id}>
-                    <td>{formatDateTime(Date.parse(e.created_at))}</td>
-                    <td>
-                      {e.actor_email ? (
-                        <button
-                          type="button"
-                          className="cell-filter"
-                          title="Show only this actor's events"
-                          onClick={() => setFilters({ ...filters, actor: e.actor_email ?? "", page: 1 })}
-                        >
-                          {e.actor_email}
-                        </button>
-                      ) : (
-                        <span className="muted">system</span>
-                      )}
-                    </td>
-                    <td>
-                      <code>{e.action}</code>
-                    </td>
-                    <td className="wrap">
-                      {e.target_type && e.target_id ? (
-                        <button
-                          type="button"
-                          className="cell-filter"
-                          title="Show only events about this target"
-                          onClick={() =>
-                            setFilters({
-                              ...filters,
-                              targetType: e.target_type ?? "",
-                              targetId: e.target_id ?? "",
-                              page: 1,
-                            })
-                          }
-                        >
-                          {describeTarget(e, emails)}
-                        </button>
-                      ) : (
-                        describeTarget(e, emails)
-                      )}
-                    </td>
-                    <td className="wrap small">{describeDetails(e.details)}</td>
-                    <td className="small">{e.ip ?? "–"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <nav className="pager" aria-label="Audit log pages">
-              <span className="muted small" data-testid="audit-summary">
-                {pageSummary(filters.page, log.data.count)}
-              </span>
-              <Button
-                size="sm"
-                disabled={filters.page <= 1}
-                onClick={() => setFilters({ ...filters, page: filters.page - 1 })}
-              >
-                Previous
-              </Button>
-              <span className="small">
-                Page {filters.page} of {pageCount(log.data.count)}
-              </span>
-              <Button
-                size="sm"
-                disabled={filters.page >= pageCount(log.data.count)}
-                onClick={() => setFilters({ ...filters, page: filters.page + 1 })}
-              >
-                Next
-              </Button>
-            </nav>
-          </>
-        )
+      {/* An invalid range before anything was loaded leaves nothing to show but its message. */}
+      {resolved.query || log.data ? (
+        <DataTable
+          caption="Audit log events"
+          testId="audit-table"
+          loading={log.isPending}
+          loadingLabel="Loading the audit log"
+          error={log.error}
+          errorTitle="Could not load the audit log"
+          // A page past the last one (an edited link) keeps the table and the pager to go back.
+          empty={
+            log.data?.count === 0 ? (
+              <EmptyState title="No events match these filters" testId="audit-empty">
+                Widen the time range or clear a filter.
+              </EmptyState>
+            ) : undefined
+          }
+          rows={log.data?.data ?? []}
+          rowKey={(e) => e.id}
+          columns={columns}
+        />
+      ) : null}
+      {log.isSuccess && log.data.count > 0 ? (
+        <nav className="pager" aria-label="Audit log pages">
+          <span className="muted small" data-testid="audit-summary">
+            {pageSummary(filters.page, log.data.count)}
+          </span>
+          <Button size="sm" disabled={filters.page <= 1} onClick={() => setFilters({ ...filters, page: filters.page - 1 })}>
+            Previous
+          </Button>
+          <span className="small">
+            Page {filters.page} of {pageCount(log.data.count)}
+          </span>
+          <Button
+            size="sm"
+            disabled={filters.page >= pageCount(log.data.count)}
+            onClick={() => setFilters({ ...filters, page: filters.page + 1 })}
+          >
+            Next
+          </Button>
+        </nav>
       ) : null}
     </section>
   );

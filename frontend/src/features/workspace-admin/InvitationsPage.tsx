@@ -1,15 +1,15 @@
 import { useState, type FormEvent, type ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import type { Role } from "./api";
+import type { Invitation, Role } from "./api";
 import { CopyButton } from "./components/CopyButton";
 import { useCreateInvitation, useInvitations, useRevokeInvitation } from "./hooks/useMembers";
 import { invitationStatus, inviteLink } from "./inviteLink";
@@ -59,6 +59,48 @@ export function InvitationsPage(): ReactElement {
   const created = create.data;
   const link = created ? inviteLink(window.location.origin, created.code) : undefined;
 
+  const columns: DataTableColumn<Invitation>[] = [
+    { id: "email", header: "Email", cell: (inv) => inv.email },
+    { id: "role", header: "Role", cell: (inv) => inv.role },
+    {
+      id: "status",
+      header: "Status",
+      cell: (inv) => {
+        const status = invitationStatus(inv);
+        return <span className={STATUS_BADGE[status]}>{status}</span>;
+      },
+    },
+    { id: "sent", header: "Sent", cell: (inv) => formatDateTime(Date.parse(inv.created_at), undefined, false) },
+    { id: "expires", header: "Expires", cell: (inv) => formatDateTime(Date.parse(inv.expires_at), undefined, false) },
+    {
+      id: "actions",
+      header: "Actions",
+      headerHidden: true,
+      className: "actions",
+      cell: (inv) =>
+        invitationStatus(inv) === "pending" ? (
+          <Button
+            size="sm"
+            variant="danger"
+            aria-label={`Revoke invitation for ${inv.email}`}
+            disabled={revoke.isPending}
+            onClick={async () => {
+              const ok = await confirm({
+                title: `Revoke the invitation for ${inv.email}?`,
+                message: "The link stops working.",
+                confirmLabel: "Revoke",
+              });
+              if (!ok) return;
+              create.reset();
+              revoke.mutate(inv.id);
+            }}
+          >
+            Revoke
+          </Button>
+        ) : null,
+    },
+  ];
+
   return (
     <>
       <section className="card stack" aria-labelledby="invite-title">
@@ -107,66 +149,18 @@ export function InvitationsPage(): ReactElement {
       <section className="card stack" aria-labelledby="invitations-title">
         <h2 id="invitations-title">Invitations</h2>
         {revoke.isError ? <Alert>{toUserMessage(revoke.error)}</Alert> : null}
-        {invitations.isPending ? (
-          <Spinner label="Loading invitations" />
-        ) : invitations.isError ? (
-          <Alert title="Could not load the invitations">{toUserMessage(invitations.error)}</Alert>
-        ) : invitations.data.data.length === 0 ? (
-          <EmptyState title="No invitations yet">Invite a colleague above; they join with the role you pick.</EmptyState>
-        ) : (
-          <table className="data-table" data-testid="invitations-table">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.data.data.map((inv) => {
-                const status = invitationStatus(inv);
-                return (
-                  <tr key={inv.id}>
-                    <td>{inv.email}</td>
-                    <td>{inv.role}</td>
-                    <td>
-                      <span className={STATUS_BADGE[status]}>{status}</span>
-                    </td>
-                    <td>{formatDateTime(Date.parse(inv.created_at), undefined, false)}</td>
-                    <td>{formatDateTime(Date.parse(inv.expires_at), undefined, false)}</td>
-                    <td className="actions">
-                      {status === "pending" ? (
-                        <Button
-                          size="sm"
-                          variant="danger"
-                          aria-label={`Revoke invitation for ${inv.email}`}
-                          disabled={revoke.isPending}
-                          onClick={async () => {
-                            const ok = await confirm({
-                              title: `Revoke the invitation for ${inv.email}?`,
-                              message: "The link stops working.",
-                              confirmLabel: "Revoke",
-                            });
-                            if (!ok) return;
-                            create.reset();
-                            revoke.mutate(inv.id);
-                          }}
-                        >
-                          Revoke
-                        </Button>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          caption="Invitations"
+          testId="invitations-table"
+          loading={invitations.isPending}
+          loadingLabel="Loading invitations"
+          error={invitations.error}
+          errorTitle="Could not load the invitations"
+          empty={<EmptyState title="No invitations yet">Invite a colleague above; they join with the role you pick.</EmptyState>}
+          rows={invitations.data?.data ?? []}
+          rowKey={(inv) => inv.id}
+          columns={columns}
+        />
       </section>
       {confirmDialog}
     </>

@@ -2,13 +2,14 @@ import type { ReactElement } from "react";
 import { useNavigate } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { Spinner } from "@/components/ui/Spinner";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { useCurrentUser } from "@/features/auth/hooks/useAuth";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import type { Member } from "./api";
 import { useChangeRole, useLeaveWorkspace, useMembers, useRemoveMember } from "./hooks/useMembers";
 import { canManageMember, grantableRoles, isRole, ROLES } from "./roles";
 
@@ -25,6 +26,83 @@ export function MembersPage(): ReactElement {
   const myRole = workspace.role;
   const grantable = grantableRoles(myRole);
   const mutationError = changeRole.error ?? remove.error ?? leave.error;
+  const isSelf = (m: Member): boolean => m.user_id === me.data?.id;
+
+  const columns: DataTableColumn<Member>[] = [
+    { id: "email", header: "Email", cell: (m) => m.email },
+    { id: "name", header: "Name", cell: (m) => m.full_name || <span className="muted">–</span> },
+    {
+      id: "role",
+      header: "Role",
+      // Your own role can be lowered too (the backend keeps at least one owner).
+      cell: (m) =>
+        canManageMember(myRole, m.role) ? (
+          <select
+            aria-label={`Role of ${m.email}`}
+            value={m.role}
+            disabled={changeRole.isPending}
+            onChange={async (e) => {
+              const role = e.target.value;
+              if (!isRole(role)) return;
+              remove.reset();
+              leave.reset();
+              // The select stays on the current role until the change is saved.
+              if (
+                isSelf(m) &&
+                !(await confirm({
+                  title: `Change your own role to ${role}?`,
+                  message: "You may lose access to these settings.",
+                  confirmLabel: "Change role",
+                }))
+              ) {
+                return;
+              }
+              changeRole.mutate({ userId: m.user_id, role });
+            }}
+          >
+            {grantable.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <span className="badge" aria-label={`Role of ${m.email}: ${m.role}`}>
+            {m.role}
+          </span>
+        ),
+    },
+    { id: "since", header: "Member since", cell: (m) => formatDateTime(Date.parse(m.created_at), undefined, false) },
+    {
+      id: "actions",
+      header: "Actions",
+      headerHidden: true,
+      className: "actions",
+      // You leave instead of removing yourself.
+      cell: (m) =>
+        canManageMember(myRole, m.role) && !isSelf(m) ? (
+          <Button
+            size="sm"
+            variant="danger"
+            aria-label={`Remove ${m.email}`}
+            disabled={remove.isPending}
+            onClick={async () => {
+              const ok = await confirm({
+                title: `Remove ${m.email} from ${workspace.name}?`,
+                message: "They lose access at once.",
+                confirmLabel: "Remove",
+              });
+              if (!ok) return;
+              changeRole.reset();
+              leave.reset();
+              remove.mutate(m.user_id);
+            }}
+          >
+            Remove
+          </Button>
+        ) : null,
+    },
+  ];
 
   return (
     <section className="card stack" aria-labelledby="members-title">
@@ -41,101 +119,19 @@ export function MembersPage(): ReactElement {
       {mutationError ? (
         <Alert testId="members-error">{toUserMessage(mutationError)}</Alert>
       ) : null}
-      {members.isPending ? (
-        <Spinner label="Loading members" />
-      ) : members.isError ? (
-        <Alert title="Could not load the members">{toUserMessage(members.error)}</Alert>
-      ) : members.data.data.length === 0 ? (
-        <EmptyState title="No members">Invite someone from the Invitations page.</EmptyState>
-      ) : (
-        <table className="data-table" data-testid="members-table">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Member since</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.data.map((m) => {
-              const self = m.user_id === me.data?.id;
-              // Your own role can be lowered too (the backend keeps at least one owner); you leave instead of removing yourself.
-              const manageable = canManageMember(myRole, m.role);
-              return (
-                <tr key={m.user_id} className={self ? "is-self" : undefined}>
-                  <td>{m.email}</td>
-                  <td>{m.full_name || <span className="muted">–</span>}</td>
-                  <td>
-                    {manageable ? (
-                      <select
-                        aria-label={`Role of ${m.email}`}
-                        value={m.role}
-                        disabled={changeRole.isPending}
-                        onChange={async (e) => {
-                          const role = e.target.value;
-                          if (!isRole(role)) return;
-                          remove.reset();
-                          leave.reset();
-                          // The select stays on the current role until the change is saved.
-                          if (
-                            self &&
-                            !(await confirm({
-                              title: `Change your own role to ${role}?`,
-                              message: "You may lose access to these settings.",
-                              confirmLabel: "Change role",
-                            }))
-                          ) {
-                            return;
-                          }
-                          changeRole.mutate({ userId: m.user_id, role });
-                        }}
-                      >
-                        {grantable.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      <span className="badge" aria-label={`Role of ${m.email}: ${m.role}`}>
-                        {m.role}
-                      </span>
-                    )}
-                  </td>
-                  <td>{formatDateTime(Date.parse(m.created_at), undefined, false)}</td>
-                  <td className="actions">
-                    {manageable && !self ? (
-                      <Button
-                        size="sm"
-                        variant="danger"
-                        aria-label={`Remove ${m.email}`}
-                        disabled={remove.isPending}
-                        onClick={async () => {
-                          const ok = await confirm({
-                            title: `Remove ${m.email} from ${workspace.name}?`,
-                            message: "They lose access at once.",
-                            confirmLabel: "Remove",
-                          });
-                          if (!ok) return;
-                          changeRole.reset();
-                          leave.reset();
-                          remove.mutate(m.user_id);
-                        }}
-                      >
-                        Remove
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        caption="Members"
+        testId="members-table"
+        loading={members.isPending}
+        loadingLabel="Loading members"
+        error={members.error}
+        errorTitle="Could not load the members"
+        empty={<EmptyState title="No members">Invite someone from the Invitations page.</EmptyState>}
+        rows={members.data?.data ?? []}
+        rowKey={(m) => m.user_id}
+        rowProps={(m) => ({ className: isSelf(m) ? "is-self" : undefined })}
+        columns={columns}
+      />
       <div className="row">
         <Button
           variant="danger"

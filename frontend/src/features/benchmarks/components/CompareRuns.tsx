@@ -1,13 +1,14 @@
 import { useMemo, type ReactElement } from "react";
 import { EChart } from "@/components/charts/EChart";
 import { Alert } from "@/components/ui/Alert";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { Spinner } from "@/components/ui/Spinner";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import type { BenchmarkRunPublic, BenchmarkScenarioResult } from "../api";
 import { alignYAxes, figureCharts, metricTitle, type ChartSpec } from "../charts";
 import { useBenchmarkRun, useBenchmarkRuns } from "../hooks/useBenchmarks";
-import { compareScenarios, verdict } from "../report";
+import { compareScenarios, verdict, type CompareRow } from "../report";
 import { formatChange, formatValue } from "../units";
 
 export interface CompareRunsProps {
@@ -46,6 +47,37 @@ function environmentChanges(a: BenchmarkRunPublic, b: BenchmarkRunPublic): strin
   return out;
 }
 
+/** The comparison's columns; labels and the sweep position only when some row has them. */
+function compareColumns(rows: readonly CompareRow[], sweepName: string | undefined): DataTableColumn<CompareRow>[] {
+  const columns: DataTableColumn<CompareRow>[] = [{ id: "metric", header: "Metric", rowHeader: true, cell: (r) => metricTitle(r.metric) }];
+  if (rows.some((r) => r.labels)) columns.push({ id: "labels", header: "Labels", className: "labels-cell", cell: (r) => r.labels });
+  if (rows.some((r) => r.x !== null)) columns.push({ id: "x", header: sweepName ?? "x", numeric: true, cell: (r) => r.x ?? "" });
+  columns.push(
+    { id: "system", header: "System", cell: (r) => r.subject },
+    { id: "this", header: "This run", numeric: true, cell: (r) => formatValue(r.a, r.unit) },
+    { id: "other", header: "Other run", numeric: true, cell: (r) => formatValue(r.b, r.unit) },
+    {
+      id: "change",
+      header: "Change",
+      numeric: true,
+      className: (r) => {
+        const v = verdict(r.change, r.better);
+        return v === "better" ? "ratio-better" : v === "worse" ? "ratio-worse" : undefined;
+      },
+      cell: (r) => {
+        const v = verdict(r.change, r.better);
+        return (
+          <>
+            {formatChange(r.change)}
+            {v === "better" || v === "worse" ? <span className="sr-only"> ({v})</span> : null}
+          </>
+        );
+      },
+    },
+  );
+  return columns;
+}
+
 /** Pick another run of the same scenario; figures side by side, with the change of each. */
 export function CompareRuns({ workspaceId, run, scenario, metric, otherId, onPick, sweepName }: CompareRunsProps): ReactElement {
   const candidates = useBenchmarkRuns(workspaceId, { scenario: scenario.scenario, limit: 200 });
@@ -66,8 +98,6 @@ export function CompareRuns({ workspaceId, run, scenario, metric, otherId, onPic
       });
   }, [scenario, otherScenario, metric]);
   const options = (candidates.data?.data ?? []).filter((r) => r.id !== run.id);
-  const hasX = rows.some((r) => r.x !== null);
-  const hasLabels = rows.some((r) => r.labels);
 
   return (
     <section className="card stack" aria-labelledby="compare-heading" data-testid="compare">
@@ -117,38 +147,13 @@ export function CompareRuns({ workspaceId, run, scenario, metric, otherId, onPic
             <p className="muted">The two runs share no figures{metric ? " for this metric" : ""}.</p>
           ) : (
             <div className="table-scroll">
-              <table className="data-table" data-testid="compare-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Metric</th>
-                    {hasLabels ? <th scope="col">Labels</th> : null}
-                    {hasX ? <th scope="col" className="num">{sweepName ?? "x"}</th> : null}
-                    <th scope="col">System</th>
-                    <th scope="col" className="num">This run</th>
-                    <th scope="col" className="num">Other run</th>
-                    <th scope="col" className="num">Change</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((r) => {
-                    const v = verdict(r.change, r.better);
-                    return (
-                      <tr key={r.key}>
-                        <th scope="row">{metricTitle(r.metric)}</th>
-                        {hasLabels ? <td className="labels-cell">{r.labels}</td> : null}
-                        {hasX ? <td className="num">{r.x ?? ""}</td> : null}
-                        <td>{r.subject}</td>
-                        <td className="num">{formatValue(r.a, r.unit)}</td>
-                        <td className="num">{formatValue(r.b, r.unit)}</td>
-                        <td className={`num ${v === "better" ? "ratio-better" : v === "worse" ? "ratio-worse" : ""}`}>
-                          {formatChange(r.change)}
-                          {v === "better" || v === "worse" ? <span className="sr-only"> ({v})</span> : null}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+              <DataTable
+                caption={`Figures of ${run.run_id} and ${other.data.run_id}, with the change`}
+                testId="compare-table"
+                rows={rows}
+                rowKey={(r) => r.key}
+                columns={compareColumns(rows, sweepName)}
+              />
             </div>
           )}
           {pairs.length > 0 ? (

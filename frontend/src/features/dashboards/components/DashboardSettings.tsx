@@ -1,5 +1,6 @@
 import { useId, useState, type ReactElement } from "react";
 import { Button } from "@/components/ui/Button";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import type { DashboardSpec, DashboardVariable } from "../api";
 import { moveItem, panelsUsingVariable, parseTagValuesQuery, renameVariableInPanels } from "../variableEditor";
 import { TimeShiftPicker } from "./TimeShiftPicker";
@@ -15,6 +16,13 @@ export interface DashboardSettingsProps {
 
 /** Which variable the form is open for: an index in the list, or a new one. */
 type Editing = { index: number } | "new" | null;
+
+/** A row of the variables table: the variable, its place in the list and the panels using it. */
+interface VariableRow {
+  variable: DashboardVariable;
+  index: number;
+  users: string[];
+}
 
 /** `host of cpu`, `2 fixed values`, …: where a variable's values come from, in a few words. */
 function sourceSummary(v: DashboardVariable): string {
@@ -61,6 +69,74 @@ export function DashboardSettings({ workspaceId, spec, onChange, onClose }: Dash
     else if (editingIndex > index) setEditing({ index: editingIndex - 1 });
   };
 
+  const rows: VariableRow[] = variables.map((variable, index) => ({
+    variable,
+    index,
+    users: panelsUsingVariable(panels, variable.name),
+  }));
+  const columns: DataTableColumn<VariableRow>[] = [
+    { id: "name", header: "Name", cell: ({ variable: v }) => <code>${v.name}</code> },
+    { id: "label", header: "Label", cell: ({ variable: v }) => v.label || <span className="muted">—</span> },
+    { id: "values", header: "Values", className: "variable-source", cell: ({ variable: v }) => sourceSummary(v) },
+    {
+      id: "options",
+      header: "Options",
+      cell: ({ variable: v }) =>
+        [v.multi ? "multi-select" : "", v.include_all ? "All" : "", v.default?.length ? `default ${v.default.join(", ")}` : ""]
+          .filter(Boolean)
+          .join(" · ") || <span className="muted">—</span>,
+    },
+    {
+      id: "used-by",
+      header: "Used by",
+      title: ({ users }) => users.join(", "),
+      cell: ({ users }) =>
+        users.length === 0 ? <span className="muted">no panel</span> : `${users.length} panel${users.length === 1 ? "" : "s"}`,
+    },
+    {
+      id: "actions",
+      header: "Actions",
+      headerHidden: true,
+      className: "row-actions",
+      cell: ({ variable: v, index: i, users }) => (
+        <>
+          <Button size="sm" aria-label={`Edit variable ${v.name}`} onClick={() => setEditing({ index: i })}>
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Move variable ${v.name} up`}
+            title="Move up"
+            disabled={i === 0}
+            onClick={() => move(i, -1)}
+          >
+            ↑
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Move variable ${v.name} down`}
+            title="Move down"
+            disabled={i === variables.length - 1}
+            onClick={() => move(i, 1)}
+          >
+            ↓
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Remove variable ${v.name}`}
+            title={users.length > 0 ? `Remove (still used by ${users.join(", ")})` : "Remove"}
+            onClick={() => remove(i)}
+          >
+            ✕
+          </Button>
+        </>
+      ),
+    },
+  ];
+
   return (
     <section className="card dashboard-settings" aria-labelledby={titleId} data-testid="dashboard-settings">
       <div className="drawer-header">
@@ -76,80 +152,16 @@ export function DashboardSettings({ workspaceId, spec, onChange, onClose }: Dash
           A variable is a menu above the panels; a panel query uses its value as <code>$name</code>, e.g.{" "}
           <code>{"{host = re'$host'}"}</code> (several values become a regular expression alternation).
         </p>
-        {variables.length > 0 ? (
-          <table className="data-table variables-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Label</th>
-                <th scope="col">Values</th>
-                <th scope="col">Options</th>
-                <th scope="col">Used by</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {variables.map((v, i) => {
-                const users = panelsUsingVariable(panels, v.name);
-                return (
-                  <tr key={v.name} data-testid="variable-row" aria-current={editingIndex === i ? "true" : undefined}>
-                    <td>
-                      <code>${v.name}</code>
-                    </td>
-                    <td>{v.label || <span className="muted">—</span>}</td>
-                    <td className="variable-source">{sourceSummary(v)}</td>
-                    <td>
-                      {[v.multi ? "multi-select" : "", v.include_all ? "All" : "", v.default?.length ? `default ${v.default.join(", ")}` : ""]
-                        .filter(Boolean)
-                        .join(" · ") || <span className="muted">—</span>}
-                    </td>
-                    <td title={users.join(", ")}>
-                      {users.length === 0 ? <span className="muted">no panel</span> : `${users.length} panel${users.length === 1 ? "" : "s"}`}
-                    </td>
-                    <td className="row-actions">
-                      <Button size="sm" aria-label={`Edit variable ${v.name}`} onClick={() => setEditing({ index: i })}>
-                        Edit
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={`Move variable ${v.name} up`}
-                        title="Move up"
-                        disabled={i === 0}
-                        onClick={() => move(i, -1)}
-                      >
-                        ↑
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={`Move variable ${v.name} down`}
-                        title="Move down"
-                        disabled={i === variables.length - 1}
-                        onClick={() => move(i, 1)}
-                      >
-                        ↓
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={`Remove variable ${v.name}`}
-                        title={users.length > 0 ? `Remove (still used by ${users.join(", ")})` : "Remove"}
-                        onClick={() => remove(i)}
-                      >
-                        ✕
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        ) : (
-          <p className="muted small">No variables yet.</p>
-        )}
+        <DataTable
+          caption="Variables, in the order of their menus"
+          className="variables-table"
+          empty={<p className="muted small">No variables yet.</p>}
+          rows={rows}
+          rowKey={(r) => r.variable.name}
+          rowTestId="variable-row"
+          rowProps={(r) => ({ "aria-current": editingIndex === r.index ? "true" : undefined })}
+          columns={columns}
+        />
         {!formOpen ? (
           <Button onClick={() => setEditing("new")}>Add variable</Button>
         ) : (

@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, type ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { Spinner } from "@/components/ui/Spinner";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
+import type { DashboardVersion } from "../api";
 import { useDashboardVersions, useMemberNames, useRestoreDashboardVersion } from "../hooks/useDashboards";
 import { useRestoreFocus } from "../useRestoreFocus";
 
@@ -57,6 +58,35 @@ export function VersionHistory({
     if (ok) restore.mutate(version, { onSuccess: onRestored });
   };
 
+  const columns: DataTableColumn<DashboardVersion>[] = [
+    { id: "version", header: "Version", cell: (v) => v.version },
+    {
+      id: "saved-by",
+      header: "Saved by",
+      cell: (v) => (v.created_by ? (names.data?.get(v.created_by) ?? "former member") : "API key"),
+    },
+    { id: "when", header: "When", cell: (v) => formatDateTime(Date.parse(v.created_at), undefined, false) },
+    { id: "note", header: "Note", cell: (v) => v.message || <span className="muted">–</span> },
+    {
+      id: "actions",
+      header: "Actions",
+      headerHidden: true,
+      cell: (v) =>
+        v.version === currentVersion ? (
+          <span className="muted small">current</span>
+        ) : editable ? (
+          <Button
+            size="sm"
+            aria-label={`Restore version ${v.version}`}
+            disabled={restore.isPending}
+            onClick={() => void onRestore(v.version)}
+          >
+            Restore
+          </Button>
+        ) : null,
+    },
+  ];
+
   return (
     <div className="drawer-backdrop" onClick={onClose}>
       <aside
@@ -74,51 +104,18 @@ export function VersionHistory({
           </button>
         </header>
         {restore.isError ? <Alert>{toUserMessage(restore.error)}</Alert> : null}
-        {versions.isPending ? (
-          <Spinner label="Loading versions" />
-        ) : versions.isError ? (
-          <Alert title="Could not load the history">{toUserMessage(versions.error)}</Alert>
-        ) : versions.data.data.length === 0 ? (
-          <EmptyState title="No versions yet" />
-        ) : (
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Saved by</th>
-                <th scope="col">When</th>
-                <th scope="col">Note</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {versions.data.data.map((v) => (
-                <tr key={v.version} data-testid="version-row">
-                  <td>{v.version}</td>
-                  <td>{v.created_by ? (names.data?.get(v.created_by) ?? "former member") : "API key"}</td>
-                  <td>{formatDateTime(Date.parse(v.created_at), undefined, false)}</td>
-                  <td>{v.message || <span className="muted">–</span>}</td>
-                  <td>
-                    {v.version === currentVersion ? (
-                      <span className="muted small">current</span>
-                    ) : editable ? (
-                      <Button
-                        size="sm"
-                        aria-label={`Restore version ${v.version}`}
-                        disabled={restore.isPending}
-                        onClick={() => void onRestore(v.version)}
-                      >
-                        Restore
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          caption="Saved versions, newest first"
+          loading={versions.isPending}
+          loadingLabel="Loading versions"
+          error={versions.error}
+          errorTitle="Could not load the history"
+          empty={<EmptyState title="No versions yet" />}
+          rows={versions.data?.data ?? []}
+          rowKey={(v) => v.version}
+          rowTestId="version-row"
+          columns={columns}
+        />
         {confirmDialog}
       </aside>
     </div>

@@ -1,13 +1,13 @@
 import { useState, type FormEvent, type ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
-import type { KeyScope } from "../api";
+import type { ApiKey, KeyScope } from "../api";
 import { useApiKeys, useCreateKey, useRevokeKey } from "../hooks/useApiKeys";
 import { CopyButton } from "./CopyButton";
 
@@ -42,6 +42,58 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
   };
 
   const secret = create.data?.key;
+  const columns: DataTableColumn<ApiKey>[] = [
+    { id: "name", header: "Name", cell: (k) => k.name },
+    {
+      id: "scope",
+      header: "Scope",
+      cell: (k) => (
+        <span className="badge badge-accent" title={`An ${k.scope} key ${SCOPE_HELP[k.scope]}`}>
+          {k.scope}
+        </span>
+      ),
+    },
+    { id: "key", header: "Key", cell: (k) => <code>{k.key_prefix}…</code> },
+    { id: "created", header: "Created", cell: (k) => formatDateTime(Date.parse(k.created_at), undefined, false) },
+    {
+      id: "last-used",
+      header: "Last used",
+      cell: (k) => (k.last_used_at ? formatDateTime(Date.parse(k.last_used_at), undefined, false) : "never"),
+    },
+    {
+      id: "status",
+      header: "Status",
+      cell: (k) =>
+        k.revoked_at ? <span className="badge badge-danger">revoked</span> : <span className="badge badge-ok">active</span>,
+    },
+    {
+      id: "actions",
+      header: "Actions",
+      headerHidden: true,
+      className: "actions",
+      cell: (k) =>
+        !k.revoked_at ? (
+          <Button
+            size="sm"
+            variant="danger"
+            aria-label={`Revoke key ${k.name}`}
+            disabled={revoke.isPending}
+            onClick={async () => {
+              const ok = await confirm({
+                title: `Revoke "${k.name}"?`,
+                message: "Agents using it will be refused within seconds.",
+                confirmLabel: "Revoke",
+              });
+              if (!ok) return;
+              create.reset();
+              revoke.mutate(k.id);
+            }}
+          >
+            Revoke
+          </Button>
+        ) : null,
+    },
+  ];
 
   return (
     <section className="card stack" aria-labelledby="keys-title">
@@ -78,75 +130,18 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
             </Alert>
           ) : null}
           {revoke.isError ? <Alert>{toUserMessage(revoke.error)}</Alert> : null}
-          {keys.isPending ? (
-            <Spinner label="Loading keys" />
-          ) : keys.isError ? (
-            <Alert title="Could not load the keys">{toUserMessage(keys.error)}</Alert>
-          ) : keys.data.data.length === 0 ? (
-            <EmptyState title="No keys yet">Create an ingest key and give it to your agent.</EmptyState>
-          ) : (
-            <table className="data-table" data-testid="keys-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Scope</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.data.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name}</td>
-                    <td>
-                      <span className="badge badge-accent" title={`An ${k.scope} key ${SCOPE_HELP[k.scope]}`}>
-                        {k.scope}
-                      </span>
-                    </td>
-                    <td>
-                      <code>{k.key_prefix}…</code>
-                    </td>
-                    <td>{formatDateTime(Date.parse(k.created_at), undefined, false)}</td>
-                    <td>{k.last_used_at ? formatDateTime(Date.parse(k.last_used_at), undefined, false) : "never"}</td>
-                    <td>
-                      {k.revoked_at ? (
-                        <span className="badge badge-danger">revoked</span>
-                      ) : (
-                        <span className="badge badge-ok">active</span>
-                      )}
-                    </td>
-                    <td className="actions">
-                      {!k.revoked_at ? (
-                        <Button
-                          size="sm"
-                          variant="danger"
-                          aria-label={`Revoke key ${k.name}`}
-                          disabled={revoke.isPending}
-                          onClick={async () => {
-                            const ok = await confirm({
-                              title: `Revoke "${k.name}"?`,
-                              message: "Agents using it will be refused within seconds.",
-                              confirmLabel: "Revoke",
-                            });
-                            if (!ok) return;
-                            create.reset();
-                            revoke.mutate(k.id);
-                          }}
-                        >
-                          Revoke
-                        </Button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DataTable
+            caption="API keys"
+            testId="keys-table"
+            loading={keys.isPending}
+            loadingLabel="Loading keys"
+            error={keys.error}
+            errorTitle="Could not load the keys"
+            empty={<EmptyState title="No keys yet">Create an ingest key and give it to your agent.</EmptyState>}
+            rows={keys.data?.data ?? []}
+            rowKey={(k) => k.id}
+            columns={columns}
+          />
         </>
       )}
       {confirmDialog}
