@@ -10,19 +10,22 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/VictoriaMetrics/metricsql"
 
 	"vigil/storage/lib/dql"
 )
 
-// Source is an in-memory dql.Source.
+// Source is an in-memory dql.Source. Its methods may be called concurrently (the query API
+// runs a request's queries side by side); read Calls and Queries once the calls returned.
 type Source struct {
 	Series []dql.Series
 	// Calls counts the calls per method, so tests can tell push-down from raw fetches.
 	Calls map[string]int
 	// Queries records the MetricsQL expressions passed to QueryRange.
 	Queries []string
+	mu      sync.Mutex // guards Calls and Queries
 	// Err, when set, is returned by every call.
 	Err error
 }
@@ -102,6 +105,8 @@ func Matches(filterss [][]metricsql.LabelFilter, labels map[string]string) bool 
 }
 
 func (s *Source) count(method string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.Calls == nil {
 		s.Calls = map[string]int{}
 	}
@@ -203,7 +208,9 @@ func sortedLimited(set map[string]bool, limit int) []string {
 // operators between such expressions, and rollups without aggregation.
 func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end, step int64) ([]dql.Series, error) {
 	s.count("QueryRange")
+	s.mu.Lock()
 	s.Queries = append(s.Queries, string(expr.AppendString(nil)))
+	s.mu.Unlock()
 	if err := s.check(ctx); err != nil {
 		return nil, err
 	}
