@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from app.core.errors import NotFound
@@ -23,12 +24,44 @@ NOT_BUILT = """<!doctype html>
 """
 
 
+# The UI build writes a Brotli and a gzip copy beside each asset (frontend/vite.config.ts);
+# the smallest one the browser accepts is sent, and the uncompressed file to the others.
+PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def accepted_encodings(header: str) -> set[str]:
+    """Codings an `Accept-Encoding` header allows (`q=0` excludes one)."""
+    accepted = set()
+    for item in header.split(","):
+        coding, *params = (part.strip() for part in item.split(";"))
+        q = next((p[2:] for p in params if p.startswith("q=")), "1")
+        try:
+            if coding and float(q) > 0:
+                accepted.add(coding.lower())
+        except ValueError:
+            continue
+    return accepted
+
+
+def asset_response(path: Path, accept_encoding: str) -> Response:
+    headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding"}
+    accepted = accepted_encodings(accept_encoding)
+    for coding, suffix in PRECOMPRESSED:
+        compressed = path.with_name(path.name + suffix)
+        if (coding in accepted or "*" in accepted) and compressed.is_file():
+            media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            headers["Content-Encoding"] = coding
+            return FileResponse(compressed, media_type=media_type, headers=headers)
+    return FileResponse(path, headers=headers)
+
+
 def mount_ui(app: FastAPI, ui_dir: Path) -> None:
     router = APIRouter(include_in_schema=False)
     root = ui_dir.resolve()
 
     @router.get("/{path:path}")
-    def serve_ui(path: str) -> Response:
+    def serve_ui(path: str, request: Request) -> Response:
         first = path.split("/", 1)[0]
         if first in RESERVED_PREFIXES:
             raise NotFound(f"No such endpoint: /{path}")
@@ -38,12 +71,9 @@ def mount_ui(app: FastAPI, ui_dir: Path) -> None:
         if path:
             candidate = (root / path).resolve()
             if candidate.is_relative_to(root) and candidate.is_file():
-                cache = (
-                    "public, max-age=31536000, immutable"
-                    if path.startswith("assets/")
-                    else "no-cache"
-                )
-                return FileResponse(candidate, headers={"Cache-Control": cache})
+                if path.startswith("assets/"):
+                    return asset_response(candidate, request.headers.get("accept-encoding", ""))
+                return FileResponse(candidate, headers={"Cache-Control": "no-cache"})
             if "." in path.rsplit("/", 1)[-1]:
                 raise NotFound(f"No such file: /{path}")
         return FileResponse(index, headers={"Cache-Control": "no-cache"})

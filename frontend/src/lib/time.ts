@@ -71,12 +71,21 @@ export const RELATIVE_RANGES: { label: string; from: string }[] = [
 
 export const DEFAULT_TIME_RANGE: TimeRangeSpec = { from: "now-15m", to: "now" };
 
+// The first Intl date formatter a page creates costs 30–50 ms (ICU's data and pattern set-up),
+// on the way to every chart's first frame. Times in the browser's own zone, which is what charts
+// and pickers show, are formatted from Date's local fields instead; Intl is used for other zones.
 let cachedZone: string | undefined;
+
+interface TemporalNow {
+  Now: { timeZoneId(): string };
+}
 
 /** The browser's IANA zone, e.g. `Europe/Paris` (`UTC` when unknown). */
 export function localTimeZone(): string {
-  // resolvedOptions() builds a formatter each call; charts ask for every tick and row
-  cachedZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  if (cachedZone === undefined) {
+    const temporal = (globalThis as { Temporal?: TemporalNow }).Temporal;
+    cachedZone = temporal?.Now.timeZoneId() || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  }
   return cachedZone;
 }
 
@@ -102,9 +111,23 @@ function dateTimeFormat(timeZone: string, withSeconds: boolean): Intl.DateTimeFo
   return f;
 }
 
+const pad2 = (n: number): string => String(n).padStart(2, "0");
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** `UTC+01:00` style offset of `timeZone` at `at`. */
 export function utcOffsetLabel(timeZone: string, at: number = Date.now()): string {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(at);
+  if (timeZone === localTimeZone()) {
+    const east = -new Date(at).getTimezoneOffset();
+    const abs = Math.abs(east);
+    return `UTC${east < 0 ? "-" : "+"}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+  }
+  let f = offsetFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });
+    offsetFormats.set(timeZone, f);
+  }
+  const parts = f.formatToParts(at);
   const name = parts.find((p) => p.type === "timeZoneName")?.value ?? "GMT";
   const offset = name.replace(/^GMT/, "");
   return `UTC${offset === "" ? "+00:00" : offset}`;
@@ -131,6 +154,11 @@ export function describeTimeRange(spec: TimeRangeSpec, timeZone: string = localT
 
 /** `2026-11-21 06:05:00` in `timeZone`. */
 export function formatDateTime(ms: number, timeZone: string = localTimeZone(), withSeconds = true): string {
+  if (timeZone === localTimeZone()) {
+    const d = new Date(ms);
+    const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}${withSeconds ? `:${pad2(d.getSeconds())}` : ""}`;
+    return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${time}`;
+  }
   const parts = dateTimeFormat(timeZone, withSeconds).formatToParts(ms);
   const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? "";
   const time = `${get("hour")}:${get("minute")}${withSeconds ? `:${get("second")}` : ""}`;

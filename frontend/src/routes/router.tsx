@@ -1,12 +1,17 @@
-import { createBrowserRouter, Navigate, useRouteError } from "react-router";
+import { createBrowserRouter, Navigate, useRouteError, type LoaderFunctionArgs } from "react-router";
 import type { ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
+import { currentUserQuery } from "@/features/auth/hooks/useAuth";
 import { LoginPage } from "@/features/auth/LoginPage";
+import { dashboardQuery } from "@/features/dashboards/hooks/useDashboards";
 import { SettingsPage } from "@/features/workspace-admin/SettingsPage";
 import { settingsRoutes } from "@/features/workspace-admin/settingsRoutes";
 import { AcceptInvitationPage } from "@/features/workspaces/AcceptInvitationPage";
 import { GetStartedPage } from "@/features/workspaces/GetStartedPage";
+import { workspacesQuery } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
+import { queryClient } from "@/lib/queryClient";
+import { getToken } from "@/lib/session";
 import { AppShell } from "./AppShell";
 import { HomeRedirect } from "./HomeRedirect";
 import { RequireAuth } from "./RequireAuth";
@@ -33,6 +38,25 @@ const benchmarkRun = async () => ({
   Component: (await import("@/features/benchmarks/BenchmarkRunPage")).BenchmarkRunPage,
 });
 
+// Prefetches: what a page asks the server for first is asked for as soon as the URL is known,
+// while its code loads, instead of once the page renders. They never hold up the page (the
+// page's own queries pick up the answers), and run only on entering the route.
+function prefetchShell(): null {
+  if (getToken() === null) return null; // RequireAuth sends the visitor to the login page
+  void queryClient.prefetchQuery(currentUserQuery(getToken()));
+  void queryClient.prefetchQuery(workspacesQuery);
+  return null;
+}
+
+function prefetchDashboard({ params }: LoaderFunctionArgs): null {
+  if (params.workspaceId && params.dashboardId) {
+    void queryClient.prefetchQuery(dashboardQuery(params.workspaceId, params.dashboardId));
+  }
+  return null;
+}
+
+const prefetchOnEntry = (): boolean => false;
+
 export const router = createBrowserRouter([
   { path: "/login", element: <LoginPage />, errorElement: <RouteError /> },
   { path: "/signup", element: <LoginPage mode="signup" />, errorElement: <RouteError /> },
@@ -45,6 +69,8 @@ export const router = createBrowserRouter([
       {
         path: "w/:workspaceId",
         element: <AppShell />,
+        loader: prefetchShell,
+        shouldRevalidate: prefetchOnEntry,
         errorElement: <RouteError />,
         children: [
           { index: true, element: <Navigate to="explore" replace /> },
@@ -52,7 +78,7 @@ export const router = createBrowserRouter([
           { path: "settings", element: <SettingsPage />, children: settingsRoutes },
           { path: "get-started", element: <GetStartedPage /> },
           { path: "dashboards", lazy: dashboards },
-          { path: "dashboards/:dashboardId", lazy: dashboard },
+          { path: "dashboards/:dashboardId", lazy: dashboard, loader: prefetchDashboard, shouldRevalidate: prefetchOnEntry },
           { path: "benchmarks", lazy: benchmarks },
           { path: "benchmarks/:runId", lazy: benchmarkRun },
         ],

@@ -14,14 +14,16 @@ import { DEFAULT_TIME_RANGE, type TimeRangeSpec } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec, Panel } from "./api";
 import { DashboardGrid, MoveHandle } from "./components/DashboardGrid";
-import { DashboardSettings } from "./components/DashboardSettings";
 import { PanelView } from "./components/PanelView";
 import { TimeShiftPicker } from "./components/TimeShiftPicker";
 import { VariablePicker } from "./components/VariablePicker";
 import { VersionHistory } from "./components/VersionHistory";
 
-// The editor brings CodeMirror; viewers of a dashboard never need it.
+// The panel editor and the settings (variables) bring CodeMirror; viewers never need them.
 const PanelEditor = lazy(async () => ({ default: (await import("./components/PanelEditor")).PanelEditor }));
+const DashboardSettings = lazy(async () => ({
+  default: (await import("./components/DashboardSettings")).DashboardSettings,
+}));
 import "./dashboards.css";
 import { exportFileName } from "./exportFile";
 import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/useDashboards";
@@ -338,12 +340,14 @@ export function DashboardPage(): ReactElement {
       {exporter.isError ? <Alert title="Export failed">{toUserMessage(exporter.error)}</Alert> : null}
 
       {editable && editing && showSettings ? (
-        <DashboardSettings
-          workspaceId={workspace.id}
-          spec={current.spec}
-          onChange={(next) => change((d) => ({ ...d, spec: next }))}
-          onClose={() => setShowSettings(false)}
-        />
+        <Suspense fallback={<Spinner label="Loading the dashboard settings" />}>
+          <DashboardSettings
+            workspaceId={workspace.id}
+            spec={current.spec}
+            onChange={(next) => change((d) => ({ ...d, spec: next }))}
+            onClose={() => setShowSettings(false)}
+          />
+        </Suspense>
       ) : null}
 
       {(current.spec.variables ?? []).some((v) => v.type !== "constant") ? (

@@ -5,7 +5,14 @@ import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { thresholdBands, sortThresholds } from "@/components/charts/thresholds";
 import { formatValue } from "@/components/charts/units";
 import type { DqlResult } from "@/features/explore/dql";
-import { chartSeriesOption, MANY_SERIES, toChartSeries, type ChartSeries } from "@/features/explore/toLineSeriesOption";
+import { valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
+import {
+  chartGrid,
+  chartSeriesOption,
+  MANY_SERIES,
+  toChartSeries,
+  type ChartSeries,
+} from "@/features/explore/toLineSeriesOption";
 import type { Panel } from "./api";
 import { shiftPoints, timeShiftSuffix } from "./timeShift";
 
@@ -34,6 +41,30 @@ export function panelLegendMode(panel: Panel, seriesCount: number): "canvas" | "
 }
 
 const LEGEND_VALUE_LABELS: Record<string, string> = { last: "last", min: "min", max: "max", avg: "mean", sum: "total" };
+
+/**
+ * The values the value axis spans: every line's, or for stacked panels the stacks' totals
+ * (ECharts stacks series point by point; negatives stack downwards).
+ */
+function drawnExtent(current: ChartSeries[], past: ChartSeries[], stacked: boolean): [number, number] {
+  const extent: [number, number] = [Infinity, -Infinity];
+  if (!stacked) {
+    for (const s of [...current, ...past]) valueExtent(s.points, extent);
+    return extent;
+  }
+  const up = new Map<number, number>();
+  const down = new Map<number, number>();
+  for (const s of current) {
+    for (const [t, v] of s.points) {
+      if (v === null || !Number.isFinite(v)) continue;
+      const sums = v >= 0 ? up : down;
+      sums.set(t, (sums.get(t) ?? 0) + v);
+    }
+  }
+  valueExtent([...up, ...down], extent);
+  for (const s of past) valueExtent(s.points, extent);
+  return extent;
+}
 
 /** Line, area and bar panels: series, then units, thresholds, legend and the past series. */
 export function toPanelOption({ panel, result, series: given, range, compare, timeZone }: PanelOptionInput): EChartsOption {
@@ -128,15 +159,15 @@ export function toPanelOption({ panel, result, series: given, range, compare, ti
   const legendWidth = values.length > 0 ? 280 : 180;
   const canvasLegend = showLegend && panelLegendMode(panel, allSeries.length) === "canvas";
   const tooltipFormat = (v: unknown): string => (typeof v === "number" ? formatValue(v, unit, decimals) : "–");
+  const axisFormat = (v: number): string => formatValue(v, unit);
   return {
     ...base,
-    grid: {
-      left: 8,
+    grid: chartGrid({
+      left: 8 + valueAxisSpace(...drawnExtent(current, past, Boolean(stack)), axisFormat, Boolean(stack)),
       right: right && canvasLegend ? legendWidth + 16 : 16,
       top: 16,
       bottom: canvasLegend && !right ? 56 : 32,
-      containLabel: true,
-    },
+    }),
     legend: {
       // an HTML legend keeps this one's data and formatter for its entries and selection
       show: canvasLegend,
@@ -155,7 +186,7 @@ export function toPanelOption({ panel, result, series: given, range, compare, ti
         : { bottom: 0, left: 8, right: 8 }),
     },
     tooltip: { ...(base.tooltip as object), valueFormatter: tooltipFormat },
-    yAxis: { type: "value", scale: !stack, axisLabel: { formatter: (v: number) => formatValue(v, unit) } },
+    yAxis: { type: "value", scale: !stack, axisLabel: { formatter: axisFormat } },
     series,
   };
 }

@@ -49,6 +49,32 @@ describe("toLineSeriesOption", () => {
     expect(web02.connectNulls).toBe(false);
   });
 
+  it("keeps [time, value] rows in time order as they came, and copies any other shape", () => {
+    const rows: [number, number | null][] = [
+      [T0, 1],
+      [T0 + MIN, null],
+      [T0 + MIN, 3],
+    ];
+    const kept = toChartSeries({ series: [{ name: "cpu", columns: ["time", "v"], values: rows }], cost: "1ms" });
+    expect(kept[0].points).toBe(rows);
+    for (const values of [
+      [[T0 + MIN, 2], [T0, 1]], // out of order
+      [[T0, 1], [T0 + MIN, "x"]], // a string cell
+      [[T0, 1], ["later", 2]], // a time that is not a number
+      [[T0, 1, "extra"]], // a longer row
+    ]) {
+      const copied = toChartSeries({ series: [{ name: "cpu", columns: ["time", "v"], values }], cost: "1ms" });
+      expect(copied[0].points).not.toBe(values);
+      expect(copied[0].points.every(([t, v]) => typeof t === "number" && (v === null || typeof v === "number"))).toBe(
+        true,
+      );
+    }
+    // a column without any number is no line, whichever path reads it
+    expect(toChartSeries({ series: [{ name: "cpu", columns: ["time", "v"], values: [[T0, null]] }], cost: "1ms" })).toEqual(
+      [],
+    );
+  });
+
   it("puts every series in the legend", () => {
     const option = toLineSeriesOption(byHost, { timeZone: "UTC" });
     expect(option.legend).toMatchObject({ data: ["web-02", "web-01"] });

@@ -1,5 +1,6 @@
 import type { BarSeriesOption, EChartsOption, LineSeriesOption } from "echarts";
 import { SERIES_COLORS } from "@/components/charts/palette";
+import { TIME_AXIS_LABEL_HEIGHT, valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
 import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel } from "@/lib/time";
 import type { DqlResult, DqlSeries } from "./dql";
 
@@ -38,6 +39,22 @@ function numericColumns(series: DqlSeries): number[] {
   return idx;
 }
 
+/** True when every row is `[time, number | null]`, times rising; what toChartSeries can keep. */
+function isTimeValueRows(rows: readonly (readonly unknown[])[]): boolean {
+  let last = -Infinity;
+  let numeric = false;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const t = row[0];
+    const v = row[1];
+    if (row.length !== 2 || typeof t !== "number" || t < last) return false;
+    if (v !== null && (typeof v !== "number" || !Number.isFinite(v))) return false;
+    if (v !== null) numeric = true;
+    last = t;
+  }
+  return numeric;
+}
+
 /**
  * Flattens a DQL result into one chartable line per (group, numeric column). Rows without a
  * numeric time are dropped; non-numeric cells become gaps (null).
@@ -48,9 +65,18 @@ export function toChartSeries(result: DqlResult | undefined): ChartSeries[] {
   for (const s of result.series ?? []) {
     const timeIdx = s.columns.indexOf("time");
     if (timeIdx < 0) continue;
-    const cols = numericColumns(s);
     const tags = s.tags ?? {};
     const label = tagLabel(tags);
+    // The common shape, `["time", <one value column>]` rows in time order with numbers or
+    // nulls, is charted as it came: no copy of every row (a dashboard has tens of thousands).
+    if (s.columns.length === 2 && timeIdx === 0 && isTimeValueRows(s.values)) {
+      const column = s.columns[1];
+      let name = label || column;
+      if (!label && result.series.length > 1) name = `${s.name} · ${column}`;
+      out.push({ name, tags, column, points: s.values as [number, number | null][] });
+      continue;
+    }
+    const cols = numericColumns(s);
     for (const ci of cols) {
       const column = s.columns[ci];
       const points: [number, number | null][] = [];
@@ -126,10 +152,18 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
     ...(kind === "area" ? { areaStyle: { opacity: 0.18 } } : {}),
   });
 
+  const extent: [number, number] = [Infinity, -Infinity];
+  for (const s of series) valueExtent(s.points, extent);
+
   return {
     animation: false,
     backgroundColor: "transparent",
-    grid: { left: 56, right: 24, top: 16, bottom: 64, containLabel: true },
+    grid: chartGrid({
+      left: 16 + valueAxisSpace(extent[0], extent[1], formatNumber),
+      right: 24,
+      top: 16,
+      bottom: 64,
+    }),
     legend: {
       type: "scroll",
       bottom: 0,
@@ -162,6 +196,14 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
     },
     series: lines,
   };
+}
+
+/**
+ * A grid with fixed margins around the plot: `left` holds the value axis's labels (see
+ * `valueAxisSpace`), `bottom` is the room under the time axis's labels, which are added.
+ */
+export function chartGrid(m: { left: number; right: number; top: number; bottom: number }) {
+  return { ...m, bottom: m.bottom + TIME_AXIS_LABEL_HEIGHT, outerBoundsMode: "none" as const };
 }
 
 /** Short numbers for axes and tooltips: 1234567 → "1.23M", 0.000123 → "1.23e-4". */

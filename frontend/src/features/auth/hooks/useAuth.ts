@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
 import { getToken, setToken, subscribeToken } from "@/lib/session";
 import { login, readMe, signup, type CurrentUser } from "../api";
@@ -10,14 +10,18 @@ export function useToken(): string | null {
   return useSyncExternalStore(subscribeToken, getToken, () => null);
 }
 
-export function useCurrentUser(): UseQueryResult<CurrentUser> {
-  const token = useToken();
-  return useQuery({
+/** Who holds `token`; shared by the page hook and the router's prefetch. */
+export function currentUserQuery(token: string | null) {
+  return queryOptions({
     queryKey: [...meQueryKey, token],
     queryFn: ({ signal }) => readMe(signal),
     enabled: token !== null,
     staleTime: 5 * 60_000,
   });
+}
+
+export function useCurrentUser(): UseQueryResult<CurrentUser> {
+  return useQuery(currentUserQuery(useToken()));
 }
 
 export function useLogin() {

@@ -28,7 +28,9 @@ export const DRAG_HANDLE = "panel-drag-handle";
  * arrow keys to move it (Shift + arrows to resize).
  */
 export function DashboardGrid({ panels, editable, onPanelsChange, renderPanel }: DashboardGridProps): ReactElement {
-  const { width, containerRef, mounted } = useContainerWidth();
+  // Measured before the panels mount: they are laid out once, at the real width, and the
+  // measurement reads the layout of an empty grid rather than of a dashboard of charts.
+  const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   // Narrow screens show one panel per row; the layout is edited on wider ones.
   const narrow = mounted && width < NARROW_WIDTH;
   const canMove = editable && !narrow;

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { listMembers } from "@/features/workspace-admin/api";
 import { membersQueryKey } from "@/features/workspace-admin/hooks/useMembers";
 import {
@@ -28,11 +28,19 @@ export function useDashboards(workspaceId: string) {
   return useQuery({ queryKey: key(workspaceId), queryFn: ({ signal }) => listDashboards(workspaceId, signal) });
 }
 
-export function useDashboard(workspaceId: string, dashboardId: string) {
-  return useQuery({
+/** One dashboard; shared by the page hook and the router's prefetch. */
+export function dashboardQuery(workspaceId: string, dashboardId: string) {
+  return queryOptions({
     queryKey: dashboardKey(workspaceId, dashboardId),
     queryFn: ({ signal }) => readDashboard(workspaceId, dashboardId, signal),
+    // Fresh for a moment: the copy the router prefetched while the page's code loaded is
+    // the one the page shows, not fetched a second time on mount.
+    staleTime: 10_000,
   });
+}
+
+export function useDashboard(workspaceId: string, dashboardId: string) {
+  return useQuery(dashboardQuery(workspaceId, dashboardId));
 }
 
 export function useCreateDashboard(workspaceId: string) {

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import {
   acceptInvitation,
   createWorkspace,
@@ -11,12 +11,15 @@ import {
 
 export const workspacesQueryKey = ["workspaces"] as const;
 
+/** The user's workspaces; shared by the page hooks and the router's prefetch. */
+export const workspacesQuery = queryOptions({
+  queryKey: workspacesQueryKey,
+  queryFn: ({ signal }) => listWorkspaces(signal),
+  staleTime: 60_000,
+});
+
 export function useWorkspaces(): UseQueryResult<Workspaces> {
-  return useQuery({
-    queryKey: workspacesQueryKey,
-    queryFn: ({ signal }) => listWorkspaces(signal),
-    staleTime: 60_000,
-  });
+  return useQuery(workspacesQuery);
 }
 
 /** The workspace with `id` among the user's, or undefined while loading / when not a member. */
