@@ -8,6 +8,7 @@ from pathlib import Path
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
+from app.core.encoding import accepts
 from app.core.errors import NotFound
 
 RESERVED_PREFIXES = ("api", "v1", "prometheus")
@@ -30,26 +31,11 @@ PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-def accepted_encodings(header: str) -> set[str]:
-    """Codings an `Accept-Encoding` header allows (`q=0` excludes one)."""
-    accepted = set()
-    for item in header.split(","):
-        coding, *params = (part.strip() for part in item.split(";"))
-        q = next((p[2:] for p in params if p.startswith("q=")), "1")
-        try:
-            if coding and float(q) > 0:
-                accepted.add(coding.lower())
-        except ValueError:
-            continue
-    return accepted
-
-
 def asset_response(path: Path, accept_encoding: str) -> Response:
     headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding"}
-    accepted = accepted_encodings(accept_encoding)
     for coding, suffix in PRECOMPRESSED:
         compressed = path.with_name(path.name + suffix)
-        if (coding in accepted or "*" in accepted) and compressed.is_file():
+        if accepts(accept_encoding, coding) and compressed.is_file():
             media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
             headers["Content-Encoding"] = coding
             return FileResponse(compressed, media_type=media_type, headers=headers)

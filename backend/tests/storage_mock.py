@@ -43,8 +43,18 @@ class StorageMock:
             if not request.headers.get("x-vigil-workspace"):
                 return httpx.Response(400, json={"status": "error", "error": "no workspace"})
         if self.handler is not None:
-            return self.handler(request)
-        return default_answer(request, self.usage)
+            response = self.handler(request)
+        else:
+            response = default_answer(request, self.usage)
+        if response.is_stream_consumed:
+            # built from json=/content=, it is read already: hand it over as a network stream,
+            # which is how the client reads storage's answers (raw, to pass them on)
+            response = httpx.Response(
+                response.status_code,
+                headers=response.headers,
+                stream=httpx.ByteStream(response.content),
+            )
+        return response
 
 
 def default_answer(request: httpx.Request, usage: dict[str, int]) -> httpx.Response:

@@ -1,8 +1,10 @@
 package apptest
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -259,6 +261,28 @@ func TestAuthAndRouting(t *testing.T) {
 	f("GET", "/api/v1/query_range?query=up&start=-2h", "ws-a", map[string]string{"X-Vigil-Max-Duration": "1h"}, 422,
 		`; the max duration limit is 1h0m0s"}`)
 	f("GET", "/internal/v1/write/line", "ws-a", nil, 405, "use POST")
+
+	// Answers of 1 KiB and more are gzip'd for callers that accept it, plain for the others.
+	zipped := vs.Do(t, "GET", "/metrics", "", nil, map[string]string{"Accept-Encoding": "gzip"})
+	if zipped.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(zipped.Header.Get("Vary"), "Accept-Encoding") {
+		t.Fatalf("/metrics with Accept-Encoding: gzip: headers %v", zipped.Header)
+	}
+	zr, err := gzip.NewReader(strings.NewReader(zipped.Body))
+	if err != nil {
+		t.Fatalf("/metrics answer is not gzip: %s", err)
+	}
+	unzipped, err := io.ReadAll(zr)
+	if err != nil || !strings.Contains(string(unzipped), "vm_") {
+		t.Fatalf("cannot read the gzip'd /metrics answer: %v %.200q", err, unzipped)
+	}
+	plain := vs.Do(t, "GET", "/metrics", "", nil, map[string]string{"Accept-Encoding": "identity"})
+	if plain.Header.Get("Content-Encoding") != "" || !strings.Contains(plain.Body, "vm_") {
+		t.Fatalf("/metrics without gzip: headers %v, body %.200q", plain.Header, plain.Body)
+	}
+	small := vs.Do(t, "GET", "/api/v1/labels", "ws-a", nil, map[string]string{"Accept-Encoding": "gzip"})
+	if small.Header.Get("Content-Encoding") != "" || !strings.Contains(small.Body, `"status":"success"`) {
+		t.Fatalf("a small answer is sent as it is: %v %s", small.Header, small)
+	}
 }
 
 func TestDQLIsolation(t *testing.T) {

@@ -35,11 +35,17 @@ class QueryLimits:
 
 @dataclass(frozen=True)
 class StorageResponse:
-    """Storage's answer, passed through to the caller unchanged."""
+    """Storage's answer, passed through to the caller unchanged.
+
+    ``content`` is the body as it came over the wire: gzip'd when ``content_encoding`` is
+    ``"gzip"`` (storage compresses answers of 1 KiB and more), so it can be sent on without
+    being inflated and compressed again.
+    """
 
     status_code: int
     content: bytes
     content_type: str
+    content_encoding: str | None = None
 
 
 class StorageClient:
@@ -53,7 +59,8 @@ class StorageClient:
     ) -> None:
         self._http = httpx.Client(
             base_url=base_url.rstrip("/"),
-            headers={"Authorization": f"Bearer {internal_token}"},
+            # gzip only: the one coding passed on to browsers and API clients as it is
+            headers={"Authorization": f"Bearer {internal_token}", "Accept-Encoding": "gzip"},
             timeout=httpx.Timeout(timeout, connect=5.0),
             transport=transport,
         )
@@ -70,6 +77,7 @@ class StorageClient:
         limits: QueryLimits | None = None,
         timeout: float | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        stream: bool = False,
         **kwargs: Any,
     ) -> httpx.Response:
         headers = {WORKSPACE_HEADER: str(workspace_id)}
@@ -81,7 +89,8 @@ class StorageClient:
         if timeout is not None:
             extra["timeout"] = httpx.Timeout(timeout, connect=5.0)
         try:
-            return self._http.request(method, path, headers=headers, **kwargs, **extra)
+            request = self._http.build_request(method, path, headers=headers, **kwargs, **extra)
+            return self._http.send(request, stream=stream)
         except httpx.TimeoutException as exc:
             raise StorageUnavailable(
                 f"vigil-storage did not answer in time ({type(exc).__name__})",
@@ -92,19 +101,32 @@ class StorageClient:
         except httpx.InvalidURL as exc:
             raise BadRequest(f"request cannot be forwarded: {exc}", code="bad_request") from exc
 
-    @staticmethod
-    def _passthrough(response: httpx.Response) -> StorageResponse:
+    def _passthrough(self, method: str, path: str, **kwargs: Any) -> StorageResponse:
+        """Sends a request and keeps the answer's body as sent (still compressed)."""
+        response = self._send(method, path, stream=True, **kwargs)
+        try:
+            content = b"".join(response.iter_raw())
+        except httpx.TimeoutException as exc:
+            raise StorageUnavailable(
+                f"vigil-storage did not finish its answer in time ({type(exc).__name__})",
+                code="storage_timeout",
+            ) from exc
+        except httpx.TransportError as exc:
+            raise StorageUnavailable(f"vigil-storage broke off its answer: {exc}") from exc
+        finally:
+            response.close()
         return StorageResponse(
             status_code=response.status_code,
-            content=response.content,
+            content=content,
             content_type=response.headers.get("content-type", "application/json"),
+            content_encoding=response.headers.get("content-encoding"),
         )
 
     def query_raw(
         self, *, workspace_id: uuid.UUID, body: Mapping[str, Any], limits: QueryLimits
     ) -> StorageResponse:
         """DQL ``POST /v1/query/raw``; status and body are returned as storage sent them."""
-        response = self._send(
+        return self._passthrough(
             "POST",
             "/v1/query/raw",
             workspace_id=workspace_id,
@@ -112,7 +134,6 @@ class StorageClient:
             json=body,
             timeout=limits.timeout_seconds + 10.0,
         )
-        return self._passthrough(response)
 
     def prometheus(
         self,
@@ -133,7 +154,7 @@ class StorageClient:
         if form is not None:
             kwargs["content"] = str(httpx.QueryParams(list(form))).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        response = self._send(
+        return self._passthrough(
             method,
             f"/api/v1/{endpoint}",
             workspace_id=workspace_id,
@@ -142,7 +163,6 @@ class StorageClient:
             extra_headers=headers,
             **kwargs,
         )
-        return self._passthrough(response)
 
     def usage(self, *, workspace_id: uuid.UUID) -> dict[str, int]:
         response = self._send("GET", "/internal/v1/usage", workspace_id=workspace_id, timeout=10.0)

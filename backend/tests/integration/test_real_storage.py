@@ -142,6 +142,42 @@ def test_isolation_through_dql_and_prometheus(
     assert leftover.json()["data"] == []
 
 
+def test_a_large_answer_travels_gzip_d_from_storage_to_the_client(
+    stack_client: TestClient, real_storage: tuple[str, str]
+) -> None:
+    owner = signup(stack_client)
+    ws = create_workspace(stack_client, owner)
+    now = int(time.time() * 1000)
+    lines = [
+        f"cpu,host=h{h:02d} usage_user={h + m} {now - m * 1000}"
+        for h in range(20)
+        for m in range(30)
+    ]
+    write_line(real_storage, ws["id"], "\n".join(lines))
+    query = {
+        "queries": [
+            {"query": "M::cpu:(usage_user) BY host", "time_range": [now - 600_000, now + 60_000]}
+        ]
+    }
+    url = f"/api/v1/workspaces/{ws['id']}/query/raw"
+
+    def answer(accept: str) -> httpx.Response:
+        r = stack_client.post(url, json=query, headers={**owner.headers, "Accept-Encoding": accept})
+        assert r.status_code == 200, r.text
+        return r
+
+    def all_points() -> bool:
+        series = answer("gzip").json()["content"][0]["series"]
+        return sum(len(s["values"]) for s in series) == len(lines)
+
+    assert eventually(all_points)
+    zipped, plain = answer("gzip"), answer("identity")
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert int(zipped.headers["content-length"]) < len(plain.content) / 3
+    assert "content-encoding" not in plain.headers
+    assert zipped.json()["content"][0]["series"] == plain.json()["content"][0]["series"]
+
+
 def test_usage_comes_from_storage(
     stack_client: TestClient, real_storage: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

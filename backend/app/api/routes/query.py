@@ -7,6 +7,7 @@ where the query key alone picks the workspace. Storage's status and body pass th
 
 from __future__ import annotations
 
+import gzip
 import re
 import uuid
 from typing import Annotated, Any
@@ -25,6 +26,7 @@ from app.api.deps import (
     resolve_query_key,
 )
 from app.clients.storage import StorageClient, StorageResponse
+from app.core.encoding import accepts
 from app.core.errors import BadRequest, Unauthorized
 from app.core.permissions import Permission
 from app.schemas.common import ERROR_RESPONSES, ErrorPublic
@@ -50,9 +52,21 @@ PROM_ENDPOINTS = {
 MAX_FORM_BYTES = 1024 * 1024
 
 
-def _response(answer: StorageResponse) -> Response:
+def _response(answer: StorageResponse, request: Request) -> Response:
+    """Storage's answer as it is; a gzip'd one stays gzip'd for clients that accept it."""
+    content = answer.content
+    headers: dict[str, str] = {}
+    if answer.content_encoding == "gzip":
+        headers["Vary"] = "Accept-Encoding"
+        if accepts(request.headers.get("accept-encoding", ""), "gzip"):
+            headers["Content-Encoding"] = "gzip"
+        else:
+            content = gzip.decompress(content)
     return Response(
-        content=answer.content, status_code=answer.status_code, media_type=answer.content_type
+        content=content,
+        status_code=answer.status_code,
+        media_type=answer.content_type,
+        headers=headers,
     )
 
 
@@ -68,9 +82,12 @@ def _key_workspace(request: Request, db: Session) -> uuid.UUID:
 
 
 @router.post("/query/raw", response_model=DqlResponse, responses=DQL_RESPONSES)
-def query_raw(body: DqlRequest, db: SessionDep, storage: StorageDep, ws: QueryCtx) -> Response:
+def query_raw(
+    body: DqlRequest, request: Request, db: SessionDep, storage: StorageDep, ws: QueryCtx
+) -> Response:
     """Run DQL in this workspace (DQL.md §2)."""
-    return _response(query.query_raw(db, workspace_id=ws.id, body=_dql_body(body), storage=storage))
+    answer = query.query_raw(db, workspace_id=ws.id, body=_dql_body(body), storage=storage)
+    return _response(answer, request)
 
 
 @public_router.post("/v1/query/raw", response_model=DqlResponse, responses=DQL_RESPONSES)
@@ -80,9 +97,8 @@ def query_raw_by_key(
     """Run DQL in the workspace of the query key (``Authorization: Bearer|Token <key>`` or
     ``?token=``) — DataKit/Guance compatible."""
     workspace_id = _key_workspace(request, db)
-    return _response(
-        query.query_raw(db, workspace_id=workspace_id, body=_dql_body(body), storage=storage)
-    )
+    answer = query.query_raw(db, workspace_id=workspace_id, body=_dql_body(body), storage=storage)
+    return _response(answer, request)
 
 
 async def _form(request: Request) -> list[tuple[str, str]] | None:
@@ -125,7 +141,7 @@ def _prometheus(
         params=params,
         form=form,
     )
-    return _response(answer)
+    return _response(answer, request)
 
 
 LABEL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,255}$")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gzip
 import json
 
 import httpx
@@ -171,3 +172,48 @@ def test_query_raw_body_is_json_whatever_the_content_type(
         r = client.post("/v1/query/raw", content=json.dumps(DQL), headers=headers)
         assert r.status_code == 200, (content_type, r.text)
         assert json.loads(storage.last().content) == DQL
+
+
+def test_a_gzip_answer_is_passed_on_compressed_or_inflated_for_clients_without_gzip(
+    client: TestClient, storage: StorageMock
+) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    answer = {"content": [{"series": [], "cost": "1ms"}]}
+    body = gzip.compress(json.dumps(answer).encode())
+    # as over the network: the gzip'd bytes, read by the client as they come
+    storage.handler = lambda request: httpx.Response(
+        200,
+        stream=httpx.ByteStream(body),
+        headers={"Content-Type": "application/json", "Content-Encoding": "gzip"},
+    )
+    url = f"/api/v1/workspaces/{ws['id']}/query/raw"
+
+    r = client.post(url, json=DQL, headers={**user.headers, "Accept-Encoding": "gzip"})
+    assert r.status_code == 200
+    assert r.headers["content-encoding"] == "gzip"
+    assert r.headers["vary"] == "Accept-Encoding"
+    assert int(r.headers["content-length"]) == len(body)  # the bytes storage sent, as they were
+    assert r.json() == answer
+    # the backend asks storage for gzip only, the one coding it passes on
+    assert storage.last().headers["accept-encoding"] == "gzip"
+
+    for accept in ("identity", "br", "gzip;q=0"):
+        r = client.post(url, json=DQL, headers={**user.headers, "Accept-Encoding": accept})
+        assert r.status_code == 200
+        assert "content-encoding" not in r.headers, accept
+        assert json.loads(r.content) == answer
+
+    # the Prometheus API takes the same way
+    storage.handler = lambda request: httpx.Response(
+        200,
+        stream=httpx.ByteStream(gzip.compress(b'{"status":"success","data":[]}')),
+        headers={"Content-Type": "application/json", "Content-Encoding": "gzip"},
+    )
+    r = client.get(
+        f"/api/v1/workspaces/{ws['id']}/prometheus/api/v1/labels",
+        headers={**user.headers, "Accept-Encoding": "gzip"},
+    )
+    assert r.status_code == 200, r.text
+    assert r.headers["content-encoding"] == "gzip"
+    assert r.json() == {"status": "success", "data": []}
