@@ -6,8 +6,9 @@ the backend is the trusted caller that also sets the per-request limit headers.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,20 @@ class StorageResponse:
     content: bytes
     content_type: str
     content_encoding: str | None = None
+
+
+@contextlib.contextmanager
+def _storage_errors() -> Iterator[None]:
+    """Transport failures talking to storage, as the 502/504 the caller gets."""
+    try:
+        yield
+    except httpx.TimeoutException as exc:
+        raise StorageUnavailable(
+            f"vigil-storage did not answer in time ({type(exc).__name__})",
+            code="storage_timeout",
+        ) from exc
+    except httpx.TransportError as exc:
+        raise StorageUnavailable(f"vigil-storage is unreachable: {exc}") from exc
 
 
 class StorageClient:
@@ -90,31 +105,16 @@ class StorageClient:
             extra["timeout"] = httpx.Timeout(timeout, connect=5.0)
         try:
             request = self._http.build_request(method, path, headers=headers, **kwargs, **extra)
-            return self._http.send(request, stream=stream)
-        except httpx.TimeoutException as exc:
-            raise StorageUnavailable(
-                f"vigil-storage did not answer in time ({type(exc).__name__})",
-                code="storage_timeout",
-            ) from exc
-        except httpx.TransportError as exc:
-            raise StorageUnavailable(f"vigil-storage is unreachable: {exc}") from exc
         except httpx.InvalidURL as exc:
             raise BadRequest(f"request cannot be forwarded: {exc}", code="bad_request") from exc
+        with _storage_errors():
+            return self._http.send(request, stream=stream)
 
     def _passthrough(self, method: str, path: str, **kwargs: Any) -> StorageResponse:
         """Sends a request and keeps the answer's body as sent (still compressed)."""
         response = self._send(method, path, stream=True, **kwargs)
-        try:
+        with _storage_errors(), contextlib.closing(response):
             content = b"".join(response.iter_raw())
-        except httpx.TimeoutException as exc:
-            raise StorageUnavailable(
-                f"vigil-storage did not finish its answer in time ({type(exc).__name__})",
-                code="storage_timeout",
-            ) from exc
-        except httpx.TransportError as exc:
-            raise StorageUnavailable(f"vigil-storage broke off its answer: {exc}") from exc
-        finally:
-            response.close()
         return StorageResponse(
             status_code=response.status_code,
             content=content,
