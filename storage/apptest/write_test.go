@@ -172,4 +172,16 @@ func TestWorkspaceDeleteAndUsage(t *testing.T) {
 	if resp := vs.Do(t, http.MethodPost, "/internal/v1/workspace", "ws-a", nil, nil); resp.Status != 405 {
 		t.Fatalf("want 405 for POST; got %s", resp)
 	}
+
+	// Series written just before the delete, not yet searchable, are deleted too: none of
+	// them shows up once the writes would have become visible.
+	vs.WriteLines(t, "ws-c", "ms", fmt.Sprintf("cpu,host=c u=1,i=2,s=3 %d\n", ts))
+	resp = vs.Do(t, http.MethodDelete, "/internal/v1/workspace", "ws-c", nil, nil)
+	if resp.Status != 200 || resp.Body != `{"deleted_series":3,"status":"success"}`+"\n" {
+		t.Fatalf("delete right after a write: %s", resp)
+	}
+	time.Sleep(2 * time.Second)
+	if got := vs.Get(t, "/api/v1/series", "ws-c", url.Values{"match[]": {`{__name__=~".+"}`}}); !strings.Contains(got.Body, `"data":[]`) {
+		t.Fatalf("series written just before the delete survived it: %s", got)
+	}
 }

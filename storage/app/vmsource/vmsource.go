@@ -21,6 +21,7 @@ import (
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/netstorage"
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/promql"
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/searchutil"
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmstorage"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metricsql"
 
@@ -468,6 +469,9 @@ func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error)
 
 // DeleteAll deletes every series of the workspace and returns how many were deleted.
 func (s *Source) DeleteAll(ctx context.Context) (int, error) {
+	// Series written in the last moments are not searchable until the next visibility flush;
+	// flush now, or the delete would miss them and they would appear once it has run.
+	vmstorage.Storage.DebugFlush()
 	// Start 0 searches the global index, so the end only has to cover future timestamps.
 	end := time.Now().Add(365 * 24 * time.Hour).UnixMilli()
 	sq := storage.NewSearchQuery(0, end, tenancy.TagFilterss(s.workspace), math.MaxInt32)
