@@ -74,7 +74,7 @@ npm_ci() { # dir
   (cd "$dir" && retry 3 npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed in $dir"
 }
 npm_ci "$VIGIL_ROOT/frontend"
-if [ -f "$VIGIL_UI_DIR/index.html" ] && [ -z "$(find "$VIGIL_ROOT/frontend/src" "$VIGIL_ROOT/frontend/index.html" "$VIGIL_ROOT/frontend/package-lock.json" -newer "$VIGIL_UI_DIR/index.html" -print -quit)" ]; then
+if [ -f "$VIGIL_UI_DIR/index.html" ] && [ -z "$(find "$VIGIL_ROOT/frontend/src" "$VIGIL_ROOT/frontend/index.html" "$VIGIL_ROOT/frontend/vite.config.ts" "$VIGIL_ROOT/frontend/package-lock.json" -newer "$VIGIL_UI_DIR/index.html" -print -quit)" ]; then
   ok "UI build current"
 else
   say "building the UI"
