@@ -24,6 +24,7 @@ command -v node >/dev/null || need+=(nodejs npm)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15 postgresql-client-15)
 if [ "$want_test" = test ]; then
   [ -x /usr/bin/chromium ] || need+=(chromium fonts-liberation)
+  command -v gcc >/dev/null || need+=(gcc libc6-dev) # Go's race detector (make -C storage race)
 fi
 [ ${#need[@]} -eq 0 ] || apt_install "${need[@]}"
 ok "system packages present"

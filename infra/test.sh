@@ -47,6 +47,7 @@ rm -rf "$VIGIL_DATA" "$VIGIL_HOME/demo.env"; mkdir -p "$VIGIL_DATA"
 # --- suites that need no services ------------------------------------------------------------------
 suite compose env DOCKER_CONFIG="$VIGIL_CACHE/docker" VIGIL_INTERNAL_TOKEN=check VIGIL_SECRET_KEY=check docker compose -f "$VIGIL_ROOT/docker-compose.yml" config -q
 suite go-storage make -s -C "$VIGIL_ROOT/storage" test
+suite go-race make -s -C "$VIGIL_ROOT/storage" race
 suite go-dql-fuzz make -s -C "$VIGIL_ROOT/storage" fuzz FUZZTIME="${VIGIL_FUZZTIME:-20s}"
 suite go-agent make -s -C "$VIGIL_ROOT/ingest/agent" test
 suite ingest-unit "$py/pytest" -q -m "not integration" "$VIGIL_ROOT/ingest/tests"
