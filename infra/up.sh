@@ -15,13 +15,15 @@ ensure_topics([os.environ["VIGIL_KAFKA_BOOTSTRAP"]], int(os.environ["VIGIL_KAFKA
 ok "kafka topics present"
 
 mkdir -p "$VIGIL_DATA/storage"
+# shellcheck disable=SC2086 # VIGIL_STORAGE_FLAGS holds zero or more flags
 start_service storage "$VIGIL_STORAGE_PORT" VIGIL_STORAGE_PORT "$VIGIL_BIN/vigil-storage" \
   -httpListenAddr="$VIGIL_HOST:$VIGIL_STORAGE_PORT" \
   -storageDataPath="$VIGIL_DATA/storage" \
   -tenancy.internalTokenFile="$VIGIL_HOME/internal_token" \
   -retentionPeriod="$VIGIL_RETENTION" \
   -dedup.minScrapeInterval=1ms \
-  -search.latencyOffset=1s
+  -search.latencyOffset=1s \
+  $VIGIL_STORAGE_FLAGS
 wait_http storage "$VIGIL_STORAGE_URL/health" 60
 
 "$py/vigil-admin" migrate >> "$VIGIL_LOG/backend.log" 2>&1 || fail_service backend "database migrations failed"

@@ -252,6 +252,7 @@ func TestAuthAndRouting(t *testing.T) {
 		"/api/v1/admin/tsdb/delete_series", "/api/v1/status/tsdb", "/debug/pprof/", "/prometheus/api/v1/query", "/"} {
 		f("POST", p, "ws-a", nil, 404, `"errorType":"not_found"`)
 	}
+	f("GET", "/debug/pprof/", "", nil, 404, `"errorType":"not_found"`) // only with -pprof
 	f("GET", "/api/v1/query", "ws-a", nil, 400, "missing `query` parameter")
 	f("GET", "/api/v1/series", "ws-a", nil, 400, "missing `match[]` parameter")
 	f("GET", "/api/v1/query?query=up&time=yesterday", "ws-a", nil, 400, "bad_data")
@@ -335,5 +336,19 @@ func checkDQLIsolation(t *testing.T, vs *VigilStorage) {
 			t.Fatalf("DQL %q: want 4xx; got %s", q, resp)
 		}
 		assertClean(t, "DQL "+q, resp)
+	}
+}
+
+// With -pprof, Go's profiling endpoints answer holders of the internal token, and only them.
+func TestPprofBehindToken(t *testing.T) {
+	vs := Start(t, Binary(t), t.TempDir(), "-pprof")
+	if resp := vs.Do(t, "GET", "/debug/pprof/", "", nil, map[string]string{"Authorization": ""}); resp.Status != 401 {
+		t.Fatalf("/debug/pprof/ without the token: %s", resp)
+	}
+	if resp := vs.Do(t, "GET", "/debug/pprof/goroutine?debug=1", "", nil, nil); resp.Status != 200 || !strings.Contains(resp.Body, "goroutine profile:") {
+		t.Fatalf("/debug/pprof/goroutine with the token: %s", resp)
+	}
+	if resp := vs.Do(t, "GET", "/debug/pprof/cmdline", "", nil, nil); resp.Status != 200 || !strings.Contains(resp.Body, "-pprof") {
+		t.Fatalf("/debug/pprof/cmdline with the token: %s", resp)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"strings"
 	"time"
@@ -47,6 +48,8 @@ var (
 		"The default 1ms collapses replayed duplicates (same timestamp) to one sample without merging distinct points. "+
 		"See https://docs.victoriametrics.com/victoriametrics/single-server-victoriametrics/#deduplication")
 	inmemoryDataFlushInterval = flag.Duration("inmemoryDataFlushInterval", 5*time.Second, "The interval for guaranteed saving of in-memory data to disk. Minimum 1s")
+	pprofEnabled              = flag.Bool("pprof", false, "Serve Go's profiling endpoints at /debug/pprof/ (CPU profile, heap, goroutines) to holders of the internal token, "+
+		"for `go tool pprof` against a running node. Off by default")
 )
 
 func main() {
@@ -210,6 +213,10 @@ func handle(w http.ResponseWriter, r *http.Request, path string) error {
 		appmetrics.WritePrometheusMetrics(w)
 		return nil
 	}
+	if *pprofEnabled && strings.HasPrefix(path, "/debug/pprof/") {
+		servePprof(w, r, path)
+		return nil
+	}
 	h, ok := routes[path]
 	if !ok && !strings.HasPrefix(path, "/api/v1/") {
 		return apierror.New(http.StatusNotFound, apierror.TypeNotFound, "unsupported path %q", path)
@@ -232,6 +239,25 @@ func handle(w http.ResponseWriter, r *http.Request, path string) error {
 		return apierror.New(http.StatusNotFound, apierror.TypeNotFound, "unsupported path %q", path)
 	}
 	return err
+}
+
+// servePprof answers Go's profiling endpoints (/debug/pprof/profile, heap, goroutine, …)
+// when -pprof is set, behind the internal token (VictoriaMetrics' own server offers them
+// behind -pprofAuthKey): `go tool pprof` against a running node shows where a slow query
+// spends its time.
+func servePprof(w http.ResponseWriter, r *http.Request, path string) {
+	switch path {
+	case "/debug/pprof/cmdline":
+		pprof.Cmdline(w, r)
+	case "/debug/pprof/profile":
+		pprof.Profile(w, r)
+	case "/debug/pprof/symbol":
+		pprof.Symbol(w, r)
+	case "/debug/pprof/trace":
+		pprof.Trace(w, r)
+	default:
+		pprof.Index(w, r)
+	}
 }
 
 // retentionPeriod returns vmstorage's -retentionPeriod.
