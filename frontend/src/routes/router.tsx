@@ -4,6 +4,7 @@ import { Alert } from "@/components/ui/Alert";
 import { currentUserQuery } from "@/features/auth/hooks/useAuth";
 import { LoginPage } from "@/features/auth/LoginPage";
 import { dashboardQuery } from "@/features/dashboards/hooks/useDashboards";
+import { prefetchPanels } from "@/features/dashboards/panelQuery";
 import { SettingsPage } from "@/features/workspace-admin/SettingsPage";
 import { settingsRoutes } from "@/features/workspace-admin/settingsRoutes";
 import { AcceptInvitationPage } from "@/features/workspaces/AcceptInvitationPage";
@@ -48,9 +49,15 @@ function prefetchShell(): null {
   return null;
 }
 
-function prefetchDashboard({ params }: LoaderFunctionArgs): null {
-  if (params.workspaceId && params.dashboardId) {
-    void queryClient.prefetchQuery(dashboardQuery(params.workspaceId, params.dashboardId));
+// A dashboard's panels are asked for as soon as the dashboard is known, before its page renders.
+function prefetchDashboard({ params, request }: LoaderFunctionArgs): null {
+  const { workspaceId, dashboardId } = params;
+  if (workspaceId && dashboardId && getToken() !== null) {
+    const search = new URL(request.url).searchParams;
+    queryClient
+      .fetchQuery(dashboardQuery(workspaceId, dashboardId))
+      .then((d) => prefetchPanels(queryClient, workspaceId, d.spec, search))
+      .catch(() => undefined); // the page shows the dashboard's own error
   }
   return null;
 }

@@ -10,7 +10,7 @@ import { DEFAULT_QUERY } from "@/features/explore/dql";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { downloadJson } from "@/lib/download";
-import { DEFAULT_TIME_RANGE, type TimeRangeSpec } from "@/lib/time";
+import type { TimeRangeSpec } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec, Panel } from "./api";
 import { DashboardGrid, MoveHandle } from "./components/DashboardGrid";
@@ -30,8 +30,8 @@ import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/us
 import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";
 import { sameJson } from "./sameSpec";
-import { effectiveTimeShift, timeShiftParam } from "./timeShift";
-import { variablesFromSearch } from "./variables";
+import { dashboardView } from "./panelQuery";
+import { timeShiftParam } from "./timeShift";
 
 /** Local, unsaved state of a dashboard being edited; `version` is the one the edits started from. */
 interface Draft {
@@ -72,12 +72,7 @@ export function DashboardPage(): ReactElement {
     server !== undefined &&
     (draft.title !== server.title || !sameJson(draft.spec, server.spec));
 
-  const range: TimeRangeSpec = {
-    from: params.get("from") ?? spec?.time?.from ?? DEFAULT_TIME_RANGE.from,
-    to: params.get("to") ?? spec?.time?.to ?? DEFAULT_TIME_RANGE.to,
-  };
-  // The URL's `compare` (`off` = none) overrides the comparison the dashboard saved.
-  const compare = effectiveTimeShift(params.get("compare"), spec?.time_shift);
+  const { range, compare, values } = useMemo(() => dashboardView(spec, params), [spec, params]);
   const savedShift = spec?.time_shift;
   const setCompare = useCallback(
     (shift: string) =>
@@ -90,13 +85,6 @@ export function DashboardPage(): ReactElement {
       }),
     [setParams, savedShift],
   );
-  const fromUrl = useMemo(() => variablesFromSearch(params), [params]);
-  const values = useMemo(() => {
-    const out: Record<string, string[]> = {};
-    for (const v of spec?.variables ?? []) out[v.name] = fromUrl[v.name] ?? v.default ?? [];
-    return out;
-  }, [spec, fromUrl]);
-
   const setRange = useCallback(
     (r: TimeRangeSpec) =>
       setParams((prev) => {

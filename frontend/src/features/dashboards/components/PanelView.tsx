@@ -5,20 +5,14 @@ import { StatChart, type StatItem } from "@/components/charts/StatChart";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
-import { queryRawBatched } from "@/features/explore/api";
 import { QueryError } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
-import type { DqlResult } from "@/features/explore/dql";
 import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOption";
-import { resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
+import type { TimeRangeSpec } from "@/lib/time";
 import type { Panel } from "../api";
-import { toPanelOption, type PanelCompare } from "../panelOption";
-import { parseTimeShift, shiftRange } from "../timeShift";
-import { interpolateVariables } from "../variables";
+import { toPanelOption } from "../panelOption";
+import { isChart, panelQueries, panelQuery } from "../panelQuery";
 import { SeriesValueTable } from "./SeriesValueTable";
-
-/** Buckets a panel asks for at most: longer ranges widen the query's interval instead of failing. */
-export const PANEL_MAX_POINTS = 720;
 
 export interface PanelViewProps {
   workspaceId: string;
@@ -34,16 +28,6 @@ export interface PanelViewProps {
   headerClassName?: string;
 }
 
-interface PanelData {
-  result: DqlResult;
-  range: [number, number];
-  compare?: PanelCompare;
-}
-
-function isChart(type: Panel["type"]): boolean {
-  return type !== "stat" && type !== "table";
-}
-
 /** One dashboard panel: runs its (visible) queries with variables filled in and draws them. */
 export function PanelView({
   workspaceId,
@@ -55,35 +39,9 @@ export function PanelView({
   actions,
   headerClassName,
 }: PanelViewProps): ReactElement {
-  const queries = panel.queries.filter((q) => !q.hidden).map((q) => interpolateVariables(q.query, variables));
-  const shiftMs = isChart(panel.type) ? parseTimeShift(compare) : undefined;
-  const run = useQuery({
-    queryKey: ["dql-panel", workspaceId, queries, timeRange.from, timeRange.to, shiftMs ?? 0],
-    queryFn: async ({ signal }): Promise<PanelData> => {
-      const range = resolveTimeRange(timeRange);
-      const ranges = shiftMs ? [range, shiftRange(range, shiftMs)] : [range];
-      const res = await queryRawBatched(
-        workspaceId,
-        {
-          queries: ranges.flatMap((r) =>
-            queries.map((query) => ({ query, time_range: r, max_point: PANEL_MAX_POINTS })),
-          ),
-        },
-        signal,
-      );
-      const part = (i: number): DqlResult => ({
-        series: res.content.slice(i * queries.length, (i + 1) * queries.length).flatMap((c) => c.series),
-      });
-      return {
-        result: part(0),
-        range,
-        compare: shiftMs && compare ? { result: part(1), shiftMs, shift: compare } : undefined,
-      };
-    },
-    enabled: queries.length > 0,
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  const query = panelQuery(workspaceId, panel, timeRange, variables, compare);
+  const queries = panelQueries(panel, variables);
+  const run = useQuery({ ...query, placeholderData: keepPreviousData });
 
   const data = run.data;
   const series = useMemo(() => toChartSeries(data?.result), [data]);

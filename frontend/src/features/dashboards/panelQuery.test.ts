@@ -1,0 +1,105 @@
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { client } from "@/client/client.gen";
+import { DEFAULT_TIME_RANGE } from "@/lib/time";
+import type { DashboardSpec, Panel } from "./api";
+import { dashboardView, PANEL_MAX_POINTS, panelQuery, prefetchPanels } from "./panelQuery";
+
+function panel(id: string, query: string, extra: Partial<Panel> = {}): Panel {
+  return {
+    id,
+    type: "timeseries",
+    title: id,
+    grid: { x: 0, y: 0, w: 6, h: 8 },
+    queries: [{ ref_id: "A", query }],
+    ...extra,
+  } as Panel;
+}
+
+const spec: DashboardSpec = {
+  schema_version: 1,
+  time: { from: "now-6h", to: "now" },
+  time_shift: "1d",
+  variables: [
+    { name: "host", type: "query", query: "show_tag_value(from=['cpu'], keyin=['host'])", multi: true, default: ["h1"] },
+    { name: "dc", type: "query", query: "show_tag_value(from=['cpu'], keyin=['dc'])" },
+  ],
+  panels: [
+    panel("cpu", "M::cpu:(avg(usage)) { host = re'$host' } BY host"),
+    panel("load", "M::system:(avg(load1)) { dc = re'$dc' }", { type: "stat" }),
+    panel("hidden", "M::mem:(avg(used))", { queries: [{ ref_id: "A", query: "M::mem:(avg(used))", hidden: true }] }),
+  ],
+} as DashboardSpec;
+
+describe("dashboardView", () => {
+  it("takes the saved defaults when the URL names nothing", () => {
+    expect(dashboardView(spec, new URLSearchParams())).toEqual({
+      range: { from: "now-6h", to: "now" },
+      compare: "1d",
+      values: { host: ["h1"], dc: [] },
+    });
+  });
+
+  it("lets the URL override the range, the variables and the comparison", () => {
+    const params = new URLSearchParams("from=now-15m&to=now-5m&var-host=a&var-host=b&var-dc=eu&compare=off");
+    expect(dashboardView(spec, params)).toEqual({
+      range: { from: "now-15m", to: "now-5m" },
+      compare: "",
+      values: { host: ["a", "b"], dc: ["eu"] },
+    });
+  });
+
+  it("falls back to the default range without a dashboard", () => {
+    expect(dashboardView(undefined, new URLSearchParams()).range).toEqual(DEFAULT_TIME_RANGE);
+  });
+});
+
+describe("prefetchPanels", () => {
+  const bodies: { query: string; time_range: number[]; max_point: number }[][] = [];
+  beforeEach(() => {
+    client.setConfig({ baseUrl: "http://vigil.test" });
+    bodies.length = 0;
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const body = (await req.json()) as { queries: { query: string; time_range: number[]; max_point: number }[] };
+      bodies.push(body.queries);
+      const content = body.queries.map((q) => ({ series: [{ name: q.query, columns: ["time", "v"], values: [] }] }));
+      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
+    });
+  });
+  afterEach(() => {
+    client.setConfig({ baseUrl: "" });
+    vi.unstubAllGlobals();
+  });
+
+  it("asks for every visible panel in one request, which the panels then read without asking again", async () => {
+    const qc = new QueryClient();
+    const params = new URLSearchParams("var-host=a&var-host=b");
+    prefetchPanels(qc, "w1", spec, params);
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+
+    // the chart asks for its range and the range a day earlier; the stat only for its range
+    const queries = bodies[0].map((q) => q.query);
+    expect(queries).toEqual([
+      "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
+      "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
+      "M::system:(avg(load1)) { dc = re'.*' }",
+    ]);
+    const [now, dayBefore] = bodies[0];
+    expect(now.time_range[1] - now.time_range[0]).toBe(6 * 3_600_000);
+    expect(now.time_range[0] - dayBefore.time_range[0]).toBe(86_400_000);
+    expect(now.max_point).toBe(PANEL_MAX_POINTS);
+
+    // a panel mounting now finds its data under the same key, fresh
+    const view = dashboardView(spec, params);
+    const cpu = new QueryObserver(qc, panelQuery("w1", spec.panels![0], view.range, view.values, view.compare));
+    const unsubscribe = cpu.subscribe(() => undefined);
+    await vi.waitFor(() => expect(cpu.getCurrentResult().isSuccess).toBe(true));
+    expect(cpu.getCurrentResult().data?.result.series.map((s) => s.name)).toEqual([
+      "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
+    ]);
+    expect(cpu.getCurrentResult().data?.compare?.shift).toBe("1d");
+    unsubscribe();
+    expect(bodies).toHaveLength(1);
+  });
+});

@@ -1,0 +1,110 @@
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { queryRawBatched } from "@/features/explore/api";
+import type { DqlResult } from "@/features/explore/dql";
+import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
+import type { DashboardSpec, Panel } from "./api";
+import type { PanelCompare } from "./panelOption";
+import { effectiveTimeShift, parseTimeShift, shiftRange } from "./timeShift";
+import { interpolateVariables, variablesFromSearch } from "./variables";
+
+/** Buckets a panel asks for at most: longer ranges widen the query's interval instead of failing. */
+export const PANEL_MAX_POINTS = 720;
+
+/** What a dashboard shows, from its URL (`from`, `to`, `var-<name>`, `compare`) over its saved defaults. */
+export interface DashboardView {
+  range: TimeRangeSpec;
+  /** The time shift drawn beside the data ("" = none). */
+  compare: string;
+  /** Selected values of each variable of the dashboard (empty = all). */
+  values: Record<string, string[]>;
+}
+
+export function dashboardView(spec: DashboardSpec | undefined, params: URLSearchParams): DashboardView {
+  const fromUrl = variablesFromSearch(params);
+  const values: Record<string, string[]> = {};
+  for (const v of spec?.variables ?? []) values[v.name] = fromUrl[v.name] ?? v.default ?? [];
+  return {
+    range: {
+      from: params.get("from") ?? spec?.time?.from ?? DEFAULT_TIME_RANGE.from,
+      to: params.get("to") ?? spec?.time?.to ?? DEFAULT_TIME_RANGE.to,
+    },
+    // The URL's `compare` (`off` = none) overrides the comparison the dashboard saved.
+    compare: effectiveTimeShift(params.get("compare"), spec?.time_shift),
+    values,
+  };
+}
+
+export interface PanelData {
+  result: DqlResult;
+  range: [number, number];
+  compare?: PanelCompare;
+}
+
+export function isChart(type: Panel["type"]): boolean {
+  return type !== "stat" && type !== "table";
+}
+
+/** A panel's queries as sent: the visible ones, with the variables filled in. */
+export function panelQueries(panel: Panel, variables: Record<string, string[]>): string[] {
+  return panel.queries.filter((q) => !q.hidden).map((q) => interpolateVariables(q.query, variables));
+}
+
+/**
+ * The data of one panel: its queries over the time range (and over the shifted range when the
+ * panel is a chart and a comparison is on), sent together with every other panel's.
+ * Shared by the panel and the router, which asks for it as soon as the dashboard is known.
+ */
+export function panelQuery(
+  workspaceId: string,
+  panel: Panel,
+  timeRange: TimeRangeSpec,
+  variables: Record<string, string[]>,
+  compare?: string,
+) {
+  const queries = panelQueries(panel, variables);
+  const shiftMs = isChart(panel.type) ? parseTimeShift(compare) : undefined;
+  return queryOptions({
+    queryKey: ["dql-panel", workspaceId, queries, timeRange.from, timeRange.to, shiftMs ?? 0],
+    queryFn: async ({ signal }): Promise<PanelData> => {
+      // a relative range is resolved when the request goes out
+      const range = resolveTimeRange(timeRange);
+      const ranges = shiftMs ? [range, shiftRange(range, shiftMs)] : [range];
+      const res = await queryRawBatched(
+        workspaceId,
+        {
+          queries: ranges.flatMap((r) =>
+            queries.map((query) => ({ query, time_range: r, max_point: PANEL_MAX_POINTS })),
+          ),
+        },
+        signal,
+      );
+      const part = (i: number): DqlResult => ({
+        series: res.content.slice(i * queries.length, (i + 1) * queries.length).flatMap((c) => c.series),
+      });
+      return {
+        result: part(0),
+        range,
+        compare: shiftMs && compare ? { result: part(1), shiftMs, shift: compare } : undefined,
+      };
+    },
+    enabled: queries.length > 0,
+    // Fresh for a moment: what the router asked for while the page's code loaded is what the
+    // panel shows, not asked for a second time when it mounts.
+    staleTime: 10_000,
+    retry: false,
+  });
+}
+
+/** Asks for every panel's data of a dashboard opened at `params`, in one request. */
+export function prefetchPanels(
+  client: QueryClient,
+  workspaceId: string,
+  spec: DashboardSpec,
+  params: URLSearchParams,
+): void {
+  const view = dashboardView(spec, params);
+  for (const panel of spec.panels ?? []) {
+    const options = panelQuery(workspaceId, panel, view.range, view.values, view.compare);
+    if (options.enabled) void client.prefetchQuery(options);
+  }
+}
