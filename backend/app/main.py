@@ -14,7 +14,11 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.main import api_router, root_router
-from app.api.middleware import BodySizeLimitMiddleware, DqlJsonBodyMiddleware
+from app.api.middleware import (
+    BodySizeLimitMiddleware,
+    DqlJsonBodyMiddleware,
+    ServerTimingMiddleware,
+)
 from app.api.routes import health
 from app.clients.storage import StorageClient
 from app.core.config import settings
@@ -120,6 +124,7 @@ def create_app(*, storage: StorageClient | None = None) -> FastAPI:
         app.state.storage = storage
     app.add_middleware(DqlJsonBodyMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.MAX_REQUEST_BYTES)
+    app.add_middleware(ServerTimingMiddleware)
     app.add_exception_handler(VigilError, vigil_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)

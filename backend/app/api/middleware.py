@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -100,3 +101,35 @@ class DqlJsonBodyMiddleware:
             headers.append((b"content-type", b"application/json"))
             scope = {**scope, "headers": headers}
         await self.app(scope, receive, send)
+
+
+class ServerTimingMiddleware:
+    """Adds the time the backend spent on each answer to its ``Server-Timing`` header
+    (``app;dur=<ms>``, up to the answer's first byte), beside what the route itself reported
+    (``storage;dur=`` for queries), so a browser's network panel splits a slow request into
+    the backend's share and storage's.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+
+        async def timed_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                entry = f"app;dur={(time.perf_counter() - started) * 1000:.1f}".encode()
+                headers = list(message.get("headers", []))
+                for i, (name, value) in enumerate(headers):
+                    if name.lower() == b"server-timing":
+                        headers[i] = (name, value + b", " + entry)
+                        break
+                else:
+                    headers.append((b"server-timing", entry))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, timed_send)

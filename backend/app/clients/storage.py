@@ -7,6 +7,7 @@ the backend is the trusted caller that also sets the per-request limit headers.
 from __future__ import annotations
 
 import contextlib
+import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,13 +41,15 @@ class StorageResponse:
 
     ``content`` is the body as it came over the wire: gzip'd when ``content_encoding`` is
     ``"gzip"`` (storage compresses answers of 1 KiB and more), so it can be sent on without
-    being inflated and compressed again.
+    being inflated and compressed again. ``seconds`` is how long storage took, from sending
+    the request to its answer's last byte.
     """
 
     status_code: int
     content: bytes
     content_type: str
     content_encoding: str | None = None
+    seconds: float = 0.0
 
 
 @contextlib.contextmanager
@@ -112,6 +115,7 @@ class StorageClient:
 
     def _passthrough(self, method: str, path: str, **kwargs: Any) -> StorageResponse:
         """Sends a request and keeps the answer's body as sent (still compressed)."""
+        started = time.perf_counter()
         response = self._send(method, path, stream=True, **kwargs)
         with _storage_errors(), contextlib.closing(response):
             content = b"".join(response.iter_raw())
@@ -120,6 +124,7 @@ class StorageClient:
             content=content,
             content_type=response.headers.get("content-type", "application/json"),
             content_encoding=response.headers.get("content-encoding"),
+            seconds=time.perf_counter() - started,
         )
 
     def query_raw(

@@ -217,3 +217,21 @@ def test_a_gzip_answer_is_passed_on_compressed_or_inflated_for_clients_without_g
     assert r.status_code == 200, r.text
     assert r.headers["content-encoding"] == "gzip"
     assert r.json() == {"status": "success", "data": []}
+
+
+def test_answers_say_how_long_storage_and_the_backend_took(
+    client: TestClient, storage: StorageMock
+) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=user.headers)
+    assert r.status_code == 200
+    timing = dict(
+        (name.strip(), float(dur.removeprefix("dur=")))
+        for name, dur in (entry.split(";") for entry in r.headers["server-timing"].split(","))
+    )
+    assert set(timing) == {"storage", "app"}
+    assert 0 <= timing["storage"] <= timing["app"]
+    # every other answer carries the backend's share alone
+    r = client.get("/api/v1/auth/me", headers=user.headers)
+    assert r.headers["server-timing"].startswith("app;dur=")
