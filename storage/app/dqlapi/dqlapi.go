@@ -25,6 +25,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/bytesutil"
+
 	"vigil/storage/lib/dql"
 )
 
@@ -143,8 +145,19 @@ func HandleQueryRaw(w http.ResponseWriter, r *http.Request, src dql.Source, lim 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	_ = json.NewEncoder(w).Encode(map[string]any{"content": out})
+	bb := answerPool.Get()
+	defer answerPool.Put(bb)
+	bb.B, err = appendResponse(bb.B[:0], out)
+	if err != nil {
+		// As with encoding/json's Encoder, nothing of the answer is written.
+		log.Printf("ERROR: dqlapi: cannot encode the answer: %s", err)
+		return
+	}
+	_, _ = w.Write(bb.B)
 }
+
+// answerPool holds the buffers answers are encoded into.
+var answerPool bytesutil.ByteBufferPool
 
 // runQueries answers a request's queries at the same time, at most one per CPU (a dashboard
 // sends a panel's queries together), in their order. On failure it returns the error of the

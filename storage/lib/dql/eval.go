@@ -1,6 +1,7 @@
 package dql
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -755,7 +756,7 @@ func buildTimelines(series []Series, start, end int64) []*timeline {
 		}
 		c := a.fields[field]
 		if c == nil {
-			c = &column{}
+			c = &column{ts: make([]int64, 0, len(s.Timestamps)), vs: make([]float64, 0, len(s.Timestamps))}
 			a.fields[field] = c
 		}
 		for i, t := range s.Timestamps {
@@ -1056,8 +1057,10 @@ func (tl *timeline) subset(idx []int) *timeline {
 
 // outRow is one projected row.
 type outRow struct {
-	t     int64
-	cells []any
+	t int64
+	// row becomes the row of the answer: row[0] is left for the time, which finish writes,
+	// and row[1+k] is the value of target k.
+	row []any
 }
 
 // group is one output series before paging.
@@ -1179,7 +1182,11 @@ func (ex *execState) projectRaw(tls []*timeline) []outRow {
 		tl *timeline
 		i  int
 	}
-	var rows []ref
+	n := 0
+	for _, tl := range tls {
+		n += len(tl.ts)
+	}
+	rows := make([]ref, 0, n)
 	for _, tl := range tls {
 		for i := range tl.ts {
 			ok := false
@@ -1194,21 +1201,22 @@ func (ex *execState) projectRaw(tls []*timeline) []outRow {
 			}
 		}
 	}
-	sort.SliceStable(rows, func(a, b int) bool {
-		ta, tb := rows[a].tl.ts[rows[a].i], rows[b].tl.ts[rows[b].i]
-		if ta != tb {
-			return ta < tb
+	slices.SortStableFunc(rows, func(a, b ref) int {
+		if c := cmp.Compare(a.tl.ts[a.i], b.tl.ts[b.i]); c != 0 {
+			return c
 		}
-		return rows[a].tl.key < rows[b].tl.key
+		return strings.Compare(a.tl.key, b.tl.key)
 	})
 	out := make([]outRow, len(rows))
+	w := len(ex.targets) + 1
+	all := make([]any, len(rows)*w)
 	for j, r := range rows {
 		rc := rowCtx{ex, r.tl, r.i}
-		cells := make([]any, len(ex.targets))
+		row := all[j*w : (j+1)*w : (j+1)*w]
 		for k, t := range ex.targets {
-			cells[k] = rc.value(t.Expr)
+			row[k+1] = rc.value(t.Expr)
 		}
-		out[j] = outRow{t: r.tl.ts[r.i], cells: cells}
+		out[j] = outRow{t: r.tl.ts[r.i], row: row}
 	}
 	return out
 }
@@ -1280,11 +1288,11 @@ func (ex *execState) projectAggregates(tls []*timeline, tags map[string]string) 
 				aggs[c] = aggregate(c, vs)
 			}
 		}
-		cells := make([]any, len(ex.targets))
+		row := make([]any, len(ex.targets)+1)
 		for k, t := range ex.targets {
-			cells[k] = ex.aggValue(t.Expr, aggs, tags)
+			row[k+1] = ex.aggValue(t.Expr, aggs, tags)
 		}
-		out = append(out, outRow{t: b, cells: cells})
+		out = append(out, outRow{t: b, row: row})
 	}
 	return out
 }
@@ -1303,15 +1311,15 @@ func (ex *execState) multiRowTarget() int {
 func (ex *execState) multiRows(k int, b int64, vs []sample, tags map[string]string) []outRow {
 	c := ex.targets[k].Expr.(*CallExpr)
 	row := func(t int64, v float64) outRow {
-		cells := make([]any, len(ex.targets))
+		cells := make([]any, len(ex.targets)+1)
 		for i, tg := range ex.targets {
 			if i == k {
-				cells[i] = v
+				cells[i+1] = v
 			} else {
-				cells[i] = ex.aggValue(tg.Expr, nil, tags)
+				cells[i+1] = ex.aggValue(tg.Expr, nil, tags)
 			}
 		}
-		return outRow{t: t, cells: cells}
+		return outRow{t: t, row: cells}
 	}
 	var out []outRow
 	switch c.Name {
@@ -1729,13 +1737,22 @@ func (ex *execState) finish(groups []*group) ([]ResultSeries, error) {
 	out := make([]ResultSeries, 0, len(groups))
 	for _, g := range groups {
 		rs := ResultSeries{Name: s.Source.Name, Tags: g.tags, Columns: columns, Values: make([][]any, len(g.rows))}
+		// Series mostly share their times: the previous series' boxed time is reused when
+		// its row at the same position has the same time.
+		var prev [][]any
+		if len(out) > 0 {
+			prev = out[len(out)-1].Values
+		}
 		for i, r := range g.rows {
-			row := make([]any, 0, len(r.cells)+1)
-			row = append(row, r.t)
-			for _, c := range r.cells {
-				row = append(row, jsonCell(c))
+			if i < len(prev) && prev[i][0] == any(r.t) {
+				r.row[0] = prev[i][0]
+			} else {
+				r.row[0] = r.t
 			}
-			rs.Values[i] = row
+			for k := 1; k < len(r.row); k++ {
+				r.row[k] = jsonCell(r.row[k])
+			}
+			rs.Values[i] = r.row
 		}
 		out = append(out, rs)
 	}
@@ -1775,7 +1792,7 @@ func (ex *execState) fill(rows []outRow) []outRow {
 		if r, ok := byT[t]; ok {
 			out[i] = r
 		} else {
-			out[i] = outRow{t: t, cells: make([]any, len(ex.targets))}
+			out[i] = outRow{t: t, row: make([]any, len(ex.targets)+1)}
 		}
 	}
 	for k, tg := range ex.targets {
@@ -1792,31 +1809,31 @@ func (ex *execState) fill(rows []outRow) []outRow {
 				v = fv.Val
 			}
 			for i := range out {
-				if out[i].cells[k] == nil {
-					out[i].cells[k] = v
+				if out[i].row[k+1] == nil {
+					out[i].row[k+1] = v
 				}
 			}
 		case FillPrevious:
 			var prev any
 			for i := range out {
-				if out[i].cells[k] == nil {
-					out[i].cells[k] = prev
+				if out[i].row[k+1] == nil {
+					out[i].row[k+1] = prev
 				} else {
-					prev = out[i].cells[k]
+					prev = out[i].row[k+1]
 				}
 			}
 		case FillLinear:
 			lastIdx := -1
 			for i := range out {
-				v, ok := out[i].cells[k].(float64)
+				v, ok := out[i].row[k+1].(float64)
 				if !ok {
 					continue
 				}
 				if lastIdx >= 0 && i-lastIdx > 1 {
-					pv := out[lastIdx].cells[k].(float64)
+					pv := out[lastIdx].row[k+1].(float64)
 					for j := lastIdx + 1; j < i; j++ {
 						frac := float64(out[j].t-out[lastIdx].t) / float64(out[i].t-out[lastIdx].t)
-						out[j].cells[k] = pv + frac*(v-pv)
+						out[j].row[k+1] = pv + frac*(v-pv)
 					}
 				}
 				lastIdx = i
@@ -1910,7 +1927,7 @@ func columnValue(name string, columns []string, r outRow) any {
 	}
 	for i, c := range columns[1:] {
 		if c == name {
-			return r.cells[i]
+			return r.row[i+1]
 		}
 	}
 	return nil

@@ -94,3 +94,51 @@ func BenchmarkDQLOverMetricsQL(b *testing.B) {
 		})
 	}
 }
+
+var dashboardOnce sync.Once
+
+// dashboardData writes, into workspace "uibench", 100 hosts x 10 fields f0 ... f9, one
+// sample a minute for 61 minutes from dqltest.T0: the data of a dashboard's panels.
+func dashboardData() {
+	dashboardOnce.Do(func() {
+		var b strings.Builder
+		for h := 0; h < 100; h++ {
+			for i := 0; i <= 60; i++ {
+				fmt.Fprintf(&b, "uibench,host=host-%03d ", h)
+				for f := 0; f < 10; f++ {
+					if f > 0 {
+						b.WriteByte(',')
+					}
+					fmt.Fprintf(&b, "f%d=%g", f, float64((h*7+f*3+i)%100)+0.25)
+				}
+				fmt.Fprintf(&b, " %d\n", dqltest.T0+int64(i)*60000)
+			}
+		}
+		mustWrite("uibench", b.String())
+		vmstorage.Storage.DebugFlush()
+	})
+}
+
+// BenchmarkDashboard answers one POST /v1/query/raw of 12 pushed-down queries over one hour
+// (10 x avg by host, 100 series x 60 buckets each; one avg over all hosts; one last by
+// host), as a dashboard sends them, against VictoriaMetrics in-process.
+func BenchmarkDashboard(b *testing.B) {
+	dashboardData()
+	const start, end = dqltest.T0 + 30500, dqltest.T0 + 30500 + 3600000
+	var qs []string
+	for f := 0; f < 10; f++ {
+		qs = append(qs, fmt.Sprintf(`{"query":"M::uibench:(avg(f%d)) [::1m] BY host SLIMIT 100","time_range":[%d,%d]}`, f, start, end))
+	}
+	qs = append(qs, fmt.Sprintf(`{"query":"M::uibench:(avg(f0)) [::1m]","time_range":[%d,%d]}`, start, end),
+		fmt.Sprintf(`{"query":"M::uibench:(last(f1)) BY host SLIMIT 100","time_range":[%d,%d]}`, start, end))
+	body := `{"queries":[` + strings.Join(qs, ",") + `]}`
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest(http.MethodPost, "/v1/query/raw", strings.NewReader(body))
+		dqlapi.HandleQueryRaw(w, r, vmsource.New("uibench"), dqlapi.Limits{})
+		if w.Code != http.StatusOK || strings.Count(w.Body.String(), `"host":"host-`) != 1100 {
+			b.Fatalf("%d %.500s", w.Code, w.Body.String())
+		}
+	}
+}
