@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -99,4 +101,20 @@ func TestRemoteWriteAndAdmin(t *testing.T) {
 	}
 	waitForSeries(t, vs, "ws-a", `{__name__=~".+"}`, 0)
 	waitForSeries(t, vs, "ws-b", `{__name__=~".+"}`, 1)
+}
+
+// Against single-node VictoriaMetrics, series written just before a workspace delete (not yet
+// searchable there) are deleted too: vigil-storage asks it to flush first.
+func TestRemoteDeleteRightAfterWrite(t *testing.T) {
+	vs := startRemote(t)
+	ts := time.Now().UnixMilli()
+	vs.WriteLines(t, "ws-c", "ms", fmt.Sprintf("cpu,host=c u=1,i=2,s=3 %d\n", ts))
+	resp := vs.Do(t, http.MethodDelete, "/internal/v1/workspace", "ws-c", nil, nil)
+	if resp.Status != 200 || resp.Body != `{"deleted_series":3,"status":"success"}`+"\n" {
+		t.Fatalf("delete right after a write: %s", resp)
+	}
+	time.Sleep(2 * time.Second)
+	if got := vs.Get(t, "/api/v1/series", "ws-c", url.Values{"match[]": {`{__name__=~".+"}`}}); !strings.Contains(got.Body, `"data":[]`) {
+		t.Fatalf("series written just before the delete survived it: %s", got)
+	}
 }

@@ -100,7 +100,18 @@ func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error)
 }
 
 // DeleteAll deletes every series of the workspace. The count is taken just before deleting.
+//
+// Series written in the last moment are not searchable yet, so neither the count nor the
+// delete would find them, and they would outlive it. A single-node VictoriaMetrics makes them
+// searchable on /internal/force_flush, asked first; a cluster's vmstorage nodes offer that
+// only on their own ports, which vigil-storage does not know, so there the last second of
+// writes may survive the delete (docs/operations.md).
 func (s *Source) DeleteAll(ctx context.Context) (int, error) {
+	if !*clusterPaths {
+		if err := forceFlush(ctx); err != nil {
+			return 0, err
+		}
+	}
 	n, err := s.SeriesCount(ctx, 0, time.Now().UnixMilli())
 	if err != nil {
 		return 0, err
@@ -116,4 +127,14 @@ func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	return n, nil
+}
+
+// forceFlush makes what a single-node VictoriaMetrics has taken so far searchable.
+func forceFlush(ctx context.Context) error {
+	req, err := http.NewRequest(http.MethodGet, strings.TrimSuffix(*vminsertURL, "/")+"/internal/force_flush", nil)
+	if err != nil {
+		return apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "BUG: cannot build request: %s", err)
+	}
+	_, err = do(ctx, req, 1<<20)
+	return err
 }
