@@ -17,7 +17,7 @@ import { ResultTable } from "./components/ResultTable";
 import { dqlCompletionSource } from "./editor/dqlCompletion";
 import { DqlEditor, type EditorError } from "./editor/DqlEditor";
 import { byteOffsetToIndex } from "./editor/offsets";
-import { DEFAULT_QUERY } from "./dql";
+import { DEFAULT_QUERY, formatCost } from "./dql";
 import { useDqlQuery } from "./hooks/useDqlQuery";
 import { pushHistory, readHistory } from "./queryHistory";
 import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
@@ -169,7 +169,7 @@ export function ExplorePage(): ReactElement {
           </div>
           <span className="muted small" data-testid="result-summary">
             {data
-              ? `${counts.series} series, ${counts.points} points${data.result.cost ? ` · ${data.result.cost}` : ""}`
+              ? `${counts.series} series, ${counts.points} points${data.result.cost ? ` · ${formatCost(data.result.cost)}` : ""}`
               : ""}
           </span>
           {run.isFetching ? <Spinner label="Running query" /> : null}

@@ -19,3 +19,24 @@ export function columnValues(result: DqlResult, column?: string): string[] {
   }
   return [...out].sort();
 }
+
+const DURATION_PART = /(\d+(?:\.\d+)?)(h|ms|m|s|µs|us|ns)/g;
+const PART_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, µs: 1e-3, us: 1e-3, ns: 1e-6 };
+
+/**
+ * A result's `cost` (a Go duration such as `10.492164ms`, `1m2.5s` or `850µs`) for people:
+ * `10.5 ms`, `62.5 s`, `0.85 ms`. Anything else is shown as it came.
+ */
+export function formatCost(cost: string): string {
+  const text = cost.trim();
+  let ms = 0;
+  let matched = "";
+  for (const m of text.matchAll(DURATION_PART)) {
+    ms += Number(m[1]) * PART_MS[m[2]];
+    matched += m[0];
+  }
+  if (matched === "" || matched !== text) return cost;
+  if (ms < 10) return `${Number(ms.toPrecision(2))} ms`;
+  const tenths = Math.round(ms * 10) / 10;
+  return tenths < 1000 ? `${tenths} ms` : `${Number((ms / 1000).toPrecision(3))} s`;
+}
