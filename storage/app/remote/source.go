@@ -155,7 +155,7 @@ func (s *Source) Fetch(ctx context.Context, req dql.FetchRequest) ([]dql.Series,
 			series = append(series, ts)
 		}
 	}
-	sortSeries(series)
+	dql.SortSeries(series)
 	return series, nil
 }
 
@@ -227,7 +227,7 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 			series = append(series, ts)
 		}
 	}
-	sortSeries(series)
+	dql.SortSeries(series)
 	return series, nil
 }
 
@@ -285,37 +285,4 @@ func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metr
 		return nil, apierror.BadData("invalid label name %q", name)
 	}
 	return s.list(ctx, "/api/v1/label/"+url.PathEscape(name)+"/values", filterss, start, end, limit)
-}
-
-func sortSeries(series []dql.Series) {
-	keys := make([]string, len(series))
-	for i := range series {
-		keys[i] = labelsKey(series[i].Labels)
-	}
-	idx := make([]int, len(series))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
-	sorted := make([]dql.Series, len(series))
-	for i, j := range idx {
-		sorted[i] = series[j]
-	}
-	copy(series, sorted)
-}
-
-func labelsKey(m map[string]string) string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, k := range names {
-		b.WriteString(k)
-		b.WriteByte(0)
-		b.WriteString(m[k])
-		b.WriteByte(0)
-	}
-	return b.String()
 }

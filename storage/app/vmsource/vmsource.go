@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -211,7 +210,7 @@ func (s *Source) Fetch(ctx context.Context, req dql.FetchRequest) ([]dql.Series,
 		}
 		return nil, mapSearchError(err, limit)
 	}
-	sortSeries(series)
+	dql.SortSeries(series)
 	return series, nil
 }
 
@@ -270,7 +269,7 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 			series = append(series, ts)
 		}
 	}
-	sortSeries(series)
+	dql.SortSeries(series)
 	return series, nil
 }
 
@@ -486,41 +485,4 @@ func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 		promql.ResetRollupResultCache()
 	}
 	return n, nil
-}
-
-func sortSeries(series []dql.Series) {
-	keys := make([]string, len(series))
-	for i := range series {
-		keys[i] = labelsKey(series[i].Labels)
-	}
-	sort.Sort(&seriesSorter{series: series, keys: keys})
-}
-
-type seriesSorter struct {
-	series []dql.Series
-	keys   []string
-}
-
-func (s *seriesSorter) Len() int           { return len(s.series) }
-func (s *seriesSorter) Less(i, j int) bool { return s.keys[i] < s.keys[j] }
-func (s *seriesSorter) Swap(i, j int) {
-	s.series[i], s.series[j] = s.series[j], s.series[i]
-	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
-}
-
-// labelsKey returns a canonical string of a label set, sorted by name.
-func labelsKey(m map[string]string) string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, k := range names {
-		b.WriteString(k)
-		b.WriteByte(0)
-		b.WriteString(m[k])
-		b.WriteByte(0)
-	}
-	return b.String()
 }

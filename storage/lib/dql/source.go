@@ -2,6 +2,9 @@ package dql
 
 import (
 	"context"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/VictoriaMetrics/metricsql"
 )
@@ -14,6 +17,43 @@ type Series struct {
 	Labels     map[string]string
 	Timestamps []int64 // milliseconds since the Unix epoch, ascending
 	Values     []float64
+}
+
+// SortSeries puts series in the order every Source returns them: by their label sets, compared
+// label by label in name order (names and values as byte strings).
+func SortSeries(series []Series) {
+	keys := make([]string, len(series))
+	for i := range series {
+		keys[i] = labelsKey(series[i].Labels)
+	}
+	idx := make([]int, len(series))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	sorted := make([]Series, len(series))
+	for i, j := range idx {
+		sorted[i] = series[j]
+	}
+	copy(series, sorted)
+}
+
+// labelsKey is a label set as one string that orders like the set: name, 0, value, 0, … in
+// name order.
+func labelsKey(m map[string]string) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(m[k])
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // FetchRequest asks for the raw samples with Start <= t < End of every series that matches
