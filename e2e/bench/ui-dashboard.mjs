@@ -5,7 +5,7 @@
 // 100 hosts × 10 fields (1,000 series) through the ingest gateway, creates two dashboards
 // (the measured one: 10 line panels — one field BY host each, 100 series per panel — plus
 // a stat and a table; the reference: one panel over one series), then opens each in a fresh
-// browser context (empty HTTP cache, as a first visit) several times.
+// browser context (empty HTTP cache, as a first visit) several times, the two alternating.
 //
 // Time to interactive = from navigation start until every panel has drawn its data AND the
 // main thread answers a frame + task round trip. The reference dashboard, measured in the
@@ -16,6 +16,7 @@
 //   BENCH_UI_RUNS (default 5), VIGIL_CHROMIUM (default /usr/bin/chromium),
 //   BENCH_UI_PROFILE=FILE.cpuprofile to keep a CPU profile of the first measured open,
 //   BENCH_UI_SCREENSHOT=FILE.png to keep a screenshot of it (taken after the timing).
+// The throw-away workspace and its data are deleted at the end; BENCH_UI_KEEP=1 keeps them.
 import { writeFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
 
@@ -56,7 +57,20 @@ async function setup() {
   );
   const ws = await api("POST", "/api/v1/workspaces", token, { name: `bench-ui ${suffix}` }, 201);
   const key = await api("POST", `/api/v1/workspaces/${ws.id}/keys`, token, { name: "bench-ui", scope: "ingest" }, 201);
-  return { token, workspaceId: ws.id, ingestKey: key.key };
+  return { token, workspaceId: ws.id, workspaceName: ws.name, ingestKey: key.key };
+}
+
+/** Deletes the throw-away workspace and its 1,000 series, unless BENCH_UI_KEEP is set. */
+async function removeWorkspace(token, workspaceId, workspaceName) {
+  if (process.env.BENCH_UI_KEEP) {
+    log(`kept workspace ${workspaceId} (BENCH_UI_KEEP)`);
+    return;
+  }
+  try {
+    await api("DELETE", `/api/v1/workspaces/${workspaceId}`, token, { confirm_name: workspaceName }, 200);
+  } catch (e) {
+    log(`could not delete workspace ${workspaceId}: ${e.message ?? e}`);
+  }
 }
 
 /** One hour at one point a minute for HOSTS hosts × FIELDS fields, pushed as an agent would. */
@@ -253,7 +267,18 @@ function median(xs) {
 
 async function main() {
   log(`against ${baseURL} (gateway ${gatewayURL}), ${runs} runs each`);
-  const { token, workspaceId, ingestKey } = await setup();
+  const { token, workspaceId, workspaceName, ingestKey } = await setup();
+  let measured;
+  try {
+    measured = await measureAll(token, workspaceId, ingestKey);
+  } finally {
+    await removeWorkspace(token, workspaceId, workspaceName);
+  }
+  report(measured);
+}
+
+/** Pushes the data, creates the dashboards and opens each `runs` times (after a warm-up). */
+async function measureAll(token, workspaceId, ingestKey) {
   const points = await pushData(ingestKey);
   log(`pushed ${points} points (${HOSTS * FIELDS} series)`);
   await waitQueryable(token, workspaceId);
@@ -269,16 +294,19 @@ async function main() {
     if (i > 0) queryTimes.push(t); // the first warms the server's caches, as the browser's warm-up does
   }
   const queriesMs = median(queryTimes);
+  const dashboards = {
+    small: { url: new URL(`/w/${workspaceId}/dashboards/${ids.small}`, baseURL).toString(), panels: 1 },
+    big: { url: new URL(`/w/${workspaceId}/dashboards/${ids.big}`, baseURL).toString(), panels: ids.panels },
+  };
   try {
-    for (const [name, id, n] of [
-      ["small", ids.small, 1],
-      ["big", ids.big, ids.panels],
-    ]) {
-      const url = new URL(`/w/${workspaceId}/dashboards/${id}`, baseURL).toString();
-      await measure(browser, token, url, n); // warm-up: server-side caches, Chromium's own start
-      for (let i = 0; i < runs; i++) {
+    // warm-up: server-side caches, Chromium's own start
+    for (const d of Object.values(dashboards)) await measure(browser, token, d.url, d.panels);
+    // The two dashboards alternate, each first every other time, so that a change in the
+    // machine's speed during the run (other tenants of the host) weighs on both alike.
+    for (let i = 0; i < runs; i++) {
+      for (const name of i % 2 ? ["big", "small"] : ["small", "big"]) {
         const first = name === "big" && i === 0;
-        const t = await measure(browser, token, url, n, {
+        const t = await measure(browser, token, dashboards[name].url, dashboards[name].panels, {
           profilePath: first ? process.env.BENCH_UI_PROFILE : undefined,
           screenshotPath: first ? process.env.BENCH_UI_SCREENSHOT : undefined,
         });
@@ -289,6 +317,11 @@ async function main() {
   } finally {
     await browser.close();
   }
+  return { results, queriesMs, panels: ids.panels };
+}
+
+/** Prints the table, then the figures as one JSON object on the last line. */
+function report({ results, queriesMs, panels }) {
   const summary = (rs) => ({
     drawn: median(rs.map((r) => r.drawnAt)),
     interactive: median(rs.map((r) => r.interactive)),
@@ -328,7 +361,7 @@ async function main() {
       ratio: Number((big.interactive / small.interactive).toFixed(2)),
       goal_ms: GOAL_MS,
       goal_met: big.interactive <= GOAL_MS,
-      panels: ids.panels,
+      panels,
       series: HOSTS * FIELDS,
       runs,
     }),
