@@ -233,3 +233,83 @@ def test_gateway_restart_while_agent_buffers(stack_services: dict[str, stack.Ser
     )
     assert dropped[0]["values"][0][1] == 0, dropped
     assert "panic" not in log_text, log_text[-3000:]
+
+
+def test_backlog_of_a_deleted_workspace_does_not_bring_it_back(
+    stack_services: dict[str, stack.Service],
+) -> None:
+    """Batches of a workspace wait in Kafka (the consumer is down) while the workspace is
+    deleted: when the consumer drains them, storage refuses them (410) and the consumer drops
+    them; none of the workspace's series comes back."""
+    token = os.environ.get("VIGIL_INTERNAL_TOKEN", "")
+    assert token, "needs VIGIL_INTERNAL_TOKEN (exported by infra/test.sh)"
+    suffix = uuid.uuid4().hex[:10]
+    r = httpx.post(
+        f"{stack.BACKEND}/api/v1/auth/signup",
+        json={"email": f"deleted-{suffix}@example.com", "password": f"pw-{suffix}-Secret!"},
+        timeout=15,
+    )
+    assert r.status_code == 201, r.text
+    auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
+    r = httpx.post(
+        f"{stack.BACKEND}/api/v1/workspaces",
+        json={"name": f"deleted {suffix}"},
+        headers=auth,
+        timeout=15,
+    )
+    assert r.status_code == 201, r.text
+    ws = r.json()
+    r = httpx.post(
+        f"{stack.BACKEND}/api/v1/workspaces/{ws['id']}/keys",
+        json={"name": "agent", "scope": "ingest"},
+        headers=auth,
+        timeout=15,
+    )
+    assert r.status_code == 201, r.text
+    key = r.json()["key"]
+
+    def push(batch: int) -> None:
+        # 10 new series per batch
+        lines = "".join(f"gone,batch=b{batch},host=h{j} v={j}\n" for j in range(10))
+        r = httpx.post(
+            f"{stack.GATEWAY}/v1/write/metric",
+            content=lines,
+            headers={"Authorization": f"Token {key}"},
+            timeout=10,
+        )
+        assert r.status_code == 204, r.text
+
+    def series_total() -> int:
+        r = httpx.get(
+            f"{stack.STORAGE}/internal/v1/usage",
+            headers={"Authorization": f"Bearer {token}", "X-Vigil-Workspace": ws["id"]},
+            timeout=15,
+        )
+        assert r.status_code == 200, r.text
+        return int(r.json()["series_total"])
+
+    push(0)
+    poll(lambda: series_total() == 10, timeout=30, what="the first batch stored")
+
+    consumer = stack_services["consumer"]
+    consumer.stop()
+    for batch in range(1, 6):
+        push(batch)  # waits in Kafka
+    r = httpx.request(
+        "DELETE",
+        f"{stack.BACKEND}/api/v1/workspaces/{ws['id']}",
+        json={"confirm_name": ws["name"]},
+        headers=auth,
+        timeout=90,
+    )
+    assert r.status_code == 200, r.text
+    assert series_total() == 0
+
+    consumer.start()  # its counters start again from 0
+    poll(
+        lambda: consumer_metric("vigil_consumer_deleted_workspace_points_total") >= 50,
+        timeout=60,
+        what="the consumer dropping the deleted workspace's 50 waiting points",
+    )
+    time.sleep(2)  # past the visibility delay of anything that was written after all
+    assert series_total() == 0

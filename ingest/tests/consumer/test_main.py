@@ -1,6 +1,6 @@
 """The consume loop against the real Kafka broker, with storage answers scripted through
 httpx.MockTransport: commit only after 2xx, retry without committing, dead-letter on 400,
-lag on /health. (The write to the real vigil-storage is in tests/integration.)"""
+drop a deleted workspace's batches on 410, lag on /health. (The write to the real vigil-storage is in tests/integration.)"""
 
 from __future__ import annotations
 
@@ -72,6 +72,8 @@ class Storage:
         body = (
             {"status": "error", "errorType": "bad_data", "error": "line 1: refused"}
             if status == 400
+            else {"status": "error", "errorType": "gone", "error": "workspace was deleted"}
+            if status == 410
             else None
         )
         return httpx.Response(status, json=body) if body else httpx.Response(status)
@@ -211,6 +213,32 @@ def test_refused_records_go_to_the_dead_letter_topic(kafka_bootstrap, topics) ->
     assert h["vigil-workspace"] == b"ws-c"
     assert got[0].key == b"ws-c"
     assert r.consumer.metrics.deadletters._value.get() == 1
+
+
+def test_batches_of_a_deleted_workspace_are_dropped(kafka_bootstrap, topics) -> None:
+    """Storage answers 410 for a deleted workspace: its batches are dropped and committed
+    past (not dead-lettered: the owner asked for the data to go), the others are written."""
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    storage = Storage(lambda req, n: 410 if req.headers["x-vigil-workspace"] == "ws-gone" else 204)
+    batches = [
+        line("ws-gone", b"cpu v=1\ncpu v=2\n"),
+        line("ws-live", b"cpu v=3\n"),
+        line("ws-gone", b"cpu v=4\n"),
+    ]
+    produce(kafka_bootstrap, topics["line"], batches)
+    r = start(kafka_bootstrap, topics, storage, group)
+    try:
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 3)
+        assert r.consumer.health()["status"] == "ok"
+    finally:
+        r.stop()
+    live = [
+        req.content for req in storage.requests if req.headers["x-vigil-workspace"] == "ws-live"
+    ]
+    assert live == [b"cpu v=3\n"]
+    assert r.consumer.metrics.deleted_points._value.get() == 3
+    assert r.consumer.metrics.deadletters._value.get() == 0
+    assert r.consumer.metrics.retries._value.get() == 0
 
 
 def test_misconfigured_storage_stops_the_consumer(kafka_bootstrap, topics) -> None:

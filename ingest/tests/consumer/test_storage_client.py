@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from vigil_ingest.common.errors import Poison, Retryable
+from vigil_ingest.common.errors import Poison, Retryable, WorkspaceDeleted
 from vigil_ingest.consumer.storage_client import StorageClient, StorageMisconfigured
 
 
@@ -62,6 +62,12 @@ def test_promrw_request_shape() -> None:
         ),
         (413, "too big", Poison, "too big"),
         (415, "", Poison, "HTTP 415"),
+        (
+            410,
+            '{"status":"error","errorType":"gone","error":"workspace ws was deleted; its data is no longer accepted"}',
+            WorkspaceDeleted,
+            "workspace ws was deleted",
+        ),
         (401, "bad token", StorageMisconfigured, "storage answered 401"),
         (404, "", StorageMisconfigured, "storage answered 404"),
     ],

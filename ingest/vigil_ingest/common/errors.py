@@ -12,8 +12,10 @@ The hierarchy::
      │    └── RateLimited           429, over a workspace limit, names it, carries Retry-After
      ├── Retryable             a dependency (Kafka, PostgreSQL, storage) cannot take it now:
      │                         503 + Retry-After at the gateway, backoff in the consumer
-     └── Poison                storage refused a record for good: it goes to the dead-letter
-                               topic with the reason in a header
+     ├── Poison                storage refused a record for good: it goes to the dead-letter
+     │                         topic with the reason in a header
+     └── WorkspaceDeleted      storage refused a batch because its workspace was deleted
+                               (410): the consumer drops it, on purpose
 """
 
 from __future__ import annotations
@@ -94,3 +96,7 @@ class Retryable(IngestError):
 
 class Poison(IngestError):
     """Storage refused a record permanently; ``message`` is storage's reason."""
+
+
+class WorkspaceDeleted(IngestError):
+    """The batch's workspace was deleted; storage takes none of its data any more (410)."""

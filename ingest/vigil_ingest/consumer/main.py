@@ -8,9 +8,10 @@ side). Storage unavailable (5xx, 429, connection errors): retry the same writes 
 exponential backoff, forever, never committing past it; the consumer keeps its group
 membership meanwhile (partitions paused, ``poll`` still called). Storage refuses a group
 (400): it is bisected until the records refused on their own are found; those go to the
-dead-letter topic with storage's reason. Kafka unreachable (a poll or a commit fails): the
-poll is repeated and the commit retried with backoff, the consumer stays up. Anything else is
-a bug or a misconfiguration and stops the process.
+dead-letter topic with storage's reason. Storage refuses a group because its workspace was
+deleted (410): the group is dropped and counted, as the owner asked. Kafka unreachable (a
+poll or a commit fails): the poll is repeated and the commit retried with backoff, the
+consumer stays up. Anything else is a bug or a misconfiguration and stops the process.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from vigil_ingest import __version__
 from vigil_ingest.common.config import Settings
-from vigil_ingest.common.errors import IngestError, Poison, Retryable
+from vigil_ingest.common.errors import IngestError, Poison, Retryable, WorkspaceDeleted
 from vigil_ingest.common.kafka import TOPIC_DEADLETTER, TOPIC_LINE, TOPIC_PROMRW, ensure_topics
 from vigil_ingest.consumer.batcher import Record, WriteGroup, group_records
 from vigil_ingest.consumer.deadletter import DeadLetter
@@ -72,6 +73,11 @@ class Metrics:
         )
         self.deadletters = Counter(
             "vigil_consumer_deadletters", "Records sent to the dead-letter topic", registry=r
+        )
+        self.deleted_points = Counter(
+            "vigil_consumer_deleted_workspace_points",
+            "Points dropped because their workspace had been deleted",
+            registry=r,
         )
         self.write_seconds = Histogram(
             "vigil_consumer_storage_write_seconds",
@@ -220,6 +226,8 @@ class Consumer:
                     last = err
                 elif isinstance(err, Poison):
                     self._write_refused(g, err)
+                elif isinstance(err, WorkspaceDeleted):
+                    self._drop_deleted(g, err)
             if last is None:
                 break
             self.metrics.retries.inc(len(retry))
@@ -241,9 +249,20 @@ class Consumer:
         else raises (and stops the consumer)."""
         try:
             self._write(g)
-        except (Retryable, Poison) as e:
+        except (Retryable, Poison, WorkspaceDeleted) as e:
             return e
         return None
+
+    def _drop_deleted(self, g: WriteGroup, e: WorkspaceDeleted) -> None:
+        """The group's workspace was deleted: its points are dropped (and committed past)."""
+        log.info(
+            "dropping %d records (%d points) of deleted workspace %s: %s",
+            len(g.items),
+            g.points,
+            g.workspace,
+            e.message,
+        )
+        self.metrics.deleted_points.inc(g.points)
 
     def _write_refused(self, g: WriteGroup, e: Poison) -> None:
         """Storage refused a whole group (it writes nothing of a refused batch): bisect it
@@ -267,6 +286,8 @@ class Consumer:
                 self._with_retry(lambda half=half: self._write(half))  # type: ignore[misc]
             except Poison as e2:
                 self._write_refused(half, e2)
+            except WorkspaceDeleted as e3:
+                self._drop_deleted(half, e3)
 
     def _write(self, g: WriteGroup) -> None:
         t0 = time.perf_counter()

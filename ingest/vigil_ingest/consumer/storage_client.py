@@ -1,7 +1,8 @@
 """vigil-storage's internal write API, as the consumer uses it (docs/internals.md).
 
 Outcomes are classified at this boundary: 2xx returns; 5xx, 429, timeouts and connection
-errors raise Retryable; 400/413/415 raise Poison with storage's reason; any other answer
+errors raise Retryable; 400/413/415 raise Poison with storage's reason; 410 raises
+WorkspaceDeleted (the workspace was deleted, its data is refused for good); any other answer
 (401, 403, 404: a wrong token or URL) raises StorageMisconfigured, which stops the consumer.
 """
 
@@ -11,7 +12,7 @@ import json
 
 import httpx
 
-from vigil_ingest.common.errors import Poison, Retryable
+from vigil_ingest.common.errors import Poison, Retryable, WorkspaceDeleted
 
 WORKSPACE_HEADER = "X-Vigil-Workspace"
 _POISON_STATUSES = frozenset({400, 413, 415, 422})
@@ -97,6 +98,8 @@ class StorageClient:
             raise Retryable(f"storage answered {status}: {reason}")
         if status in _POISON_STATUSES:
             raise Poison(reason)
+        if status == 410:
+            raise WorkspaceDeleted(reason)
         raise StorageMisconfigured(f"storage answered {status} to {path}: {reason}")
 
     def healthy(self) -> bool:

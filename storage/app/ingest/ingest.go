@@ -22,6 +22,7 @@ import (
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metrics"
 
+	"vigil/storage/app/tombstones"
 	"vigil/storage/lib/apierror"
 	"vigil/storage/lib/tenancy"
 )
@@ -274,7 +275,7 @@ func LineHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 			batchesError.Inc()
 			return err
 		}
-		if err := sink(r.Context(), ws, samples); err != nil {
+		if err := tombstones.Write(ws, func() error { return sink(r.Context(), ws, samples) }); err != nil {
 			return err
 		}
 	} else {
@@ -285,7 +286,7 @@ func LineHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 			batchesError.Inc()
 			return err
 		}
-		if err := addRows(rb.mrs); err != nil {
+		if err := tombstones.Write(ws, func() error { return addRows(rb.mrs) }); err != nil {
 			return err
 		}
 	}
@@ -325,7 +326,7 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	if sink != nil {
 		write = func(samples []Sample) error { return sink(r.Context(), ws, samples) }
 	}
-	if err := write(samples); err != nil {
+	if err := tombstones.Write(ws, func() error { return write(samples) }); err != nil {
 		return err
 	}
 	batchesOK.Inc()

@@ -103,9 +103,10 @@ func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error)
 //
 // Series written in the last moment are not searchable yet, so neither the count nor the
 // delete would find them, and they would outlive it. A single-node VictoriaMetrics makes them
-// searchable on /internal/force_flush, asked first; a cluster's vmstorage nodes offer that
-// only on their own ports, which vigil-storage does not know, so there the last second of
-// writes may survive the delete (docs/operations.md).
+// searchable on /internal/force_flush, asked first. A cluster's vmstorage nodes offer that
+// only on their own ports, which vigil-storage does not know, so there the delete runs a
+// second time after -remote.deleteSettle: the caller (app/tombstones) refuses the workspace's
+// writes meanwhile, so by then everything it was sent is searchable.
 func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 	if !*clusterPaths {
 		if err := forceFlush(ctx); err != nil {
@@ -116,17 +117,41 @@ func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := s.deleteSeries(ctx); err != nil {
+		return 0, err
+	}
+	if !*clusterPaths || *deleteSettle <= 0 {
+		return n, nil
+	}
+	select {
+	case <-time.After(*deleteSettle):
+	case <-ctx.Done():
+		return 0, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "workspace delete interrupted: %s; retry", ctx.Err())
+	}
+	late, err := s.SeriesCount(ctx, 0, time.Now().UnixMilli())
+	if err != nil {
+		return 0, err
+	}
+	if late == 0 {
+		return n, nil
+	}
+	if err := s.deleteSeries(ctx); err != nil {
+		return 0, err
+	}
+	return n + late, nil
+}
+
+// deleteSeries asks vmselect to delete every series of the workspace.
+func (s *Source) deleteSeries(ctx context.Context) error {
 	me := &metricsql.MetricExpr{LabelFilterss: [][]metricsql.LabelFilter{{{Label: tenancy.Label, Value: s.workspace}}}}
 	args := url.Values{"match[]": {string(me.AppendString(nil))}}
 	req, err := http.NewRequest(http.MethodPost, deleteURL(s.workspace, "/api/v1/admin/tsdb/delete_series"), strings.NewReader(args.Encode()))
 	if err != nil {
-		return 0, apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "BUG: cannot build request: %s", err)
+		return apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "BUG: cannot build request: %s", err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if _, err := do(ctx, req, 1<<20); err != nil {
-		return 0, err
-	}
-	return n, nil
+	_, err = do(ctx, req, 1<<20)
+	return err
 }
 
 // forceFlush makes what a single-node VictoriaMetrics has taken so far searchable.

@@ -39,6 +39,8 @@ var (
 	accountIDs = flagutil.NewArrayString("remote.accountID", "Explicit workspace-to-accountID mapping as <workspace>=<accountID>, repeatable or comma-separated. "+
 		"Workspaces not listed get the FNV-1a 32-bit hash of their id")
 	requestTimeout = flag.Duration("remote.requestTimeout", time.Minute, "Timeout for one request to vminsert or vmselect when the caller sets none")
+	deleteSettle   = flag.Duration("remote.deleteSettle", 5*time.Second, "With -remote.clusterPaths, how long a workspace delete waits before deleting a second time, "+
+		"for the series the cluster had not made searchable yet at the first (the workspace takes no writes meanwhile). 0 deletes once")
 )
 
 // Enabled reports whether remote mode was requested.

@@ -1,8 +1,14 @@
 package remote
 
 import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/prompb"
 	"github.com/VictoriaMetrics/metricsql"
@@ -107,5 +113,48 @@ func TestImportBody(t *testing.T) {
 	}
 	if _, err := importBody("other", []ingest.Sample{{Labels: a, Timestamp: 1, Value: 1}}); err == nil {
 		t.Fatalf("expected an error for a sample of another workspace")
+	}
+}
+
+// TestDeleteAllOnClusterDeletesAgainAfterSettling: against a cluster, series that become
+// searchable after the first delete (written just before it) are deleted by a second one.
+func TestDeleteAllOnClusterDeletesAgainAfterSettling(t *testing.T) {
+	for _, c := range []struct {
+		late      int
+		want      int
+		wantCalls string
+	}{
+		{late: 1, want: 4, wantCalls: "series delete series delete"},
+		{late: 0, want: 3, wantCalls: "series delete series"},
+	} {
+		var calls []string
+		searchable, late := 3, c.late
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case strings.HasSuffix(r.URL.Path, "/api/v1/series"):
+				calls = append(calls, "series")
+				data := make([]string, searchable)
+				for i := range data {
+					data[i] = fmt.Sprintf(`{"__name__":"s%d"}`, i)
+				}
+				fmt.Fprintf(w, `{"status":"success","data":[%s]}`, strings.Join(data, ","))
+			case strings.HasSuffix(r.URL.Path, "/api/v1/admin/tsdb/delete_series"):
+				calls = append(calls, "delete")
+				// what was still pending at this delete becomes searchable after it
+				searchable, late = late, 0
+			default:
+				t.Errorf("unexpected call %s", r.URL.Path)
+			}
+		}))
+		*vminsertURL, *vmselectURL, *deleteSettle = srv.URL, srv.URL, 10*time.Millisecond
+		n, err := NewSource("ws").DeleteAll(context.Background())
+		srv.Close()
+		*vminsertURL, *vmselectURL, *deleteSettle = "", "", 5*time.Second
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(calls, " "); got != c.wantCalls || n != c.want {
+			t.Fatalf("late %d: deleted %d series with calls %q; want %d with %q", c.late, n, got, c.want, c.wantCalls)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ import (
 	"vigil/storage/app/promapi"
 	"vigil/storage/app/remote"
 	"vigil/storage/app/tenancy"
+	"vigil/storage/app/tombstones"
 	"vigil/storage/app/workspaceapi"
 	"vigil/storage/lib/apierror"
 	"vigil/storage/lib/dql"
@@ -50,6 +52,8 @@ var (
 	inmemoryDataFlushInterval = flag.Duration("inmemoryDataFlushInterval", 5*time.Second, "The interval for guaranteed saving of in-memory data to disk. Minimum 1s")
 	pprofEnabled              = flag.Bool("pprof", false, "Serve Go's profiling endpoints at /debug/pprof/ (CPU profile, heap, goroutines) to holders of the internal token, "+
 		"for `go tool pprof` against a running node. Off by default")
+	deletedWorkspacesFile = flag.String("deletedWorkspacesFile", "", "File listing the deleted workspaces, one per line; their writes are refused with 410 Gone. "+
+		"Default: vigil-deleted-workspaces under -storageDataPath. In remote mode there is no default: set it, or the list is kept in memory only and forgotten on restart")
 )
 
 func main() {
@@ -81,6 +85,7 @@ func main() {
 		ingest.SetRetention(retentionPeriod())
 	}
 
+	openTombstones(isRemote)
 	initReadLimiter()
 	ln, err := net.Listen("tcp", *httpListenAddr)
 	if err != nil {
@@ -119,6 +124,20 @@ func main() {
 		vmselect.Stop()
 	}
 	logger.Infof("vigil-storage has been stopped in %.3f seconds", time.Since(startTime).Seconds())
+}
+
+// openTombstones loads the list of deleted workspaces (app/tombstones).
+func openTombstones(isRemote bool) {
+	p := *deletedWorkspacesFile
+	if p == "" && !isRemote {
+		p = filepath.Join(*vmstorage.DataPath, "vigil-deleted-workspaces")
+	}
+	if p == "" {
+		logger.Warnf("-deletedWorkspacesFile is not set: deleted workspaces are refused writes only until vigil-storage restarts")
+	}
+	if err := tombstones.Open(p); err != nil {
+		logger.Fatalf("%s", err)
+	}
 }
 
 // useRemote points writes, reads and DQL at the VictoriaMetrics cluster (app/remote).

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"vigil/storage/app/tombstones"
 	"vigil/storage/app/vmsource"
 	"vigil/storage/lib/apierror"
 )
@@ -33,7 +34,14 @@ func DeleteHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Minute)
 	defer cancel()
-	n, err := NewAdmin(ws).DeleteAll(ctx)
+	// From here on the workspace's writes are refused (410), for good once its series are gone:
+	// points already on their way (the gateway, Kafka) must not bring any of them back.
+	var n int
+	err := tombstones.Delete(ws, func() error {
+		var err error
+		n, err = NewAdmin(ws).DeleteAll(ctx)
+		return err
+	})
 	if err != nil {
 		return err
 	}

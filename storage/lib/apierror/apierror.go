@@ -18,6 +18,7 @@ const (
 	TypeBadData              = "bad_data"
 	TypeUnauthorized         = "unauthorized"
 	TypeNotFound             = "not_found"
+	TypeGone                 = "gone"
 	TypeMethodNotAllowed     = "method_not_allowed"
 	TypeUnsupportedMediaType = "unsupported_media_type"
 	TypeTooLarge             = "too_large"
