@@ -140,3 +140,73 @@ def test_query_cannot_name_the_tenant_label() -> None:
     r = dql("M::cpu:(avg(usage_user)) {vigil_workspace = 'other'} [5m]")
     assert r.status_code == 400
     assert r.json()["error_code"] == "dql.forbidden_label"
+
+
+def test_workspace_retention_applies_to_writes_and_queries() -> None:
+    """A workspace's retention_days: the gateway refuses older points, and queries leave out
+    older data already stored, as soon as the limit is lowered, and show it again when it is
+    raised."""
+    suffix = uuid.uuid4().hex[:10]
+    r = httpx.post(
+        f"{BACKEND}/api/v1/auth/signup",
+        json={"email": f"retention-{suffix}@example.com", "password": f"pw-{suffix}-Secret!"},
+        timeout=15,
+    )
+    assert r.status_code == 201, r.text
+    auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
+    ws = httpx.post(
+        f"{BACKEND}/api/v1/workspaces",
+        json={"name": f"retention {suffix}"},
+        headers=auth,
+        timeout=15,
+    ).json()
+    key = httpx.post(
+        f"{BACKEND}/api/v1/workspaces/{ws['id']}/keys",
+        json={"name": "agent", "scope": "ingest"},
+        headers=auth,
+        timeout=15,
+    ).json()["key"]
+
+    def set_retention(days: int) -> None:
+        r = httpx.patch(
+            f"{BACKEND}/api/v1/workspaces/{ws['id']}/limits",
+            json={"retention_days": days},
+            headers=auth,
+            timeout=15,
+        )
+        assert r.status_code == 200, r.text
+
+    def write(age_s: int, measurement: str = "kept") -> httpx.Response:
+        ts = int(time.time()) - age_s
+        return httpx.post(
+            f"{GATEWAY}/v1/write/metric?precision=s",
+            content=f"{measurement},host=h v={age_s} {ts}\n",
+            headers={"Authorization": f"Token {key}"},
+            timeout=15,
+        )
+
+    def ages() -> list[float]:
+        r = httpx.post(
+            f"{BACKEND}/api/v1/workspaces/{ws['id']}/query/raw",
+            json={"queries": [{"query": "M::kept:(v) [5d]"}]},
+            headers=auth,
+            timeout=30,
+        )
+        assert r.status_code == 200, r.text
+        series = r.json()["content"][0].get("series") or []
+        return sorted(row[1] for s in series for row in s["values"])
+
+    three_days, one_hour = 3 * 86400, 3600
+    assert write(three_days).status_code == 204  # default retention: 30 days
+    assert write(one_hour).status_code == 204
+    poll(lambda: ages() == [one_hour, three_days], timeout=30)
+
+    set_retention(1)
+    assert ages() == [one_hour]  # the next query already leaves the older point out
+    # the gateway sees the new limit within its key cache's 5 s
+    refused = poll(lambda: (r := write(three_days, "probe")).status_code == 400 and r, timeout=15)
+    error = refused.json()["error"]
+    assert "older than the retention period (1 day, the workspace's retention)" in error
+
+    set_retention(30)
+    assert ages() == [one_hour, three_days]

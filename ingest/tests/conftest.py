@@ -36,7 +36,8 @@ CREATE TABLE workspace_limits (
     workspace_id uuid PRIMARY KEY REFERENCES workspaces (id),
     ingest_points_per_second integer NOT NULL,
     ingest_burst integer NOT NULL,
-    max_body_bytes integer NOT NULL
+    max_body_bytes integer NOT NULL,
+    retention_days integer NOT NULL
 );
 CREATE TABLE api_keys (
     id uuid PRIMARY KEY,

@@ -27,12 +27,17 @@ class QueryLimits:
 
     timeout_seconds: int
     max_points: int
+    # the workspace's retention: storage reads nothing older (None: all it keeps)
+    retention_days: int | None = None
 
     def headers(self) -> dict[str, str]:
-        return {
+        headers = {
             "X-Vigil-Query-Timeout": f"{self.timeout_seconds}s",
             "X-Vigil-Max-Points": str(self.max_points),
         }
+        if self.retention_days is not None:
+            headers["X-Vigil-Retention"] = f"{self.retention_days * 24}h"
+        return headers
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,9 @@ def get_limits(db: Session, *, workspace_id: uuid.UUID) -> WorkspaceLimits:
 def query_limits(db: Session, *, workspace_id: uuid.UUID) -> QueryLimits:
     limits = get_limits(db, workspace_id=workspace_id)
     return QueryLimits(
-        timeout_seconds=limits.query_timeout_seconds, max_points=limits.max_points_per_query
+        timeout_seconds=limits.query_timeout_seconds,
+        max_points=limits.max_points_per_query,
+        retention_days=limits.retention_days,
     )
 
 

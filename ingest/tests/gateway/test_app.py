@@ -247,6 +247,38 @@ def test_timestamps_storage_would_refuse(client, keys, precision, offset_s, mess
     assert message in r.json()["error"]
 
 
+def test_points_older_than_the_workspace_retention_are_400(client, keys) -> None:
+    """A workspace keeping 7 days refuses older points with its own limit named; storage's
+    window still applies to a workspace keeping longer than storage does."""
+    k = keys.create(retention_days=7)
+    old = int(time.time()) - 8 * 86400
+    r = client.post(
+        "/write?precision=s",
+        content=b"cpu v=1 %d\n" % old,
+        headers={"Authorization": f"Token {k.key}"},
+    )
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("line 1: timestamp ")
+    assert (
+        "is older than the retention period (7 days, the workspace's retention)"
+        in (r.json()["error"])
+    )
+    r = client.post(
+        "/write?precision=s",
+        content=b"cpu v=1 %d\n" % (old + 2 * 86400),
+        headers={"Authorization": f"Token {k.key}"},
+    )
+    assert r.status_code == 204
+    raw = write_request([({"__name__": "node_load1"}, [(1.0, old * 1000)])])
+    r = client.post(
+        "/api/v1/write",
+        content=bytes(cramjam.snappy.compress_raw(raw)),
+        headers={"Authorization": f"Bearer {k.key}"},
+    )
+    assert r.status_code == 400
+    assert "7 days, the workspace's retention" in r.json()["error"]
+
+
 def test_nanoseconds_sent_as_seconds_are_refused(client, keys) -> None:
     """A common misconfiguration: an agent sends ns while the URL says precision=s."""
     k = keys.create()

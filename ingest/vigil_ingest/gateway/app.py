@@ -138,6 +138,20 @@ class Gateway:
         self._retention_ms = settings.retention_ms
         self.metrics = _Metrics()
 
+    def _bounds(self, principal: Principal, precision: str) -> lineproto.TimeBounds:
+        """The timestamps to take now: storage's window, or the workspace's retention when
+        that is shorter (its queries would never show older points)."""
+        workspace_ms = principal.retention_days * 86_400_000
+        if 0 < workspace_ms < self._retention_ms:
+            retention_ms = workspace_ms
+            days = principal.retention_days
+            retention = f"{days} day{'' if days == 1 else 's'}, the workspace's retention"
+        else:
+            retention_ms, retention = self._retention_ms, self.settings.retention
+        return lineproto.TimeBounds.around(
+            now_ms(), precision=precision, retention_ms=retention_ms, retention=retention
+        )
+
     async def _principal(self, request: Request) -> Principal:
         key = extract_key(request.headers, request.query_params)
         return await self.resolver.resolve(key)
@@ -149,12 +163,7 @@ class Gateway:
         body = await read_body(
             request.headers, request.stream(), limit=principal.max_body_bytes, gzip=bool(enc)
         )
-        bounds = lineproto.TimeBounds.around(
-            now_ms(),
-            precision=p,
-            retention_ms=self._retention_ms,
-            retention=self.settings.retention,
-        )
+        bounds = self._bounds(principal, p)
         points = lineproto.count_points(body, bounds)
         if points == 0:
             return Response(status_code=204)
@@ -207,12 +216,7 @@ class Gateway:
         )
         if not body:
             raise BadRequest("empty remote_write body")
-        bounds = lineproto.TimeBounds.around(
-            now_ms(),
-            precision="ms",
-            retention_ms=self._retention_ms,
-            retention=self.settings.retention,
-        )
+        bounds = self._bounds(principal, "ms")
         samples = promrw.count_samples(promrw.decompress(body, principal.max_body_bytes), bounds)
         if samples == 0:
             return Response(status_code=204)

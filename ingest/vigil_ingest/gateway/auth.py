@@ -24,7 +24,8 @@ from vigil_ingest.common.errors import Forbidden, Retryable, Unauthorized
 log = logging.getLogger(__name__)
 
 KEY_QUERY = """
-SELECT k.id, k.workspace_id, k.scope, l.ingest_points_per_second, l.ingest_burst, l.max_body_bytes
+SELECT k.id, k.workspace_id, k.scope, l.ingest_points_per_second, l.ingest_burst, l.max_body_bytes,
+       l.retention_days
 FROM api_keys k
 JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL
 JOIN workspace_limits l ON l.workspace_id = k.workspace_id
@@ -51,6 +52,7 @@ class Principal:
     points_per_second: float
     burst: float
     max_body_bytes: int
+    retention_days: int
 
 
 def hash_key(key: str) -> str:
@@ -184,7 +186,7 @@ class KeyResolver:
                 ) from e
         if row is None:
             return None
-        key_id, workspace_id, scope, pps, burst, max_body = row
+        key_id, workspace_id, scope, pps, burst, max_body, retention_days = row
         return Principal(
             key_id=str(key_id),
             workspace_id=str(workspace_id),
@@ -192,6 +194,7 @@ class KeyResolver:
             points_per_second=float(pps),  # type: ignore[arg-type]
             burst=float(burst),  # type: ignore[arg-type]
             max_body_bytes=int(max_body),  # type: ignore[call-overload]
+            retention_days=int(retention_days),  # type: ignore[call-overload]
         )
 
     async def _drop_connection(self) -> None:

@@ -37,6 +37,8 @@ type Limits struct {
 	MaxPoints   int
 	MaxDuration time.Duration
 	MaxSeries   int
+	// Retention > 0: data older than this is neither read nor shown (the workspace's retention).
+	Retention time.Duration
 }
 
 // DefaultTimeout applies when neither Limits.Timeout nor the request sets one.
@@ -212,6 +214,9 @@ func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest
 		MaxDuration:   lim.MaxDuration,
 		MaxSeries:     lim.MaxSeries,
 		MaxPoints:     lim.MaxPoints,
+	}
+	if lim.Retention > 0 {
+		opts.NotBefore = now - lim.Retention.Milliseconds()
 	}
 	if q.MaxPoint < 0 {
 		return content{}, invalid("max_point must not be negative, got %d", q.MaxPoint)

@@ -149,14 +149,22 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 	if err := checkDurationArgs(r, "step"); err != nil {
 		return err
 	}
+	// VictoriaMetrics' defaults: time = end = now, start = now - 5m.
+	now := time.Now().UnixMilli()
 	if isRange {
-		// VictoriaMetrics' defaults: end = now, start = now - 5m.
-		now := time.Now().UnixMilli()
 		end, _ := httputil.GetTime(r, "end", now)
 		start, _ := httputil.GetTime(r, "start", now-5*60*1000)
 		if d := time.Duration(end-start) * time.Millisecond; d > lim.MaxDuration {
 			return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
 				"the query spans %s; the max duration limit is %s", d.Round(time.Second), lim.MaxDuration)
+		}
+		if err := startsWithinRetention(lim, start); err != nil {
+			return err
+		}
+	} else {
+		at, _ := httputil.GetTime(r, "time", now)
+		if err := startsWithinRetention(lim, at); err != nil {
+			return err
 		}
 	}
 	scopeForm(r, ws, lim)
@@ -285,8 +293,9 @@ func matches(r *http.Request, required bool) ([][]metricsql.LabelFilter, error) 
 	return lfss, nil
 }
 
-// timeRange reads start and end (defaults: all time up to now) in milliseconds.
-func timeRange(r *http.Request) (int64, int64, error) {
+// timeRange reads start and end (defaults: all time up to now) in milliseconds; start is
+// moved up to the workspace's retention.
+func timeRange(r *http.Request, lim querylimits.Limits) (int64, int64, error) {
 	now := time.Now().UnixMilli()
 	start, err := httputil.GetTime(r, "start", 0)
 	if err != nil {
@@ -299,7 +308,39 @@ func timeRange(r *http.Request) (int64, int64, error) {
 	if start > end {
 		return 0, 0, apierror.BadData("start (%d) must not be after end (%d)", start, end)
 	}
+	if start, err = withinRetention(lim, start, end); err != nil {
+		return 0, 0, err
+	}
 	return start, end, nil
+}
+
+// startsWithinRetention refuses a PromQL query evaluated from a time older than the
+// workspace's retention. Moving its start would not do: VictoriaMetrics looks back from
+// each evaluation time for the last sample, and would find the older ones.
+func startsWithinRetention(lim querylimits.Limits, start int64) error {
+	if lim.Retention <= 0 {
+		return nil
+	}
+	oldest := time.Now().UnixMilli() - lim.Retention.Milliseconds()
+	if start < oldest {
+		return apierror.BadData("the query starts at %s, before the workspace's retention starts (%s): start it there or later",
+			time.UnixMilli(start).UTC().Format(time.RFC3339), time.UnixMilli(oldest).UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+// withinRetention returns start moved up to the oldest time the workspace's retention lets
+// a query read, or a 400 error when end is older than that.
+func withinRetention(lim querylimits.Limits, start, end int64) (int64, error) {
+	if lim.Retention <= 0 {
+		return start, nil
+	}
+	oldest := time.Now().UnixMilli() - lim.Retention.Milliseconds()
+	if end < oldest {
+		return 0, apierror.BadData("the query ends at %s, before the workspace's retention starts (%s): no data is kept from then",
+			time.UnixMilli(end).UTC().Format(time.RFC3339), time.UnixMilli(oldest).UTC().Format(time.RFC3339))
+	}
+	return max(start, oldest), nil
 }
 
 func limitArg(r *http.Request) (int, error) {
@@ -335,13 +376,13 @@ type metadataArgs struct {
 	limit      int
 }
 
-func parseMetadataArgs(r *http.Request, matchRequired bool) (metadataArgs, error) {
+func parseMetadataArgs(r *http.Request, lim querylimits.Limits, matchRequired bool) (metadataArgs, error) {
 	var a metadataArgs
 	var err error
 	if a.filterss, err = matches(r, matchRequired); err != nil {
 		return a, err
 	}
-	if a.start, a.end, err = timeRange(r); err != nil {
+	if a.start, a.end, err = timeRange(r, lim); err != nil {
 		return a, err
 	}
 	a.limit, err = limitArg(r)
@@ -349,7 +390,7 @@ func parseMetadataArgs(r *http.Request, matchRequired bool) (metadataArgs, error
 }
 
 func seriesHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
-	a, err := parseMetadataArgs(r, true)
+	a, err := parseMetadataArgs(r, lim, true)
 	if err != nil {
 		return err
 	}
@@ -363,7 +404,7 @@ func seriesHandler(w http.ResponseWriter, r *http.Request, ws string, lim queryl
 }
 
 func labelsHandler(w http.ResponseWriter, r *http.Request, ws string, lim querylimits.Limits) error {
-	a, err := parseMetadataArgs(r, false)
+	a, err := parseMetadataArgs(r, lim, false)
 	if err != nil {
 		return err
 	}
@@ -380,7 +421,7 @@ func labelValuesHandler(w http.ResponseWriter, r *http.Request, ws, name string,
 	if tenancy.IsTenantLabel(name) {
 		return apierror.BadData("label %q is reserved", name)
 	}
-	a, err := parseMetadataArgs(r, false)
+	a, err := parseMetadataArgs(r, lim, false)
 	if err != nil {
 		return err
 	}
@@ -409,7 +450,7 @@ func exportHandler(w http.ResponseWriter, r *http.Request, ws string, lim queryl
 	if err != nil {
 		return err
 	}
-	start, end, err := timeRange(r)
+	start, end, err := timeRange(r, lim)
 	if err != nil {
 		return err
 	}

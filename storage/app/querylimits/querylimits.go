@@ -26,6 +26,7 @@ const (
 	HeaderMaxPoints   = "X-Vigil-Max-Points"
 	HeaderMaxDuration = "X-Vigil-Max-Duration"
 	HeaderMaxSeries   = "X-Vigil-Max-Series"
+	HeaderRetention   = "X-Vigil-Retention"
 )
 
 // Limits bound one query.
@@ -34,6 +35,9 @@ type Limits struct {
 	MaxPoints   int
 	MaxDuration time.Duration
 	MaxSeries   int
+	// Retention > 0: data older than this is not read (the workspace's retention); 0: all
+	// that storage keeps.
+	Retention time.Duration
 }
 
 // Defaults returns the limits set by flags.
@@ -56,6 +60,9 @@ func FromRequest(r *http.Request) (Limits, error) {
 		return lim, err
 	}
 	if lim.MaxSeries, err = intHeader(r, HeaderMaxSeries, lim.MaxSeries); err != nil {
+		return lim, err
+	}
+	if lim.Retention, err = durationHeader(r, HeaderRetention, 0); err != nil {
 		return lim, err
 	}
 	return lim, nil

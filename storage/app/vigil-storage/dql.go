@@ -28,6 +28,7 @@ func queryRawHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		MaxPoints:   lim.MaxPoints,
 		MaxDuration: lim.MaxDuration,
 		MaxSeries:   lim.MaxSeries,
+		Retention:   lim.Retention,
 	})
 	return nil
 }

@@ -43,6 +43,9 @@ type Options struct {
 	MaxDuration time.Duration // maximum end - start; 0 means one year
 	MaxSeries   int           // passed to the Source; 0 means its default
 	MaxPoints   int           // maximum samples fetched from storage; 0 means no limit
+	// NotBefore > 0 (ms): nothing older is read, every time range starts there at the
+	// earliest (the workspace's retention); a range that ends before it is an error.
+	NotBefore int64
 
 	// EngineOnly disables push-down: every query fetches raw samples.
 	EngineOnly bool
@@ -244,8 +247,17 @@ func resolveRange(te *TimeExpr, opts *Options, def time.Duration) (start, end in
 	if time.Duration(end-start)*time.Millisecond > maxDur {
 		return 0, 0, newError(CodeTimeRangeTooLarge, "time range %s is longer than the maximum %s", fmtDur(end-start), fmtDur(maxDur.Milliseconds()))
 	}
+	if opts.NotBefore > 0 && start < opts.NotBefore {
+		if end <= opts.NotBefore {
+			return 0, 0, newError(CodeInvalidArgument, "the time range ends at %s, before the workspace's retention starts (%s): no data is kept from then",
+				fmtTime(end), fmtTime(opts.NotBefore))
+		}
+		start = opts.NotBefore
+	}
 	return start, end, nil
 }
+
+func fmtTime(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
 
 func fmtDur(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
 

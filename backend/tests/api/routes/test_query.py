@@ -22,7 +22,7 @@ def test_session_query_is_forwarded_with_workspace_and_limits(
     ws = create_workspace(client, user)
     client.patch(
         f"/api/v1/workspaces/{ws['id']}/limits",
-        json={"query_timeout_seconds": 7, "max_points_per_query": 1234},
+        json={"query_timeout_seconds": 7, "max_points_per_query": 1234, "retention_days": 9},
         headers=user.headers,
     )
     r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=user.headers)
@@ -33,6 +33,7 @@ def test_session_query_is_forwarded_with_workspace_and_limits(
     assert sent.headers["x-vigil-workspace"] == ws["id"]
     assert sent.headers["x-vigil-query-timeout"] == "7s"
     assert sent.headers["x-vigil-max-points"] == "1234"
+    assert sent.headers["x-vigil-retention"] == "216h"
     assert sent.headers["authorization"] == "Bearer test-internal-token"
     assert json.loads(sent.content) == DQL
 

@@ -67,7 +67,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     unit: "days",
     min: 1,
     max: 3650,
-    help: "How long data is kept.",
+    help: "How far back data is taken and shown: older points are refused at ingest and left out of queries.",
   },
 ];
 
