@@ -17,6 +17,7 @@ import socket
 import subprocess
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -56,6 +57,50 @@ def poll(fn: Callable[[], Any], timeout: float = 30.0, every: float = 0.5, what:
         if time.monotonic() >= deadline:
             pytest.fail(f"{what or 'condition'} not met within {timeout}s; last value: {last!r}")
         time.sleep(every)
+
+
+def internal_token() -> str:
+    """The token vigil-storage's internal API wants: the environment's, else the stack's file."""
+    token = os.environ.get("VIGIL_INTERNAL_TOKEN", "")
+    if not token and (HOME / "internal_token").exists():
+        token = (HOME / "internal_token").read_text().strip()
+    assert token, f"no VIGIL_INTERNAL_TOKEN and no {HOME / 'internal_token'}"
+    return token
+
+
+@dataclass
+class NewWorkspace:
+    """A workspace of its own, as a new customer starts: its owner's session and an ingest key."""
+
+    id: str
+    name: str
+    auth: dict[str, str]
+    ingest_key: str
+
+
+def new_workspace(kind: str) -> NewWorkspace:
+    """Sign up a new user, create a workspace named after ``kind`` and an ingest key in it."""
+    suffix = uuid.uuid4().hex[:10]
+    r = httpx.post(
+        f"{BACKEND}/api/v1/auth/signup",
+        json={"email": f"{kind}-{suffix}@example.com", "password": f"pw-{suffix}-Secret!"},
+        timeout=15,
+    )
+    assert r.status_code == 201, r.text
+    auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
+    r = httpx.post(
+        f"{BACKEND}/api/v1/workspaces", json={"name": f"{kind} {suffix}"}, headers=auth, timeout=15
+    )
+    assert r.status_code == 201, r.text
+    ws = r.json()
+    r = httpx.post(
+        f"{BACKEND}/api/v1/workspaces/{ws['id']}/keys",
+        json={"name": "agent", "scope": "ingest"},
+        headers=auth,
+        timeout=15,
+    )
+    assert r.status_code == 201, r.text
+    return NewWorkspace(ws["id"], ws["name"], auth, r.json()["key"])
 
 
 def free_port() -> int:

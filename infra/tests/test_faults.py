@@ -241,32 +241,9 @@ def test_backlog_of_a_deleted_workspace_does_not_bring_it_back(
     """Batches of a workspace wait in Kafka (the consumer is down) while the workspace is
     deleted: when the consumer drains them, storage refuses them (410) and the consumer drops
     them; none of the workspace's series comes back."""
-    token = os.environ.get("VIGIL_INTERNAL_TOKEN", "")
-    assert token, "needs VIGIL_INTERNAL_TOKEN (exported by infra/test.sh)"
-    suffix = uuid.uuid4().hex[:10]
-    r = httpx.post(
-        f"{stack.BACKEND}/api/v1/auth/signup",
-        json={"email": f"deleted-{suffix}@example.com", "password": f"pw-{suffix}-Secret!"},
-        timeout=15,
-    )
-    assert r.status_code == 201, r.text
-    auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
-    r = httpx.post(
-        f"{stack.BACKEND}/api/v1/workspaces",
-        json={"name": f"deleted {suffix}"},
-        headers=auth,
-        timeout=15,
-    )
-    assert r.status_code == 201, r.text
-    ws = r.json()
-    r = httpx.post(
-        f"{stack.BACKEND}/api/v1/workspaces/{ws['id']}/keys",
-        json={"name": "agent", "scope": "ingest"},
-        headers=auth,
-        timeout=15,
-    )
-    assert r.status_code == 201, r.text
-    key = r.json()["key"]
+    token = stack.internal_token()
+    new = stack.new_workspace("deleted")
+    ws, auth, key = {"id": new.id, "name": new.name}, new.auth, new.ingest_key
 
     def push(batch: int) -> None:
         # 10 new series per batch

@@ -17,6 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
+import stack
+
 BACKEND = os.environ.get("VIGIL_BACKEND_URL", "http://127.0.0.1:8000")
 GATEWAY = os.environ.get("VIGIL_GATEWAY_URL", "http://127.0.0.1:8001")
 INGEST_KEY = os.environ.get("VIGIL_DEMO_INGEST_KEY", "")
@@ -146,26 +148,8 @@ def test_workspace_retention_applies_to_writes_and_queries() -> None:
     """A workspace's retention_days: the gateway refuses older points, and queries leave out
     older data already stored, as soon as the limit is lowered, and show it again when it is
     raised."""
-    suffix = uuid.uuid4().hex[:10]
-    r = httpx.post(
-        f"{BACKEND}/api/v1/auth/signup",
-        json={"email": f"retention-{suffix}@example.com", "password": f"pw-{suffix}-Secret!"},
-        timeout=15,
-    )
-    assert r.status_code == 201, r.text
-    auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
-    ws = httpx.post(
-        f"{BACKEND}/api/v1/workspaces",
-        json={"name": f"retention {suffix}"},
-        headers=auth,
-        timeout=15,
-    ).json()
-    key = httpx.post(
-        f"{BACKEND}/api/v1/workspaces/{ws['id']}/keys",
-        json={"name": "agent", "scope": "ingest"},
-        headers=auth,
-        timeout=15,
-    ).json()["key"]
+    new = stack.new_workspace("retention")
+    ws, auth, key = {"id": new.id}, new.auth, new.ingest_key
 
     def set_retention(days: int) -> None:
         r = httpx.patch(
