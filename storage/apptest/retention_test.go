@@ -34,6 +34,11 @@ func TestWorkspaceRetention(t *testing.T) {
 	if resp.Status != 200 || strings.Contains(resp.Body, fmt.Sprint(old)) || !strings.Contains(resp.Body, fmt.Sprint(recent)) {
 		t.Fatalf("export with a 1h retention: want only the recent sample; got %s", resp)
 	}
+	// an export without a start, under a retention longer than the max duration (a year)
+	resp = vs.Do(t, http.MethodGet, "/api/v1/export?match[]=ret:v", "ws-r", nil, map[string]string{"X-Vigil-Retention": "9600h"})
+	if resp.Status != 200 || !strings.Contains(resp.Body, fmt.Sprint(old)) {
+		t.Fatalf("export without a start under a 400-day retention: want both samples; got %s", resp)
+	}
 	resp = get("/api/v1/query_range", url.Values{"query": {"ret:v"}, "start": {secs(now - 4*3600_000)}, "end": {secs(now)}, "step": {"60"}})
 	if resp.Status != 400 || !strings.Contains(resp.Body, "before the workspace's retention starts") {
 		t.Fatalf("query_range from before the retention: want 400 naming it; got %s", resp)

@@ -293,9 +293,8 @@ func matches(r *http.Request, required bool) ([][]metricsql.LabelFilter, error) 
 	return lfss, nil
 }
 
-// timeRange reads start and end (defaults: all time up to now) in milliseconds; start is
-// moved up to the workspace's retention.
-func timeRange(r *http.Request, lim querylimits.Limits) (int64, int64, error) {
+// timeRange reads start and end (defaults: all time up to now) in milliseconds.
+func timeRange(r *http.Request) (int64, int64, error) {
 	now := time.Now().UnixMilli()
 	start, err := httputil.GetTime(r, "start", 0)
 	if err != nil {
@@ -307,9 +306,6 @@ func timeRange(r *http.Request, lim querylimits.Limits) (int64, int64, error) {
 	}
 	if start > end {
 		return 0, 0, apierror.BadData("start (%d) must not be after end (%d)", start, end)
-	}
-	if start, err = withinRetention(lim, start, end); err != nil {
-		return 0, 0, err
 	}
 	return start, end, nil
 }
@@ -382,7 +378,10 @@ func parseMetadataArgs(r *http.Request, lim querylimits.Limits, matchRequired bo
 	if a.filterss, err = matches(r, matchRequired); err != nil {
 		return a, err
 	}
-	if a.start, a.end, err = timeRange(r, lim); err != nil {
+	if a.start, a.end, err = timeRange(r); err != nil {
+		return a, err
+	}
+	if a.start, err = withinRetention(lim, a.start, a.end); err != nil {
 		return a, err
 	}
 	a.limit, err = limitArg(r)
@@ -450,13 +449,17 @@ func exportHandler(w http.ResponseWriter, r *http.Request, ws string, lim queryl
 	if err != nil {
 		return err
 	}
-	start, end, err := timeRange(r, lim)
+	start, end, err := timeRange(r)
 	if err != nil {
 		return err
 	}
+	// the span asked for: an export without a start is not held to the max duration
 	if d := time.Duration(end-start) * time.Millisecond; start > 0 && d > lim.MaxDuration {
 		return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
 			"the export spans %s; the max duration limit is %s", d.Round(time.Second), lim.MaxDuration)
+	}
+	if start, err = withinRetention(lim, start, end); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lim.Timeout)
 	defer cancel()
