@@ -2096,20 +2096,14 @@ func execShow(ctx context.Context, src Source, s *ShowStmt, opts *Options) (*Res
 					}
 					fss = withBase(measurementFilter(m), metricsql.LabelFilter{Label: tenancy.FieldLabel, Value: strings.Join(q, "|"), IsRegexp: true})
 				}
-				names, err := src.LabelNames(ctx, fss, start, end-1, 0)
+				names, err := tagValueKeys(ctx, src, args["keyin"], fss, start, end-1)
 				if err != nil {
 					return nil, err
 				}
-				sort.Strings(names)
 				for _, k := range names {
-					if tenancy.IsReserved(k) || !keyMatches(args["keyin"], k) {
-						continue
-					}
-					vfss := make([][]metricsql.LabelFilter, len(fss))
-					for i, c := range fss {
-						vfss[i] = append(append([]metricsql.LabelFilter{}, c...), metricsql.LabelFilter{Label: k, Value: "", IsNegative: true})
-					}
-					vals, err := src.LabelValues(ctx, k, vfss, start, end-1, 0)
+					// Only series that have the key give it a value, so the selection needs no
+					// `k != ""` filter: one would make storage visit every value of k in the index.
+					vals, err := src.LabelValues(ctx, k, fss, start, end-1, 0)
 					if err != nil {
 						return nil, err
 					}
@@ -2132,6 +2126,28 @@ func execShow(ctx context.Context, src Source, s *ShowStmt, opts *Options) (*Res
 		out = []ResultSeries{}
 	}
 	return &Result{Series: out, RawQuery: raw}, nil
+}
+
+// tagValueKeys gives the tag keys show_tag_value lists values of, sorted: those keyin names
+// (no need to ask storage which exist), else those of the selected series keyin matches.
+func tagValueKeys(ctx context.Context, src Source, keyin Expr, fss [][]metricsql.LabelFilter, start, end int64) ([]string, error) {
+	var names []string
+	if _, isRegex := keyin.(*RegexExpr); keyin != nil && !isRegex {
+		names = stringList(keyin)
+	} else {
+		var err error
+		if names, err = src.LabelNames(ctx, fss, start, end, 0); err != nil {
+			return nil, err
+		}
+	}
+	keys := make([]string, 0, len(names))
+	for _, k := range names {
+		if !tenancy.IsReserved(k) && keyMatches(keyin, k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return slices.Compact(keys), nil
 }
 
 func keyMatches(keyin Expr, k string) bool {

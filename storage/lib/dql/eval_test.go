@@ -126,6 +126,50 @@ func TestShowWithConditions(t *testing.T) {
 	f("show_measurement() {host = 'a'} LIMIT 5", "", `[{"name":"measurements","columns":["name"],"values":[["net"]]}]`)
 }
 
+// filterSource records the selections show_tag_value asks label values for.
+type filterSource struct {
+	*dqltest.Source
+	valueFilters []string
+}
+
+func (f *filterSource) LabelValues(ctx context.Context, name string, fss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
+	for _, fs := range fss {
+		for _, lf := range fs {
+			f.valueFilters = append(f.valueFilters, fmt.Sprintf("%s:%s", name, lf.AppendString(nil)))
+		}
+	}
+	return f.Source.LabelValues(ctx, name, fss, start, end, limit)
+}
+
+// show_tag_value asks storage only what it needs: for keyin names, their values (no lookup
+// of which keys exist), and never with a `key != ""` filter, which makes VictoriaMetrics
+// visit every value of the key in its index (seconds for a key with thousands of values).
+func TestShowTagValueSelections(t *testing.T) {
+	f := func(q string, wantNames int, want string) {
+		t.Helper()
+		src := &filterSource{Source: dqltest.ExampleE()}
+		res, err := dql.Query(context.Background(), src, q, dql.Options{Now: now})
+		if err != nil {
+			t.Fatalf("%s: %s", q, err)
+		}
+		if s := seriesJSON(t, res.Series); s != want {
+			t.Fatalf("%s:\ngot  %s\nwant %s", q, s, want)
+		}
+		if got := src.Calls["LabelNames"]; got != wantNames {
+			t.Fatalf("%s: %d LabelNames calls, want %d", q, got, wantNames)
+		}
+		for _, lf := range src.valueFilters {
+			if strings.HasSuffix(lf, `!=""`) {
+				t.Fatalf("%s: label values asked with the filter %s", q, lf)
+			}
+		}
+	}
+	f("show_tag_value(from=['cpu'], keyin=['host'])", 0, `[{"name":"cpu","columns":["key","value"],"values":[["host","a"],["host","b"]]}]`)
+	// names that are no tag, or reserved, list nothing
+	f("show_tag_value(from=['cpu'], keyin=['nosuch', 'host', '__name__', 'host'])", 0, `[{"name":"cpu","columns":["key","value"],"values":[["host","a"],["host","b"]]}]`)
+	f("show_tag_value(from=['cpu'], keyin=re('h.*'))", 1, `[{"name":"cpu","columns":["key","value"],"values":[["host","a"],["host","b"]]}]`)
+}
+
 func TestTooManyMeasurements(t *testing.T) {
 	var series []dql.Series
 	for i := 0; i <= dql.MaxMeasurements; i++ {
