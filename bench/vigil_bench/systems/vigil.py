@@ -1,20 +1,26 @@
 """The full Vigil path, gateway -> Kafka -> consumer -> vigil-storage, of a running stack.
 
 The runner does not start this one: it uses the stack ``make up`` started (addresses from
-``VIGIL_GATEWAY_URL``/``VIGIL_STORAGE_URL``/``VIGIL_CONSUMER_URL``, the ingest key and the
-workspace from ``$VIGIL_HOME/demo.env``, the internal token from ``$VIGIL_HOME/internal_token``).
-Writes enter through the gateway with the ingest key, exactly as an agent's do; a write is
-complete when the consumer's lag is back to zero, and reads go to the stack's storage.
+``VIGIL_BACKEND_URL``/``VIGIL_GATEWAY_URL``/``VIGIL_STORAGE_URL``/``VIGIL_CONSUMER_URL``, the
+internal token from ``$VIGIL_HOME/internal_token``). Each session signs in as the demo user
+(``$VIGIL_HOME/demo.env``), creates a throw-away workspace with an ingest key, and deletes it
+with its series when it ends (``VIGIL_BENCH_KEEP=1`` keeps it), so benchmark runs do not pile
+series up in the demo workspace; ``VIGIL_BENCH_WORKSPACE`` with ``VIGIL_BENCH_INGEST_KEY`` use
+a workspace kept for benchmarks instead. Writes enter through the gateway with the ingest key,
+exactly as an agent's do; a write is complete when the consumer's lag is back to zero, and
+reads go to the stack's storage.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import time
 from pathlib import Path
 
-from ..httpconn import Http
+from ..httpconn import Http, HttpError
+from ..progress import log
 from ..questions import Question
 from .base import Reader, System, Unavailable, Writer, vigil_home
 from .vm import _DqlReader, _PromReader, dql_text, promql_text
@@ -51,6 +57,7 @@ class VigilStack(System):
     def __init__(self, workdir: Path) -> None:
         super().__init__(workdir)
         home = vigil_home()
+        self.backend_url = os.environ.get("VIGIL_BACKEND_URL", "http://127.0.0.1:8000")
         self.gateway_url = os.environ.get("VIGIL_GATEWAY_URL", "http://127.0.0.1:8001")
         self.storage_url = os.environ.get("VIGIL_STORAGE_URL", "http://127.0.0.1:8482")
         self.consumer_url = os.environ.get("VIGIL_CONSUMER_URL", "http://127.0.0.1:8002")
@@ -60,27 +67,30 @@ class VigilStack(System):
         self.ingest_key = ""
         self.workspace = ""
         self.token = ""
+        # the throw-away workspace this session created: (session token, id, name)
+        self._created: tuple[str, str, str] | None = None
 
     def check(self) -> None:
         if not self.demo_env.exists():
             raise Unavailable(f"the stack is not up: {self.demo_env} is missing (run make up)")
         env = read_env_file(self.demo_env)
-        self.ingest_key = os.environ.get("VIGIL_BENCH_INGEST_KEY") or env.get(
-            "VIGIL_DEMO_INGEST_KEY", ""
-        )
-        self.workspace = os.environ.get("VIGIL_BENCH_WORKSPACE") or env.get(
-            "VIGIL_DEMO_WORKSPACE", ""
-        )
-        if not self.ingest_key or not self.workspace:
+        key = os.environ.get("VIGIL_BENCH_INGEST_KEY", "")
+        ws = os.environ.get("VIGIL_BENCH_WORKSPACE", "")
+        if bool(key) != bool(ws):
             raise Unavailable(
-                f"{self.demo_env} lacks VIGIL_DEMO_INGEST_KEY or VIGIL_DEMO_WORKSPACE"
+                "set both VIGIL_BENCH_INGEST_KEY and VIGIL_BENCH_WORKSPACE, or neither"
             )
+        self._kept: tuple[str, str] | None = (key, ws) if key else None
+        self._demo = env.get("VIGIL_DEMO_EMAIL", ""), env.get("VIGIL_DEMO_PASSWORD", "")
+        if not self._kept and not all(self._demo):
+            raise Unavailable(f"{self.demo_env} lacks VIGIL_DEMO_EMAIL or VIGIL_DEMO_PASSWORD")
         self.token = os.environ.get("VIGIL_INTERNAL_TOKEN") or (
             self.token_file.read_text().strip() if self.token_file.exists() else ""
         )
         if not self.token:
             raise Unavailable(f"no internal token ({self.token_file}) to read back from storage")
         for name, url in (
+            ("backend", self.backend_url),
             ("gateway", self.gateway_url),
             ("storage", self.storage_url),
             ("consumer", self.consumer_url),
@@ -102,9 +112,66 @@ class VigilStack(System):
 
     def start(self) -> None:
         self.check()
+        if self._kept:
+            self.ingest_key, self.workspace = self._kept
+            return
+        email, password = self._demo
+        api = Http(self.backend_url, headers={"Content-Type": "application/json"})
+        try:
+            body = api.expect(
+                "POST",
+                "/api/v1/auth/login",
+                ok=(200,),
+                body=json.dumps({"email": email, "password": password}).encode(),
+            )
+            session = json.loads(body)["access_token"]
+            auth = {"Authorization": f"Bearer {session}"}
+            name = f"bench {time.strftime('%Y%m%dT%H%M%S')} {secrets.token_hex(3)}"
+            body = api.expect(
+                "POST",
+                "/api/v1/workspaces",
+                ok=(201,),
+                body=json.dumps({"name": name}).encode(),
+                headers=auth,
+            )
+            ws = json.loads(body)["id"]
+            self._created = (session, ws, name)
+            body = api.expect(
+                "POST",
+                f"/api/v1/workspaces/{ws}/keys",
+                ok=(201,),
+                body=json.dumps({"name": "bench", "scope": "ingest"}).encode(),
+                headers=auth,
+            )
+            self.ingest_key, self.workspace = json.loads(body)["key"], ws
+        except Exception:
+            self.stop()
+            raise
+        finally:
+            api.close()
 
     def stop(self) -> None:
-        pass
+        """Deletes the throw-away workspace and its series (kept with VIGIL_BENCH_KEEP=1)."""
+        created, self._created = self._created, None
+        if created is None:
+            return
+        session, ws, name = created
+        if os.environ.get("VIGIL_BENCH_KEEP"):
+            log(f"kept the benchmark workspace {name!r} ({ws}): VIGIL_BENCH_KEEP")
+            return
+        api = Http(self.backend_url, headers={"Content-Type": "application/json"})
+        try:
+            api.expect(
+                "DELETE",
+                f"/api/v1/workspaces/{ws}",
+                ok=(200,),
+                body=json.dumps({"confirm_name": name}).encode(),
+                headers={"Authorization": f"Bearer {session}"},
+            )
+        except (OSError, HttpError) as e:
+            log(f"could not delete the benchmark workspace {name!r} ({ws}): {e}")
+        finally:
+            api.close()
 
     def processes(self) -> list[tuple[str, int]]:
         out = []
