@@ -36,6 +36,26 @@ func TestMetadataOfHugeSelectionsNeverLeaks(t *testing.T) {
 	if want := []string{"__field__", "__measurement__", "__name__", "id"}; err != nil || !reflect.DeepEqual(names, want) {
 		t.Fatalf("label names over %d series: got %q, %v; want %q", metadataSeriesCeiling, names, err, want)
 	}
+	// The candidates are listed without a filter, so the workspace's own series count does not
+	// bound them (before, a selection of more than -vmsource.maxMetadataSeries failed) ...
+	defer func(series, candidates int) { *maxMetadataSeries, *maxMetadataCandidates = series, candidates }(*maxMetadataSeries, *maxMetadataCandidates)
+	*maxMetadataSeries = 50_000
+	v, err = src.LabelValues(ctx, "__field__", huge, t0-3_600_000, t0+3_600_000, 0)
+	if err != nil || !reflect.DeepEqual(v, []string{"f"}) {
+		t.Fatalf("label values over more than -vmsource.maxMetadataSeries: got %q, %v; want [f]", v, err)
+	}
+	// ... but how many of them are checked one by one is.
+	mustWrite("OTHER", fmt.Sprintf("other g1=1,g2=2,g3=3 %d\n", t0))
+	vmstorage.Storage.DebugFlush()
+	*maxMetadataCandidates = 2
+	if _, err := src.LabelValues(ctx, "__field__", huge, t0-3_600_000, t0+3_600_000, 0); err == nil || !strings.Contains(err.Error(), "-vmsource.maxMetadataCandidates") {
+		t.Fatalf("label values with more candidates than -vmsource.maxMetadataCandidates: got %v, want the limit's error", err)
+	}
+	*maxMetadataCandidates = 10
+	v, err = src.LabelValues(ctx, "__field__", huge, t0-3_600_000, t0+3_600_000, 0)
+	if err != nil || !reflect.DeepEqual(v, []string{"f"}) {
+		t.Fatalf("label values next to another workspace's fields: got %q, %v; want [f]", v, err)
+	}
 	// A narrow filter in the same workspace still answers, and only with its own names.
 	narrow := [][]metricsql.LabelFilter{{lf("__measurement__", "big"), lf("id", "7")}}
 	v, err = src.LabelValues(ctx, "__field__", narrow, t0-3_600_000, t0+3_600_000, 0)

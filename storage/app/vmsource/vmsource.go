@@ -35,8 +35,10 @@ var (
 	defaultMaxSeries = flag.Int("vmsource.maxSeries", 100_000, "The maximum number of series one storage call may select when the caller sets no lower limit. "+
 		"See also -dql.maxSeries")
 	maxPointsPerSeries = flag.Int("vmsource.maxPointsPerSeries", 30_000, "The maximum number of points per series a MetricsQL range evaluation may produce")
-	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series a label names or label values call may match; "+
-		"more gets an error asking to narrow the filter. Above 100000 matching series every name or value found is confirmed by a search of its own")
+	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series a workspace's series count (/internal/v1/usage) may scan; "+
+		"more gets an error")
+	maxMetadataCandidates = flag.Int("vmsource.maxMetadataCandidates", 10_000, "When a label names or label values call matches more than 100000 series, "+
+		"the names or values of the whole database within its time range are confirmed one by one for the workspace: at most this many; more gets an error asking to narrow the filter")
 	nameCacheTTL = flag.Duration("vmsource.nameCacheTTL", time.Second, "How long DQL reuses what it learned about a measurement's tags and fields "+
 		"before checking the names a query references again. A new tag or field is found by DQL at most this long after it became searchable "+
 		"(see -ingest.visibilityInterval); keep the sum of both under 2s. Zero lists every tag and field of the measurement on every query")
@@ -280,23 +282,36 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 // shadowed variable in searchLabelValuesOnDate/searchLabelNamesWithFiltersOnDate), so the
 // answer holds names and values of every series in the database, other workspaces'
 // included. Label searches therefore run with this limit first; when more series match, the
-// answer of a search with the full limit is only a list of candidates, and each candidate is
-// kept only if a search of its own finds a matching series in the workspace.
+// names or values of the whole database within the time range are only candidates, and each
+// is kept only if a search of its own finds a matching series in the workspace. Those
+// candidates are asked for without any filter: with one, VictoriaMetrics would first collect
+// every matching series (refusing past -vmsource.maxMetadataSeries) and then not use them.
 const metadataSeriesCeiling = 100_000
 
 // labelSearch runs search (a label names or values call) exactly: within the ceiling
-// directly, above it by confirming every candidate with exists(candidate).
-func labelSearch(ctx context.Context, search func(maxMetrics int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
-	exact, err := search(metadataSeriesCeiling)
+// directly, above it by confirming every candidate with exists(candidate). search(true, n)
+// searches the workspace's series matching the call's filters, at most n of them;
+// search(false, n) lists at most n names or values of the whole database, unfiltered.
+func labelSearch(ctx context.Context, search func(scoped bool, max int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
+	exact, err := search(true, metadataSeriesCeiling)
 	if err == nil {
 		return exact, nil
 	}
-	if !isTooManySeries(err) || *maxMetadataSeries <= metadataSeriesCeiling {
-		return nil, mapSearchError(err, min(*maxMetadataSeries, metadataSeriesCeiling))
+	if !isTooManySeries(err) {
+		return nil, mapSearchError(err, metadataSeriesCeiling)
 	}
-	candidates, err := search(*maxMetadataSeries)
+	limit := *maxMetadataCandidates
+	candidates, err := search(false, limit+1)
 	if err != nil {
-		return nil, mapSearchError(err, *maxMetadataSeries)
+		return nil, mapSearchError(err, metadataSeriesCeiling)
+	}
+	if len(candidates) > limit {
+		return nil, &apierror.Error{
+			StatusCode: http.StatusUnprocessableEntity,
+			Type:       apierror.TypeLimitExceeded,
+			Err: fmt.Errorf("%w: the selection matches more than %d series, and more than %d names or values (-vmsource.maxMetadataCandidates) "+
+				"would have to be checked one by one; narrow the filter or the time range", ErrTooManySeries, metadataSeriesCeiling, limit),
+		}
 	}
 	out := candidates[:0]
 	for _, c := range candidates {
@@ -369,8 +384,11 @@ func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFil
 	if limit > 0 {
 		max = limit + 1 // room for the tenant label, dropped below
 	}
-	search := func(maxMetrics int) ([]string, error) {
-		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), maxMetrics)
+	search := func(scoped bool, n int) ([]string, error) {
+		if !scoped {
+			return netstorage.LabelNames(nil, storage.NewSearchQuery(start, end, nil, 0), n, deadlineFor(ctx))
+		}
+		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
 		return netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
 	}
 	exists := func(name string) (bool, error) {
@@ -410,8 +428,11 @@ func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	search := func(maxMetrics int) ([]string, error) {
-		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), maxMetrics)
+	search := func(scoped bool, n int) ([]string, error) {
+		if !scoped {
+			return netstorage.LabelValues(nil, name, storage.NewSearchQuery(start, end, nil, 0), n, deadlineFor(ctx))
+		}
+		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
 		return netstorage.LabelValues(nil, name, sq, limit, deadlineFor(ctx))
 	}
 	exists := func(value string) (bool, error) {
