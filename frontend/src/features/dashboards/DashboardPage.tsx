@@ -72,7 +72,7 @@ export function DashboardPage(): ReactElement {
     server !== undefined &&
     (draft.title !== server.title || !sameJson(draft.spec, server.spec));
 
-  const { range, compare, values } = useMemo(() => dashboardView(spec, params), [spec, params]);
+  const { range, compare, values, pending } = useMemo(() => dashboardView(spec, params), [spec, params]);
   const savedShift = spec?.time_shift;
   const setCompare = useCallback(
     (shift: string) =>
@@ -379,6 +379,7 @@ export function DashboardPage(): ReactElement {
               panel={p}
               timeRange={range}
               variables={values}
+              pending={pending}
               compare={compare}
               onZoom={editing ? undefined : onZoom}
               headerClassName={editing ? handle : undefined}
@@ -430,6 +431,7 @@ export function DashboardPage(): ReactElement {
           panel={panelBeingEdited}
           timeRange={range}
           variables={values}
+          pending={pending}
           compare={compare}
           onCancel={() => setEditingPanel(null)}
           onApply={(p) => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
 import { DEFAULT_TIME_RANGE } from "@/lib/time";
 import type { DashboardSpec, Panel } from "./api";
-import { dashboardView, PANEL_MAX_POINTS, panelQuery, prefetchPanels } from "./panelQuery";
+import { awaitsVariable, dashboardView, PANEL_MAX_POINTS, panelQuery, prefetchPanels } from "./panelQuery";
 
 function panel(id: string, query: string, extra: Partial<Panel> = {}): Panel {
   return {
@@ -37,6 +37,8 @@ describe("dashboardView", () => {
       range: { from: "now-6h", to: "now" },
       compare: "1d",
       values: { host: ["h1"], dc: [] },
+      // single-value without "All" and nothing chosen yet: waits for the picker's first value
+      pending: ["dc"],
     });
   });
 
@@ -46,6 +48,7 @@ describe("dashboardView", () => {
       range: { from: "now-15m", to: "now-5m" },
       compare: "",
       values: { host: ["a", "b"], dc: ["eu"] },
+      pending: [],
     });
   });
 
@@ -74,7 +77,7 @@ describe("prefetchPanels", () => {
 
   it("asks for every visible panel in one request, which the panels then read without asking again", async () => {
     const qc = new QueryClient();
-    const params = new URLSearchParams("var-host=a&var-host=b");
+    const params = new URLSearchParams("var-host=a&var-host=b&var-dc=eu");
     prefetchPanels(qc, "w1", spec, params);
     await vi.waitFor(() => expect(bodies).toHaveLength(1));
 
@@ -83,7 +86,7 @@ describe("prefetchPanels", () => {
     expect(queries).toEqual([
       "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
       "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
-      "M::system:(avg(load1)) { dc = re'.*' }",
+      "M::system:(avg(load1)) { dc = re'eu' }",
     ]);
     const [now, dayBefore] = bodies[0];
     expect(now.time_range[1] - now.time_range[0]).toBe(6 * 3_600_000);
@@ -101,5 +104,27 @@ describe("prefetchPanels", () => {
     expect(cpu.getCurrentResult().data?.compare?.shift).toBe("1d");
     unsubscribe();
     expect(bodies).toHaveLength(1);
+  });
+
+  it("holds the panels that use a variable still waiting for its value, and only those", async () => {
+    const qc = new QueryClient();
+    prefetchPanels(qc, "w1", spec, new URLSearchParams("var-host=a"));
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0].map((q) => q.query)).toEqual([
+      "M::cpu:(avg(usage)) { host = re'a' } BY host",
+      "M::cpu:(avg(usage)) { host = re'a' } BY host",
+    ]);
+  });
+});
+
+describe("awaitsVariable", () => {
+  it("is true for a visible query that uses a pending variable", () => {
+    expect(awaitsVariable(panel("p", "M::cpu:(x) {host = '$host'}"), ["host"])).toBe(true);
+    expect(awaitsVariable(panel("p", "M::cpu:(x) {host = '${host}'}"), ["host"])).toBe(true);
+    expect(awaitsVariable(panel("p", "M::cpu:(x) {host = '$hostname'}"), ["host"])).toBe(false);
+    expect(awaitsVariable(panel("p", "M::cpu:(x) {host = '$host'}"), [])).toBe(false);
+    expect(awaitsVariable(panel("p", "M::cpu:(x) {host = '$host'}"), undefined)).toBe(false);
+    const hidden = panel("p", "", { queries: [{ ref_id: "A", query: "M::cpu:(x) {host = '$host'}", hidden: true }] });
+    expect(awaitsVariable(hidden, ["host"])).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeSpec } from "@/lib/
 import type { DashboardSpec, Panel } from "./api";
 import type { PanelCompare } from "./panelOption";
 import { effectiveTimeShift, parseTimeShift, shiftRange } from "./timeShift";
-import { interpolateVariables, variablesFromSearch } from "./variables";
+import { interpolateVariables, referencedVariables, variablesFromSearch } from "./variables";
 
 /** Buckets a panel asks for at most: longer ranges widen the query's interval instead of failing. */
 export const PANEL_MAX_POINTS = 720;
@@ -17,12 +17,22 @@ export interface DashboardView {
   compare: string;
   /** Selected values of each variable of the dashboard (empty = all). */
   values: Record<string, string[]>;
+  /**
+   * Variables that need a value and have none yet: single-value ones without "All", until
+   * the picker takes the first of their values. Panels that use one wait for it, instead of
+   * asking with `.*`, which an exact filter (`{host = '$host'}`) never matches.
+   */
+  pending: string[];
 }
 
 export function dashboardView(spec: DashboardSpec | undefined, params: URLSearchParams): DashboardView {
   const fromUrl = variablesFromSearch(params);
   const values: Record<string, string[]> = {};
-  for (const v of spec?.variables ?? []) values[v.name] = fromUrl[v.name] ?? v.default ?? [];
+  const pending: string[] = [];
+  for (const v of spec?.variables ?? []) {
+    values[v.name] = fromUrl[v.name] ?? v.default ?? [];
+    if (values[v.name].length === 0 && !v.multi && !v.include_all) pending.push(v.name);
+  }
   return {
     range: {
       from: params.get("from") ?? spec?.time?.from ?? DEFAULT_TIME_RANGE.from,
@@ -31,6 +41,7 @@ export function dashboardView(spec: DashboardSpec | undefined, params: URLSearch
     // The URL's `compare` (`off` = none) overrides the comparison the dashboard saved.
     compare: effectiveTimeShift(params.get("compare"), spec?.time_shift),
     values,
+    pending,
   };
 }
 
@@ -49,6 +60,12 @@ export function panelQueries(panel: Panel, variables: Record<string, string[]>):
   return panel.queries.filter((q) => !q.hidden).map((q) => interpolateVariables(q.query, variables));
 }
 
+/** Whether a visible query of `panel` uses one of the `pending` variables. */
+export function awaitsVariable(panel: Panel, pending: readonly string[] | undefined): boolean {
+  if (!pending?.length) return false;
+  return panel.queries.some((q) => !q.hidden && pending.some((name) => referencedVariables(q.query).has(name)));
+}
+
 /**
  * The data of one panel: its queries over the time range (and over the shifted range when the
  * panel is a chart and a comparison is on), sent together with every other panel's.
@@ -60,8 +77,10 @@ export function panelQuery(
   timeRange: TimeRangeSpec,
   variables: Record<string, string[]>,
   compare?: string,
+  pending?: readonly string[],
 ) {
   const queries = panelQueries(panel, variables);
+  const waiting = awaitsVariable(panel, pending);
   const shiftMs = isChart(panel.type) ? parseTimeShift(compare) : undefined;
   return queryOptions({
     queryKey: ["dql-panel", workspaceId, queries, timeRange.from, timeRange.to, shiftMs ?? 0],
@@ -87,7 +106,7 @@ export function panelQuery(
         compare: shiftMs && compare ? { result: part(1), shiftMs, shift: compare } : undefined,
       };
     },
-    enabled: queries.length > 0,
+    enabled: queries.length > 0 && !waiting,
     // Fresh for a moment: what the router asked for while the page's code loaded is what the
     // panel shows, not asked for a second time when it mounts.
     staleTime: 10_000,
@@ -104,7 +123,7 @@ export function prefetchPanels(
 ): void {
   const view = dashboardView(spec, params);
   for (const panel of spec.panels ?? []) {
-    const options = panelQuery(workspaceId, panel, view.range, view.values, view.compare);
+    const options = panelQuery(workspaceId, panel, view.range, view.values, view.compare, view.pending);
     if (options.enabled) void client.prefetchQuery(options);
   }
 }

@@ -14,6 +14,13 @@ export function interpolateVariables(query: string, values: Record<string, strin
   });
 }
 
+/** Names of the variables `query` refers to (`$name` or `${name}`). */
+export function referencedVariables(query: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of query.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g)) out.add(m[1] ?? m[2]);
+  return out;
+}
+
 function escapeRegex(v: string): string {
   return v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -32,6 +32,8 @@ export interface PanelEditorProps {
   panel: Panel;
   timeRange: TimeRangeSpec;
   variables: Record<string, string[]>;
+  /** Variables still waiting for a value: the preview waits too when its query uses one. */
+  pending?: readonly string[];
   compare?: string;
   /** Applies the edited panel to the dashboard (saved with the dashboard). */
   onApply: (panel: Panel) => void;
@@ -47,6 +49,7 @@ export function PanelEditor({
   panel,
   timeRange,
   variables,
+  pending,
   compare,
   onApply,
   onCancel,
@@ -126,6 +129,7 @@ export function PanelEditor({
               panel={preview}
               timeRange={timeRange}
               variables={variables}
+              pending={pending}
               compare={compare}
             />
           </div>

@@ -19,6 +19,8 @@ export interface PanelViewProps {
   panel: Panel;
   timeRange: TimeRangeSpec;
   variables: Record<string, string[]>;
+  /** Variables still waiting for a value (DashboardView.pending): panels using one wait too. */
+  pending?: readonly string[];
   /** Time shift (`1d`) to draw the past series as well; charts only. */
   compare?: string;
   onZoom?: (range: [number, number]) => void;
@@ -34,12 +36,13 @@ export function PanelView({
   panel,
   timeRange,
   variables,
+  pending,
   compare,
   onZoom,
   actions,
   headerClassName,
 }: PanelViewProps): ReactElement {
-  const query = panelQuery(workspaceId, panel, timeRange, variables, compare);
+  const query = panelQuery(workspaceId, panel, timeRange, variables, compare, pending);
   const queries = panelQueries(panel, variables);
   const run = useQuery({ ...query, placeholderData: keepPreviousData });
 
