@@ -37,7 +37,8 @@ CREATE TABLE workspace_limits (
     ingest_points_per_second integer NOT NULL,
     ingest_burst integer NOT NULL,
     max_body_bytes integer NOT NULL,
-    retention_days integer NOT NULL
+    retention_days integer NOT NULL,
+    active_series integer NOT NULL
 );
 CREATE TABLE api_keys (
     id uuid PRIMARY KEY,

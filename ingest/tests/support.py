@@ -59,6 +59,7 @@ class Keys:
         burst: int = 1_000_000,
         max_body: int = 10 * 1024 * 1024,
         retention_days: int = 3650,
+        active_series: int = 500_000,
         workspace_id: str | None = None,
     ) -> Key:
         from vigil_ingest.gateway.auth import hash_key
@@ -71,8 +72,8 @@ class Keys:
             if workspace_id is None:
                 conn.execute("INSERT INTO workspaces (id) VALUES (%s)", (ws,))
                 conn.execute(
-                    "INSERT INTO workspace_limits VALUES (%s, %s, %s, %s, %s)",
-                    (ws, pps, burst, max_body, retention_days),
+                    "INSERT INTO workspace_limits VALUES (%s, %s, %s, %s, %s, %s)",
+                    (ws, pps, burst, max_body, retention_days, active_series),
                 )
             conn.execute(
                 "INSERT INTO api_keys (id, workspace_id, key_hash, key_prefix, scope) "

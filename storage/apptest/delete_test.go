@@ -109,7 +109,7 @@ func checkDeleteWhileWriting(t *testing.T, vs *VigilStorage) {
 	}
 	// past the visibility delay nothing of the workspace is left
 	time.Sleep(2 * time.Second)
-	if got := vs.Get(t, "/internal/v1/usage", "ws-busy", nil); got.Body != `{"active_series":0,"series_total":0}`+"\n" {
+	if got := vs.Get(t, "/internal/v1/usage", "ws-busy", nil); got.Body != `{"active_series":0,"series_total":0,"series_limit_dropped_points":0}`+"\n" {
 		t.Fatalf("series outlived the delete (%d writes accepted, %d refused): usage %s", accepted.Load(), refused.Load(), got)
 	}
 	if accepted.Load() == 0 || refused.Load() == 0 {

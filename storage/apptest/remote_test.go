@@ -92,7 +92,7 @@ func TestRemoteWriteAndAdmin(t *testing.T) {
 		t.Fatalf("want 400; got %s", resp)
 	}
 	resp = vs.Get(t, "/internal/v1/usage", "ws-a", nil)
-	if resp.Body != `{"active_series":2,"series_total":2}`+"\n" {
+	if resp.Body != `{"active_series":2,"series_total":2,"series_limit_dropped_points":0}`+"\n" {
 		t.Fatalf("unexpected usage: %s", resp)
 	}
 	resp = vs.Do(t, http.MethodDelete, "/internal/v1/workspace", "ws-a", nil, nil)

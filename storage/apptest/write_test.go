@@ -158,15 +158,15 @@ func TestWorkspaceDeleteAndUsage(t *testing.T) {
 			t.Fatalf("usage of %s: want %s; got %s", ws, want, resp)
 		}
 	}
-	f("ws-a", `{"active_series":2,"series_total":2}`)
-	f("ws-b", `{"active_series":1,"series_total":1}`)
+	f("ws-a", `{"active_series":2,"series_total":2,"series_limit_dropped_points":0}`)
+	f("ws-b", `{"active_series":1,"series_total":1,"series_limit_dropped_points":0}`)
 
 	resp := vs.Do(t, http.MethodDelete, "/internal/v1/workspace", "ws-a", nil, nil)
 	if resp.Status != 200 || resp.Body != `{"deleted_series":2,"status":"success"}`+"\n" {
 		t.Fatalf("unexpected delete answer: %s", resp)
 	}
-	f("ws-a", `{"active_series":0,"series_total":0}`)
-	f("ws-b", `{"active_series":1,"series_total":1}`)
+	f("ws-a", `{"active_series":0,"series_total":0,"series_limit_dropped_points":0}`)
+	f("ws-b", `{"active_series":1,"series_total":1,"series_limit_dropped_points":0}`)
 	waitForSeries(t, vs, "ws-a", `{__name__=~".+"}`, 0)
 	waitForSeries(t, vs, "ws-b", `{__name__=~".+"}`, 1)
 	if resp := vs.Do(t, http.MethodPost, "/internal/v1/workspace", "ws-a", nil, nil); resp.Status != 405 {

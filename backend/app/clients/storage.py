@@ -174,14 +174,19 @@ class StorageClient:
             **kwargs,
         )
 
-    def usage(self, *, workspace_id: uuid.UUID) -> dict[str, int]:
+    def usage(self, *, workspace_id: uuid.UUID) -> dict[str, Any]:
         response = self._send("GET", "/internal/v1/usage", workspace_id=workspace_id, timeout=10.0)
         if response.status_code != 200:
             raise StorageUnavailable(
                 f"vigil-storage answered {response.status_code} to the usage request"
             )
         data = response.json()
-        return {k: int(data[k]) for k in ("active_series", "series_total") if k in data}
+        keys = ("active_series", "series_total", "series_limit_dropped_points")
+        out: dict[str, Any] = {k: int(data[k]) for k in keys if data.get(k) is not None}
+        if data.get("error"):
+            # a workspace with more series than storage counts gets the rest of its usage
+            out["storage_error"] = str(data["error"])
+        return out
 
     def samples_since(self, *, workspace_id: uuid.UUID, seconds: int, timeout_seconds: int) -> int:
         """Samples stored in the last ``seconds`` (one per field value), via PromQL."""

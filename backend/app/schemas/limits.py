@@ -34,6 +34,11 @@ class UsagePublic(BaseModel):
         description="Samples stored since 00:00 UTC (one per field value), counted by storage"
     )
     queries_today: int = Field(description="DQL and PromQL requests since 00:00 UTC")
+    series_limit_dropped_points: int | None = Field(
+        default=None,
+        description="Points left out since storage started because their series were new while "
+        "the workspace had its limit of active series",
+    )
     storage_error: str | None = None
 
 

@@ -152,12 +152,14 @@ def usage(db: Session, *, workspace_id: uuid.UUID, storage: StorageClient) -> di
         "active_series": None,
         "series_total": None,
         "points_today": None,
+        "series_limit_dropped_points": None,
     }
     try:
         result.update(storage.usage(workspace_id=workspace_id))
         result["points_today"] = points_today(workspace_id=workspace_id, storage=storage)
     except StorageUnavailable as exc:
-        result["storage_error"] = exc.detail
+        # after what storage said about the figures it could not count, if anything
+        result["storage_error"] = "; ".join(filter(None, [result.get("storage_error"), exc.detail]))
     return result
 
 

@@ -2270,6 +2270,12 @@ export type UsagePublic = {
      */
     queries_today: number;
     /**
+     * Series Limit Dropped Points
+     *
+     * Points left out since storage started because their series were new while the workspace had its limit of active series
+     */
+    series_limit_dropped_points?: number | null;
+    /**
      * Storage Error
      */
     storage_error?: string | null;

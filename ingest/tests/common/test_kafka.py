@@ -6,6 +6,7 @@ import pytest
 
 from vigil_ingest.common.kafka import (
     HEADER_FORMAT,
+    HEADER_MAX_ACTIVE_SERIES,
     HEADER_POINTS,
     HEADER_PRECISION,
     HEADER_RECEIVED_AT,
@@ -45,6 +46,22 @@ def test_promrw_has_no_precision() -> None:
     assert Batch.from_record(b.value, b.headers()) == b
 
 
+def test_the_workspace_series_limit_travels_with_the_batch() -> None:
+    b = Batch(
+        workspace="ws",
+        format="promrw",
+        value=b"\x00",
+        points=3,
+        received_at_ms=1,
+        max_active_series=500_000,
+    )
+    assert (HEADER_MAX_ACTIVE_SERIES, b"500000") in b.headers()
+    assert Batch.from_record(b.value, b.headers()) == b
+    # records written before the limit travelled have none: no limit
+    old = [h for h in b.headers() if h[0] != HEADER_MAX_ACTIVE_SERIES]
+    assert Batch.from_record(b.value, old).max_active_series == 0
+
+
 def test_header_names_match_docs() -> None:
     assert [
         HEADER_WORKSPACE,
@@ -52,7 +69,15 @@ def test_header_names_match_docs() -> None:
         HEADER_PRECISION,
         HEADER_RECEIVED_AT,
         HEADER_POINTS,
-    ] == ["vigil-workspace", "vigil-format", "vigil-precision", "vigil-received-at", "vigil-points"]
+        HEADER_MAX_ACTIVE_SERIES,
+    ] == [
+        "vigil-workspace",
+        "vigil-format",
+        "vigil-precision",
+        "vigil-received-at",
+        "vigil-points",
+        "vigil-max-active-series",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -68,6 +93,14 @@ def test_header_names_match_docs() -> None:
         ),
         (
             [("vigil-workspace", b"w"), ("vigil-format", b"line"), ("vigil-points", b"x")],
+            "non-numeric header",
+        ),
+        (
+            [
+                ("vigil-workspace", b"w"),
+                ("vigil-format", b"line"),
+                ("vigil-max-active-series", b"x"),
+            ],
             "non-numeric header",
         ),
         ([("vigil-workspace", b"\xff"), ("vigil-format", b"line")], "header is not UTF-8"),

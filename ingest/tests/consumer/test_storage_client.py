@@ -31,6 +31,28 @@ def test_line_request_shape() -> None:
     assert req.content == b"cpu v=1\n"
 
 
+def test_the_series_limit_is_sent_and_the_points_left_out_returned() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        seen.append(req)
+        return httpx.Response(204, headers={"X-Vigil-Dropped-Points": "7"})
+
+    c = client(handler)
+    assert c.write_line("ws-1", b"cpu v=1\n", precision="ms", max_active_series=100) == 7
+    assert c.write_promrw("ws-1", b"\x00", max_active_series=100) == 7
+    assert [r.headers["x-vigil-max-active-series"] for r in seen] == ["100", "100"]
+    # no limit, no header; no answer header, nothing left out
+    seen.clear()
+    assert (
+        client(lambda req: (seen.append(req), httpx.Response(204))[1]).write_line(
+            "ws-1", b"cpu v=1\n", precision="ms"
+        )
+        == 0
+    )
+    assert "x-vigil-max-active-series" not in seen[0].headers
+
+
 def test_promrw_request_shape() -> None:
     seen: list[httpx.Request] = []
 

@@ -15,6 +15,7 @@ from support import write_request
 from vigil_ingest.common.config import Settings
 from vigil_ingest.common.kafka import (
     HEADER_FORMAT,
+    HEADER_MAX_ACTIVE_SERIES,
     HEADER_POINTS,
     HEADER_PRECISION,
     HEADER_RECEIVED_AT,
@@ -41,7 +42,7 @@ def client(postgres_url: str, kafka_topics: str) -> Iterator[TestClient]:
 
 
 def test_line_write_lands_on_kafka_with_contract_headers(client, keys, tail_line) -> None:
-    k = keys.create()
+    k = keys.create(active_series=1234)
     t0 = int(time.time() * 1000)
     r = client.post(
         "/v1/write/metric?precision=ns", content=LINES, headers={"Authorization": f"Token {k.key}"}
@@ -56,6 +57,8 @@ def test_line_write_lands_on_kafka_with_contract_headers(client, keys, tail_line
     assert h[HEADER_PRECISION] == b"ns"
     assert h[HEADER_POINTS] == b"2"
     assert t0 <= int(h[HEADER_RECEIVED_AT]) <= int(time.time() * 1000)
+    # the workspace's limit of active series, for storage to apply
+    assert h[HEADER_MAX_ACTIVE_SERIES] == b"1234"
 
 
 @pytest.mark.parametrize(

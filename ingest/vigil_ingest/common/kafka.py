@@ -24,6 +24,8 @@ HEADER_FORMAT = "vigil-format"
 HEADER_PRECISION = "vigil-precision"
 HEADER_RECEIVED_AT = "vigil-received-at"
 HEADER_POINTS = "vigil-points"
+# the workspace's limit of active series, which storage applies to the batch's new series
+HEADER_MAX_ACTIVE_SERIES = "vigil-max-active-series"
 HEADER_ERROR = "vigil-error"
 HEADER_SOURCE_TOPIC = "vigil-source-topic"
 
@@ -54,6 +56,7 @@ class Batch:
     points: int
     received_at_ms: int
     precision: Precision | None = None  # line protocol only
+    max_active_series: int = 0  # the workspace's limit when the batch was accepted; 0: none
 
     @property
     def topic(self) -> str:
@@ -72,6 +75,8 @@ class Batch:
             h.append((HEADER_PRECISION, (self.precision or "ns").encode()))
         h.append((HEADER_RECEIVED_AT, str(self.received_at_ms).encode()))
         h.append((HEADER_POINTS, str(self.points).encode()))
+        if self.max_active_series > 0:
+            h.append((HEADER_MAX_ACTIVE_SERIES, str(self.max_active_series).encode()))
         return h
 
     @classmethod
@@ -98,6 +103,7 @@ class Batch:
         try:
             points = int(h.get(HEADER_POINTS, b"0"))
             received = int(h.get(HEADER_RECEIVED_AT, b"0"))
+            max_active_series = int(h.get(HEADER_MAX_ACTIVE_SERIES, b"0"))
         except ValueError as e:
             raise HeaderError(f"non-numeric header: {e}") from None
         return cls(
@@ -107,6 +113,7 @@ class Batch:
             points=points,
             received_at_ms=received,
             precision=precision,
+            max_active_series=max(0, max_active_series),
         )
 
 

@@ -1,6 +1,7 @@
 """Grouping polled records into storage writes.
 
-Records of one poll are grouped by (format, workspace, precision); each group becomes one
+Records of one poll are grouped by (format, workspace, precision, the workspace's active series
+limit they carry); each group becomes one
 storage request (split further at ``max_bytes``). Line protocol is concatenated; remote_write
 bodies are decoded, concatenated (serialised protobuf messages merge by concatenation:
 ``timeseries`` is a repeated field) and snappy-encoded again.
@@ -42,6 +43,7 @@ class WriteGroup:
     precision: str | None
     items: list[Item] = field(default_factory=list)
     size: int = 0
+    max_active_series: int = 0  # the workspace's limit, as its newest batch carries it
 
     @property
     def points(self) -> int:
@@ -65,8 +67,8 @@ class Grouped:
 
 
 def group_records(records: Iterable[Record], *, max_bytes: int) -> Grouped:
-    """Group records per (format, workspace, precision) in arrival order."""
-    open_groups: dict[tuple[str, str, str | None], WriteGroup] = {}
+    """Group records per (format, workspace, precision, limit) in arrival order."""
+    open_groups: dict[tuple[str, str, str | None, int], WriteGroup] = {}
     groups: list[WriteGroup] = []
     invalid: list[tuple[Record, str]] = []
     for rec in records:
@@ -75,11 +77,14 @@ def group_records(records: Iterable[Record], *, max_bytes: int) -> Grouped:
         except HeaderError as e:
             invalid.append((rec, f"invalid record headers: {e}"))
             continue
-        key = (batch.format, batch.workspace, batch.precision)
+        key = (batch.format, batch.workspace, batch.precision, batch.max_active_series)
         g = open_groups.get(key)
         if g is None or (g.items and g.size + len(batch.value) > max_bytes):
             g = WriteGroup(
-                workspace=batch.workspace, format=batch.format, precision=batch.precision
+                workspace=batch.workspace,
+                format=batch.format,
+                precision=batch.precision,
+                max_active_series=batch.max_active_series,
             )
             open_groups[key] = g
             groups.append(g)

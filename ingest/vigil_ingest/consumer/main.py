@@ -79,6 +79,12 @@ class Metrics:
             "Points dropped because their workspace had been deleted",
             registry=r,
         )
+        self.series_limit_dropped_points = Counter(
+            "vigil_consumer_series_limit_dropped_points",
+            "Points storage left out because their series were new while the workspace had "
+            "its limit of active series",
+            registry=r,
+        )
         self.write_seconds = Histogram(
             "vigil_consumer_storage_write_seconds",
             "Duration of successful storage writes",
@@ -280,7 +286,12 @@ class Consumer:
         mid = len(g.items) // 2
         for items in (g.items[:mid], g.items[mid:]):
             half = WriteGroup(
-                g.workspace, g.format, g.precision, items, sum(len(i.batch.value) for i in items)
+                g.workspace,
+                g.format,
+                g.precision,
+                items,
+                sum(len(i.batch.value) for i in items),
+                g.max_active_series,
             )
             try:
                 self._with_retry(lambda half=half: self._write(half))  # type: ignore[misc]
@@ -291,11 +302,24 @@ class Consumer:
 
     def _write(self, g: WriteGroup) -> None:
         t0 = time.perf_counter()
+        limit = g.max_active_series
         if g.format == "line":
-            self.storage.write_line(g.workspace, g.body(), precision=g.precision or "ns")
+            dropped = self.storage.write_line(
+                g.workspace, g.body(), precision=g.precision or "ns", max_active_series=limit
+            )
         else:
-            self.storage.write_promrw(g.workspace, g.body())
+            dropped = self.storage.write_promrw(g.workspace, g.body(), max_active_series=limit)
         self.metrics.write_seconds.observe(time.perf_counter() - t0)
+        if dropped:
+            # what the workspace's owner sees in its usage; here for the operator
+            log.info(
+                "workspace %s is at its limit of %d active series: storage left out %d points "
+                "of new series",
+                g.workspace,
+                limit,
+                dropped,
+            )
+            self.metrics.series_limit_dropped_points.inc(dropped)
         self.metrics.batches.labels(g.format).inc()
         self.metrics.points.labels(g.format).inc(g.points)
 

@@ -15,6 +15,10 @@ import httpx
 from vigil_ingest.common.errors import Poison, Retryable, WorkspaceDeleted
 
 WORKSPACE_HEADER = "X-Vigil-Workspace"
+# the workspace's limit of active series; storage leaves out the points of new series beyond it
+# and says how many in DROPPED_HEADER
+MAX_ACTIVE_SERIES_HEADER = "X-Vigil-Max-Active-Series"
+DROPPED_HEADER = "X-Vigil-Dropped-Points"
 _POISON_STATUSES = frozenset({400, 413, 415, 422})
 
 
@@ -54,23 +58,29 @@ class StorageClient:
     def close(self) -> None:
         self._client.close()
 
-    def write_line(self, workspace: str, body: bytes, *, precision: str) -> None:
-        self._post(
+    def write_line(
+        self, workspace: str, body: bytes, *, precision: str, max_active_series: int = 0
+    ) -> int:
+        """Writes line protocol; returns the points storage left out for the series limit."""
+        return self._post(
             "/internal/v1/write/line",
             workspace,
             body,
             params={"precision": precision},
             content_type="text/plain; charset=utf-8",
+            max_active_series=max_active_series,
         )
 
-    def write_promrw(self, workspace: str, body: bytes) -> None:
-        self._post(
+    def write_promrw(self, workspace: str, body: bytes, *, max_active_series: int = 0) -> int:
+        """Writes remote_write; returns the points storage left out for the series limit."""
+        return self._post(
             "/internal/v1/write/promrw",
             workspace,
             body,
             params=None,
             content_type="application/x-protobuf",
             extra={"Content-Encoding": "snappy", "X-Prometheus-Remote-Write-Version": "0.1.0"},
+            max_active_series=max_active_series,
         )
 
     def _post(
@@ -82,17 +92,23 @@ class StorageClient:
         params: dict[str, str] | None,
         content_type: str,
         extra: dict[str, str] | None = None,
-    ) -> None:
+        max_active_series: int = 0,
+    ) -> int:
         headers = {WORKSPACE_HEADER: workspace, "Content-Type": content_type}
         if extra:
             headers.update(extra)
+        if max_active_series > 0:
+            headers[MAX_ACTIVE_SERIES_HEADER] = str(max_active_series)
         try:
             resp = self._client.post(path, content=body, params=params, headers=headers)
         except httpx.TransportError as e:
             raise Retryable(f"storage unreachable: {type(e).__name__}: {e}") from e
         status = resp.status_code
         if 200 <= status < 300:
-            return
+            try:
+                return max(0, int(resp.headers.get(DROPPED_HEADER, "0")))
+            except ValueError:
+                return 0
         reason = _reason(resp)
         if status >= 500 or status == 429:
             raise Retryable(f"storage answered {status}: {reason}")

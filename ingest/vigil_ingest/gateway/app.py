@@ -180,6 +180,7 @@ class Gateway:
                 points=points if len(parts) == 1 else lineproto.count_points(part),
                 received_at_ms=received,
                 precision=p,
+                max_active_series=principal.active_series,
             )
             for part in parts
         ]
@@ -229,6 +230,7 @@ class Gateway:
             value=body,
             points=samples,
             received_at_ms=now_ms(),
+            max_active_series=principal.active_series,
         )
         await self._produce([batch], "promrw", samples)
         return Response(status_code=204)

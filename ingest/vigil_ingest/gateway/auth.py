@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 KEY_QUERY = """
 SELECT k.id, k.workspace_id, k.scope, l.ingest_points_per_second, l.ingest_burst, l.max_body_bytes,
-       l.retention_days
+       l.retention_days, l.active_series
 FROM api_keys k
 JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL
 JOIN workspace_limits l ON l.workspace_id = k.workspace_id
@@ -53,6 +53,7 @@ class Principal:
     burst: float
     max_body_bytes: int
     retention_days: int
+    active_series: int = 0  # limit of the workspace's active series (storage applies it); 0: none
 
 
 def hash_key(key: str) -> str:
@@ -186,7 +187,7 @@ class KeyResolver:
                 ) from e
         if row is None:
             return None
-        key_id, workspace_id, scope, pps, burst, max_body, retention_days = row
+        key_id, workspace_id, scope, pps, burst, max_body, retention_days, active_series = row
         return Principal(
             key_id=str(key_id),
             workspace_id=str(workspace_id),
@@ -195,6 +196,7 @@ class KeyResolver:
             burst=float(burst),  # type: ignore[arg-type]
             max_body_bytes=int(max_body),  # type: ignore[call-overload]
             retention_days=int(retention_days),  # type: ignore[call-overload]
+            active_series=int(active_series),  # type: ignore[call-overload]
         )
 
     async def _drop_connection(self) -> None:

@@ -268,13 +268,20 @@ func LineHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		return err
 	}
 	defer bodyPool.Put(bb)
+	maxSeries, err := maxActiveSeries(r)
+	if err != nil {
+		batchesError.Inc()
+		return err
+	}
 	precision, now := r.URL.Query().Get("precision"), time.Now().UnixMilli()
+	var dropped int
 	if sink != nil {
 		samples, err := LineRows(bb.B, precision, ws, now)
 		if err != nil {
 			batchesError.Inc()
 			return err
 		}
+		samples, dropped = limitSamples(ws, maxSeries, samples)
 		if err := tombstones.Write(ws, func() error { return sink(r.Context(), ws, samples) }); err != nil {
 			return err
 		}
@@ -286,11 +293,13 @@ func LineHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 			batchesError.Inc()
 			return err
 		}
+		rb.mrs, dropped = limitRows(ws, maxSeries, rb.mrs)
 		if err := tombstones.Write(ws, func() error { return addRows(rb.mrs) }); err != nil {
 			return err
 		}
 	}
 	batchesOK.Inc()
+	setDropped(w, dropped)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -305,6 +314,11 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	default:
 		return apierror.New(http.StatusUnsupportedMediaType, apierror.TypeUnsupportedMediaType,
 			"unsupported Content-Encoding %q; remote_write 1.0 bodies must be snappy-compressed", ce)
+	}
+	maxSeries, err := maxActiveSeries(r)
+	if err != nil {
+		batchesError.Inc()
+		return err
 	}
 	bb := bodyPool.Get()
 	defer bodyPool.Put(bb)
@@ -322,6 +336,7 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		batchesError.Inc()
 		return err
 	}
+	samples, dropped := limitSamples(ws, maxSeries, samples)
 	write := Write
 	if sink != nil {
 		write = func(samples []Sample) error { return sink(r.Context(), ws, samples) }
@@ -330,6 +345,7 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		return err
 	}
 	batchesOK.Inc()
+	setDropped(w, dropped)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -5,9 +5,12 @@ package workspaceapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
+	"vigil/storage/app/ingest"
 	"vigil/storage/app/tombstones"
 	"vigil/storage/app/vmsource"
 	"vigil/storage/lib/apierror"
@@ -45,19 +48,28 @@ func DeleteHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	if err != nil {
 		return err
 	}
+	ingest.ForgetWorkspace(ws)
 	w.Header().Set("Content-Type", "application/json")
 	return json.NewEncoder(w).Encode(map[string]any{"status": "success", "deleted_series": n})
 }
 
 // Usage is the answer of GET /internal/v1/usage.
 type Usage struct {
-	// ActiveSeries counts series with a sample in the last hour.
-	ActiveSeries int `json:"active_series"`
-	// SeriesTotal counts every series the workspace has stored and not deleted.
-	SeriesTotal int `json:"series_total"`
+	// ActiveSeries counts series with a sample in the last hour; null when there are too many
+	// to count (Error says why).
+	ActiveSeries *int `json:"active_series"`
+	// SeriesTotal counts every series the workspace has stored and not deleted; null when there
+	// are too many to count.
+	SeriesTotal *int `json:"series_total"`
+	// SeriesLimitDroppedPoints counts the points left out since this process started because
+	// their series were new while the workspace had its limit of active series.
+	SeriesLimitDroppedPoints uint64 `json:"series_limit_dropped_points"`
+	// Error says why a count is missing.
+	Error string `json:"error,omitempty"`
 }
 
-// UsageHandler serves GET /internal/v1/usage for ws.
+// UsageHandler serves GET /internal/v1/usage for ws. A workspace with more series than a
+// count may scan (-vmsource.maxMetadataSeries) still gets the rest of its usage.
 func UsageHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	if r.Method != http.MethodGet {
 		return apierror.New(http.StatusMethodNotAllowed, apierror.TypeMethodNotAllowed, "method %s not allowed; use GET", r.Method)
@@ -66,14 +78,24 @@ func UsageHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	defer cancel()
 	src := NewAdmin(ws)
 	now := time.Now()
-	active, err := src.SeriesCount(ctx, now.Add(-activeWindow).UnixMilli(), now.UnixMilli())
-	if err != nil {
+	u := Usage{SeriesLimitDroppedPoints: ingest.DroppedPoints(ws)}
+	count := func(what string, start int64) (*int, error) {
+		n, err := src.SeriesCount(ctx, start, now.UnixMilli())
+		if ae := (*apierror.Error)(nil); errors.As(err, &ae) && ae.Type == apierror.TypeLimitExceeded {
+			if u.Error == "" {
+				u.Error = fmt.Sprintf("%s not counted: %s", what, err)
+			}
+			return nil, nil
+		}
+		return &n, err
+	}
+	var err error
+	if u.ActiveSeries, err = count("active series", now.Add(-activeWindow).UnixMilli()); err != nil {
 		return err
 	}
-	total, err := src.SeriesCount(ctx, 0, now.UnixMilli())
-	if err != nil {
+	if u.SeriesTotal, err = count("series stored", 0); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	return json.NewEncoder(w).Encode(Usage{ActiveSeries: active, SeriesTotal: total})
+	return json.NewEncoder(w).Encode(u)
 }

@@ -36,6 +36,23 @@ def test_usage_reports_storage_failure(client: TestClient, storage: StorageMock)
     assert storage.last().url.path == "/internal/v1/usage"
 
 
+def test_usage_of_a_workspace_too_big_to_count(client: TestClient, storage: StorageMock) -> None:
+    """Storage answers null counts with the reason; the rest of the usage is still shown."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    storage.usage = {
+        "active_series": None,
+        "series_total": None,
+        "series_limit_dropped_points": 1234,
+        "error": "active series not counted: too many series: …",
+    }
+    usage = client.get(f"/api/v1/workspaces/{ws['id']}/usage", headers=user.headers).json()
+    assert usage["active_series"] is None and usage["series_total"] is None
+    assert usage["series_limit_dropped_points"] == 1234
+    assert usage["storage_error"].startswith("active series not counted")
+    assert usage["queries_today"] == 0
+
+
 def test_audit_log_records_security_actions(client: TestClient) -> None:
     owner = signup(client)
     ws = create_workspace(client, owner)

@@ -248,6 +248,14 @@ function UsageFigures({
         <Figure label="Points today (UTC)" value={usage.points_today} testId="usage-points-today" />
         <Figure label="Queries today (UTC)" value={usage.queries_today} testId="usage-queries-today" />
       </div>
+      {usage.series_limit_dropped_points ? (
+        <Alert title="New series are being refused" testId="usage-series-limit-dropped">
+          {formatNumber(usage.series_limit_dropped_points)} points of new series were left out since storage last started,
+          because the workspace had reached its limit of {limits ? formatNumber(limits.active_series) : "active"} active
+          series. Series that already receive points keep being written. Raise the limit, or stop sending the extra
+          series (a tag whose values keep changing, such as a request id, makes a new series for each value).
+        </Alert>
+      ) : null}
     </>
   );
 }

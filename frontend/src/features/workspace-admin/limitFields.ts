@@ -43,7 +43,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     unit: "series",
     min: 1,
     max: 1_000_000_000,
-    help: "Series that received a point recently; new series above it are refused.",
+    help: "Series that received a point in the last hour; above it, points of new series are left out (counted under Usage), while existing series keep receiving points.",
   },
   {
     key: "query_timeout_seconds",
