@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, useRouteError, type LoaderFunctionArgs } from "react-router";
 import type { ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
+import { Spinner } from "@/components/ui/Spinner";
 import { currentUserQuery } from "@/features/auth/hooks/useAuth";
 import { LoginPage } from "@/features/auth/LoginPage";
 import { dashboardQuery } from "@/features/dashboards/hooks/useDashboards";
@@ -64,6 +65,16 @@ function prefetchDashboard({ params, request }: LoaderFunctionArgs): null {
 
 const prefetchOnEntry = (): boolean => false;
 
+/**
+ * What the window shows while a workspace page's code and first data load on the first visit
+ * (the router draws the page once its loaders and code are in), instead of nothing.
+ */
+const loadingApp = (
+  <main className="center-page">
+    <Spinner label="Loading Vigil" />
+  </main>
+);
+
 export const router = createBrowserRouter([
   { path: "/login", element: <LoginPage />, errorElement: <RouteError /> },
   { path: "/signup", element: <LoginPage mode="signup" />, errorElement: <RouteError /> },
@@ -78,6 +89,7 @@ export const router = createBrowserRouter([
         element: <AppShell />,
         loader: prefetchShell,
         shouldRevalidate: prefetchOnEntry,
+        hydrateFallbackElement: loadingApp,
         errorElement: <RouteError />,
         children: [
           { index: true, element: <Navigate to="explore" replace /> },
@@ -85,7 +97,12 @@ export const router = createBrowserRouter([
           { path: "settings", element: <SettingsPage />, children: settingsRoutes },
           { path: "get-started", element: <GetStartedPage /> },
           { path: "dashboards", lazy: dashboards },
-          { path: "dashboards/:dashboardId", lazy: dashboard, loader: prefetchDashboard, shouldRevalidate: prefetchOnEntry },
+          {
+            path: "dashboards/:dashboardId",
+            lazy: dashboard,
+            loader: prefetchDashboard,
+            shouldRevalidate: prefetchOnEntry,
+          },
           { path: "benchmarks", lazy: benchmarks },
           { path: "benchmarks/:runId", lazy: benchmarkRun },
         ],
