@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.main import api_router, root_router
@@ -81,6 +82,18 @@ async def validation_error_handler(_: Request, exc: Exception) -> JSONResponse:
     )
 
 
+async def data_error_handler(_: Request, exc: Exception) -> JSONResponse:
+    """A value the database cannot store is the request's fault: 422 saying which kind. Above
+    all text with NUL (U+0000), which no PostgreSQL text column can hold, in any field."""
+    assert isinstance(exc, DataError)
+    reason = str(exc.orig).splitlines()[0] if exc.orig is not None else "invalid value"
+    if "0x00" in reason:
+        detail = "text must not contain NUL (\\u0000) characters"
+    else:
+        detail = f"a value cannot be stored: {reason}"
+    return JSONResponse({"detail": detail, "code": "validation_error"}, status_code=422)
+
+
 def _flush_counters() -> None:
     try:
         with get_sessionmaker()() as db:
@@ -128,6 +141,7 @@ def create_app(*, storage: StorageClient | None = None) -> FastAPI:
     app.add_exception_handler(VigilError, vigil_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(DataError, data_error_handler)
     app.include_router(health.router)
     app.include_router(api_router, prefix=settings.API_V1_STR)
     app.include_router(root_router)

@@ -270,3 +270,22 @@ def test_a_bad_default_time_shift_is_refused_naming_the_field(client: TestClient
         assert body["code"] == "validation_error"
         assert body["detail"].startswith("body.spec.time_shift: "), body
         assert reason in body["detail"], (reason, body)
+
+
+def test_text_with_nul_is_a_422_wherever_it_is(client: TestClient) -> None:
+    """PostgreSQL text cannot hold U+0000: any field carrying one is refused, saying so."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    base = f"/api/v1/workspaces/{ws['id']}"
+    for path, body in (
+        ("/dashboards/import", {"title": "\u0000", "spec": {}}),
+        ("/dashboards", {"title": "a\u0000b"}),
+        ("/saved-queries", {"name": "\u0000", "query": "M::cpu:(usage_user)"}),
+    ):
+        r = client.post(base + path, json=body, headers=user.headers)
+        assert r.status_code == 422, (path, r.text)
+        assert r.json()["detail"] == "text must not contain NUL (\\u0000) characters", path
+    # nothing half-written, and the next request works
+    r = client.get(base + "/dashboards", headers=user.headers)
+    assert r.status_code == 200
+    assert all("\u0000" not in d["title"] for d in r.json()["data"])
