@@ -5,18 +5,11 @@ from __future__ import annotations
 import secrets
 
 import psycopg
-from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from vigil_ingest.gateway.auth import KEY_QUERY, TOUCH_QUERY
+from vigil_ingest.gateway.usage import PRUNE, UPSERT
 
 from app import migrations
-
-GATEWAY_QUERY = """
-SELECT k.id, k.workspace_id, k.scope, l.ingest_points_per_second, l.ingest_burst, l.max_body_bytes
-FROM api_keys k
-JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL
-JOIN workspace_limits l ON l.workspace_id = k.workspace_id
-WHERE k.key_hash = :hash AND k.revoked_at IS NULL
-"""
 
 
 def test_upgrade_on_empty_database_then_check_is_clean(server_url: str) -> None:
@@ -28,13 +21,15 @@ def test_upgrade_on_empty_database_then_check_is_clean(server_url: str) -> None:
     try:
         migrations.upgrade(url)
         migrations.check(url)  # raises if autogenerate would produce any operation
-        engine = create_engine(url)
-        with engine.connect() as conn:
-            assert conn.execute(text(GATEWAY_QUERY), {"hash": "0" * 64}).all() == []
+        # the gateway's own statements (vigil_ingest), with its driver
+        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://")) as conn:
+            assert conn.execute(KEY_QUERY, {"hash": "0" * 64}).fetchall() == []
+            conn.execute(TOUCH_QUERY, {"id": "00000000-0000-0000-0000-000000000000"})
             conn.execute(
-                text("UPDATE api_keys SET last_used_at = now() WHERE id = gen_random_uuid()")
+                UPSERT,
+                {"workspaces": [], "minutes": [], "points": []},
             )
-        engine.dispose()
+            conn.execute(PRUNE)
     finally:
         with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as c:
             c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

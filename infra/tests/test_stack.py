@@ -262,3 +262,20 @@ def test_workspace_active_series_limit_leaves_new_series_out() -> None:
 
     poll(lambda: points_of_h000() == 2, timeout=30)
     assert dropped() == left_out
+
+    # The points the gateway accepted are counted whether storage kept them or not: they are
+    # what the workspace sent, in the unit of its ingest limit (10 + 30 + 10 lines).
+    def usage() -> dict[str, Any]:
+        r = httpx.get(f"{BACKEND}/api/v1/workspaces/{ws}/usage", headers=auth, timeout=30)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    poll(lambda: usage()["points_today"] == 50, timeout=30)
+    r = httpx.get(
+        f"{BACKEND}/api/v1/workspaces/{ws}/usage/history",
+        params={"hours": 1},
+        headers=auth,
+        timeout=30,
+    )
+    assert r.status_code == 200, r.text
+    assert round(sum(p["value"] for p in r.json()["ingest_rate"]) * 60) >= 50

@@ -40,6 +40,12 @@ CREATE TABLE workspace_limits (
     retention_days integer NOT NULL,
     active_series integer NOT NULL
 );
+CREATE TABLE workspace_ingest_minutely (
+    workspace_id uuid NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    minute timestamptz NOT NULL,
+    points bigint NOT NULL,
+    PRIMARY KEY (workspace_id, minute)
+);
 CREATE TABLE api_keys (
     id uuid PRIMARY KEY,
     workspace_id uuid NOT NULL REFERENCES workspaces (id),

@@ -188,24 +188,6 @@ class StorageClient:
             out["storage_error"] = str(data["error"])
         return out
 
-    def samples_since(self, *, workspace_id: uuid.UUID, seconds: int, timeout_seconds: int) -> int:
-        """Samples stored in the last ``seconds`` (one per field value), via PromQL."""
-        window = max(1, seconds)
-        response = self._send(
-            "GET",
-            "/api/v1/query",
-            workspace_id=workspace_id,
-            limits=QueryLimits(timeout_seconds=timeout_seconds, max_points=1_000_000_000),
-            params={"query": f'sum(count_over_time({{__name__=~".+"}}[{window}s]))'},
-            timeout=timeout_seconds + 5.0,
-        )
-        if response.status_code != 200:
-            raise StorageUnavailable(
-                f"vigil-storage answered {response.status_code} to the sample count query"
-            )
-        result = response.json().get("data", {}).get("result", [])
-        return int(float(result[0]["value"][1])) if result else 0
-
     def range_series(
         self,
         *,

@@ -12,6 +12,7 @@ from app.models.workspace import (
     Membership,
     Role,
     Workspace,
+    WorkspaceIngestMinutely,
     WorkspaceLimits,
     WorkspaceUsageDaily,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "User",
     "UserSession",
     "Workspace",
+    "WorkspaceIngestMinutely",
     "WorkspaceLimits",
     "WorkspaceUsageDaily",
 ]

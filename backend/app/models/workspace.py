@@ -120,3 +120,16 @@ class WorkspaceUsageDaily(Base):
     )
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     queries: Mapped[int] = mapped_column(BigInteger, nullable=False, server_default="0")
+
+
+class WorkspaceIngestMinutely(Base):
+    """Points the ingest gateway accepted per workspace and UTC minute (written by the gateway,
+    in the unit of the ingest limit: a line of line protocol, a remote_write sample)."""
+
+    __tablename__ = "workspace_ingest_minutely"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    minute: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    points: Mapped[int] = mapped_column(BigInteger, nullable=False)

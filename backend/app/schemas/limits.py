@@ -31,7 +31,8 @@ class UsagePublic(BaseModel):
     active_series: int | None = Field(description="From storage; null when storage is unreachable")
     series_total: int | None
     points_today: int | None = Field(
-        description="Samples stored since 00:00 UTC (one per field value), counted by storage"
+        description="Points the ingest gateway accepted since 00:00 UTC: lines of line protocol "
+        "and remote_write samples, the unit of the ingest limit"
     )
     queries_today: int = Field(description="DQL and PromQL requests since 00:00 UTC")
     series_limit_dropped_points: int | None = Field(
@@ -57,7 +58,8 @@ class UsageHistoryPublic(BaseModel):
     end: int = Field(description="Epoch milliseconds")
     step_seconds: int
     ingest_rate: list[UsagePoint] = Field(
-        description="Samples stored per second, averaged over each step"
+        description="Points per second the ingest gateway accepted, averaged over each step "
+        "(the unit of the ingest limit)"
     )
     active_series: list[UsagePoint] = Field(
         description="Series with a sample in the last 5 minutes"

@@ -8,13 +8,13 @@ import uuid
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from app.clients.storage import QueryLimits, StorageClient
 from app.core.errors import NotFound, StorageUnavailable
-from app.models import WorkspaceLimits, WorkspaceUsageDaily
+from app.models import WorkspaceIngestMinutely, WorkspaceLimits, WorkspaceUsageDaily
 from app.services import audit
 from app.services.audit import Actor
 
@@ -116,27 +116,40 @@ def count_query(db: Session, *, workspace_id: uuid.UUID) -> None:
     query_counter.add(db, workspace_id=workspace_id)
 
 
-POINTS_CACHE_SECONDS = 60.0
-POINTS_QUERY_TIMEOUT_SECONDS = 10
-_points_cache: dict[uuid.UUID, tuple[float, int]] = {}
-_points_lock = threading.Lock()
-
-
-def points_today(*, workspace_id: uuid.UUID, storage: StorageClient) -> int:
-    """Samples stored since 00:00 UTC, counted by storage; cached for a minute per workspace."""
-    now = time.monotonic()
-    with _points_lock:
-        cached = _points_cache.get(workspace_id)
-    if cached is not None and now - cached[0] < POINTS_CACHE_SECONDS:
-        return cached[1]
-    midnight = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    seconds = int((datetime.now(UTC) - midnight).total_seconds())
-    value = storage.samples_since(
-        workspace_id=workspace_id, seconds=seconds, timeout_seconds=POINTS_QUERY_TIMEOUT_SECONDS
+def points_since(db: Session, *, workspace_id: uuid.UUID, since: datetime) -> int:
+    """Points the ingest gateway accepted since ``since`` (its per-minute counts: a line of
+    line protocol, a remote_write sample, the unit of the ingest limit)."""
+    total = db.scalar(
+        select(func.coalesce(func.sum(WorkspaceIngestMinutely.points), 0)).where(
+            WorkspaceIngestMinutely.workspace_id == workspace_id,
+            WorkspaceIngestMinutely.minute >= since,
+        )
     )
-    with _points_lock:
-        _points_cache[workspace_id] = (now, value)
-    return value
+    return int(total or 0)
+
+
+def ingest_rate(
+    db: Session, *, workspace_id: uuid.UUID, start: int, end: int, step: int
+) -> list[dict[str, float]]:
+    """Points/s the gateway accepted per ``step`` seconds within [start, end) (epoch seconds),
+    each interval at its start; the one in progress is averaged over its elapsed part."""
+    bucket = func.floor(func.extract("epoch", WorkspaceIngestMinutely.minute) / step) * step
+    rows = db.execute(
+        select(bucket.label("t"), func.sum(WorkspaceIngestMinutely.points))
+        .where(
+            WorkspaceIngestMinutely.workspace_id == workspace_id,
+            WorkspaceIngestMinutely.minute >= datetime.fromtimestamp(start, UTC),
+            WorkspaceIngestMinutely.minute < datetime.fromtimestamp(end, UTC),
+        )
+        .group_by("t")
+        .order_by("t")
+    ).tuples()
+    now = time.time()
+    out = []
+    for t, points in rows:
+        elapsed = max(1.0, min(float(step), now - float(t)))
+        out.append({"t": int(t) * 1000, "value": float(points) / elapsed})
+    return out
 
 
 def usage(db: Session, *, workspace_id: uuid.UUID, storage: StorageClient) -> dict[str, Any]:
@@ -154,12 +167,12 @@ def usage(db: Session, *, workspace_id: uuid.UUID, storage: StorageClient) -> di
         "points_today": None,
         "series_limit_dropped_points": None,
     }
+    midnight = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    result["points_today"] = points_since(db, workspace_id=workspace_id, since=midnight)
     try:
         result.update(storage.usage(workspace_id=workspace_id))
-        result["points_today"] = points_today(workspace_id=workspace_id, storage=storage)
     except StorageUnavailable as exc:
-        # after what storage said about the figures it could not count, if anything
-        result["storage_error"] = "; ".join(filter(None, [result.get("storage_error"), exc.detail]))
+        result["storage_error"] = exc.detail
     return result
 
 
@@ -176,7 +189,8 @@ def history_step(hours: int) -> int:
 def usage_history(
     db: Session, *, workspace_id: uuid.UUID, storage: StorageClient, hours: int
 ) -> dict[str, Any]:
-    """Ingest rate and active series over the last ``hours`` (from storage), queries per day."""
+    """Over the last ``hours``: the ingest rate (the gateway's counts), active series (from
+    storage), queries per day."""
     query_counter.flush(db)
     step = history_step(hours)
     # Round the end up to a whole step so the interval in progress (the newest points) is shown.
@@ -204,22 +218,10 @@ def usage_history(
         {"day": d, "queries": counted.get(d, 0)}
         for d in (first_day + timedelta(days=i) for i in range(days))
     ]
+    result["ingest_rate"] = ingest_rate(
+        db, workspace_id=workspace_id, start=start, end=end, step=step
+    )
     try:
-        samples = storage.range_series(
-            workspace_id=workspace_id,
-            query=f'sum(count_over_time({{__name__=~".+"}}[{step}s]))',
-            start=start,
-            end=end,
-            step=step,
-            timeout_seconds=USAGE_HISTORY_TIMEOUT_SECONDS,
-        )
-        # count_over_time at t covers (t-step, t]: report it at the start of that interval,
-        # averaged over the part of the interval that has passed (the newest one is in progress).
-        now_ms = int(time.time() * 1000)
-        result["ingest_rate"] = [
-            {"t": t - step * 1000, "value": v / max(1.0, min(step, (now_ms - t) / 1000 + step))}
-            for t, v in samples
-        ]
         result["active_series"] = [
             {"t": t, "value": v}
             for t, v in storage.range_series(

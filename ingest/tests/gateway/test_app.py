@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 
 import cramjam
+import psycopg
 import pytest
 from starlette.testclient import TestClient
 from support import write_request
@@ -31,7 +32,10 @@ LINES = b"cpu,host=a usage_user=1.5,usage_idle=98 %d\nmem,host=a used=3i\n" % ti
 @pytest.fixture(scope="module")
 def client(postgres_url: str, kafka_topics: str) -> Iterator[TestClient]:
     settings = Settings(
-        database_url=postgres_url, kafka_bootstrap=kafka_topics, auth_cache_seconds=0.5
+        database_url=postgres_url,
+        kafka_bootstrap=kafka_topics,
+        auth_cache_seconds=0.5,
+        usage_flush_seconds=0.2,
     )
     with TestClient(create_app(settings)) as c:
         deadline = time.monotonic() + 20
@@ -59,6 +63,32 @@ def test_line_write_lands_on_kafka_with_contract_headers(client, keys, tail_line
     assert t0 <= int(h[HEADER_RECEIVED_AT]) <= int(time.time() * 1000)
     # the workspace's limit of active series, for storage to apply
     assert h[HEADER_MAX_ACTIVE_SERIES] == b"1234"
+
+
+def test_points_accepted_are_counted_per_workspace_and_minute(client, keys) -> None:
+    """What the usage pages read: the points the gateway accepted, in the unit of the ingest
+    limit (a line, a remote_write sample), added up per UTC minute in PostgreSQL."""
+    k = keys.create()
+    hdr = {"Authorization": f"Token {k.key}"}
+    assert client.post("/v1/write/metric", content=LINES, headers=hdr).status_code == 204
+    raw = write_request([({"__name__": "up"}, [(1.0, int(time.time() * 1000))] * 3)])
+    r = client.post("/api/v1/write", content=bytes(cramjam.snappy.compress_raw(raw)), headers=hdr)
+    assert r.status_code == 204, r.text
+    assert client.post("/v1/write/metric", content=b"cpu v=oops\n", headers=hdr).status_code == 400
+
+    def counted() -> int:
+        with psycopg.connect(keys.url) as conn:
+            row = conn.execute(
+                "SELECT coalesce(sum(points), 0) FROM workspace_ingest_minutely "
+                "WHERE workspace_id = %s",
+                (k.workspace_id,),
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    deadline = time.monotonic() + 10
+    while counted() < 5 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert counted() == 5  # 2 lines + 3 samples; the refused line is not counted
 
 
 @pytest.mark.parametrize(

@@ -65,6 +65,8 @@ class Settings(BaseSettings):
 
     # Gateway.
     auth_cache_seconds: float = Field(default=5.0, ge=0, le=5.0)
+    # how often the points accepted per workspace and minute are added to PostgreSQL
+    usage_flush_seconds: float = Field(default=5.0, gt=0, le=60.0)
     kafka_ack_timeout_seconds: float = Field(default=5.0, gt=0)
     kafka_max_record_bytes: int = Field(default=900_000, ge=1024)
     retry_after_seconds: int = Field(default=5, ge=1)

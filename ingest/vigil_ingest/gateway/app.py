@@ -40,6 +40,7 @@ from vigil_ingest.gateway.limits import RateLimiter
 from vigil_ingest.gateway.parse import line as lineproto
 from vigil_ingest.gateway.parse import promrw
 from vigil_ingest.gateway.produce import Producer
+from vigil_ingest.gateway.usage import UsageRecorder
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +135,7 @@ class Gateway:
         self.settings = settings
         self.resolver = resolver
         self.producer = producer
+        self.usage = UsageRecorder(resolver.execute)
         self.limiter = RateLimiter()
         self._retention_ms = settings.retention_ms
         self.metrics = _Metrics()
@@ -192,6 +194,7 @@ class Gateway:
         await self.producer.send(batches)
         self.metrics.kafka_seconds.observe(time.perf_counter() - t0)
         self.metrics.points.labels(fmt).inc(points)
+        self.usage.add(batches[0].workspace, points)
 
     async def write_metric(self, request: Request) -> Response:
         """POST /v1/write/metric?precision= (DataKit's path)."""
@@ -321,8 +324,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(connect_kafka())
+        usage = asyncio.create_task(gw.usage.run(settings.usage_flush_seconds))
         yield
         task.cancel()
+        usage.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await usage  # its last flush
         await resolver.close()
         await asyncio.to_thread(producer.close)
 

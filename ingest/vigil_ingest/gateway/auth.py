@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import LiteralString
 
 import psycopg
 
@@ -198,6 +199,17 @@ class KeyResolver:
             retention_days=int(retention_days),  # type: ignore[call-overload]
             active_series=int(active_series),  # type: ignore[call-overload]
         )
+
+    async def execute(self, sql: LiteralString, params: Mapping[str, object]) -> None:
+        """Run one statement on the key lookups' connection (the usage counts' upsert);
+        psycopg.Error when the database cannot take it."""
+        async with self._lock:
+            try:
+                conn = await self._connection()
+                await conn.execute(sql, params)
+            except psycopg.Error:
+                await self._drop_connection()
+                raise
 
     async def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None

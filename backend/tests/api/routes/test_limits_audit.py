@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import time
+import uuid
+from datetime import UTC, datetime
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
+from app.models import WorkspaceIngestMinutely
 from app.services import limits as limits_service
 from tests.factories import add_member, create_key, create_workspace, signup
 from tests.storage_mock import StorageMock
@@ -164,7 +168,7 @@ def test_audit_log_refuses_an_inverted_time_range(client: TestClient) -> None:
 
 
 def test_usage_history_reads_storage_and_daily_queries(
-    client: TestClient, storage: StorageMock
+    client: TestClient, storage: StorageMock, db: Session
 ) -> None:
     owner = signup(client)
     ws = create_workspace(client, owner)
@@ -173,6 +177,21 @@ def test_usage_history_reads_storage_and_daily_queries(
         json={"queries": [{"query": "M::cpu:(avg(usage_idle)) [1h] BY host"}]},
         headers=owner.headers,
     )
+    # what the gateway counted: 1440 points in the minute starting at the step 40 min ago,
+    # 2880 across two minutes of the step before it
+    step = 1440
+    now = int(time.time())
+    last = now // step * step
+    minutes = [(last - step, 1440), (last - 2 * step, 1000), (last - 2 * step + 60, 1880)]
+    for t, points in minutes:
+        db.add(
+            WorkspaceIngestMinutely(
+                workspace_id=uuid.UUID(ws["id"]),
+                minute=datetime.fromtimestamp(t, UTC),
+                points=points,
+            )
+        )
+    db.commit()
     r = client.get(
         f"/api/v1/workspaces/{ws['id']}/usage/history",
         params={"hours": 48},
@@ -180,28 +199,30 @@ def test_usage_history_reads_storage_and_daily_queries(
     )
     assert r.status_code == 200, r.text
     body = r.json()
-    assert body["step_seconds"] == 1440  # 48 h in 120 points
+    assert body["step_seconds"] == step  # 48 h in 120 points
     assert body["end"] - body["start"] == 48 * 3_600_000
     assert body["storage_error"] is None
-    # StorageMock answers every range query with 1.5 at t=1700000000 and 2.5 one minute later.
     assert body["ingest_rate"] == [
-        {"t": 1_700_000_000_000 - 1_440_000, "value": 1.5 / 1440},
-        {"t": 1_700_000_060_000 - 1_440_000, "value": 2.5 / 1440},
+        {"t": (last - 2 * step) * 1000, "value": 2880 / step},
+        {"t": (last - step) * 1000, "value": 1440 / step},
     ]
+    # StorageMock answers every range query with 1.5 at t=1700000000 and 2.5 one minute later.
     assert body["active_series"] == [
         {"t": 1_700_000_000_000, "value": 1.5},
         {"t": 1_700_000_060_000, "value": 2.5},
     ]
     ranges = [r for r in storage.requests if r.url.path == "/api/v1/query_range"]
-    assert [r.url.params["query"] for r in ranges] == [
-        'sum(count_over_time({__name__=~".+"}[1440s]))',
-        'count({__name__=~".+"})',
-    ]
+    assert [r.url.params["query"] for r in ranges] == ['count({__name__=~".+"})']
     assert all(r.headers["x-vigil-workspace"] == ws["id"] for r in ranges)
     days = body["queries_per_day"]
-    assert len(days) in (3, 4)  # 48 h touch three or four UTC days
-    assert days[-1]["queries"] == 1
-    assert sum(d["queries"] for d in days) == 1
+    # every UTC day from the range's start to today (the range's end is rounded up to a whole
+    # step, which may be in the next day)
+    first = datetime.fromtimestamp(body["start"] / 1000, UTC).date()
+    assert len(days) == (datetime.now(UTC).date() - first).days + 1
+    assert sum(d["queries"] for d in days) == 1  # today's, or yesterday's around midnight
+    usage = client.get(f"/api/v1/workspaces/{ws['id']}/usage", headers=owner.headers).json()
+    midnight = now // 86400 * 86400
+    assert usage["points_today"] == sum(p for t, p in minutes if t >= midnight)
 
 
 def test_usage_history_survives_storage_failure_and_is_for_admins(
@@ -230,26 +251,23 @@ def test_usage_history_steps_are_whole_minutes_for_about_120_points(hours: int, 
 
 
 def test_usage_history_averages_the_interval_in_progress_over_its_elapsed_part(
-    client: TestClient, storage: StorageMock
+    client: TestClient, db: Session
 ) -> None:
     owner = signup(client)
     ws = create_workspace(client, owner)
     now = int(time.time())
     step = 720
     end = -(-now // step) * step
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        # 720 samples in the finished interval, 720 so far in the one in progress.
-        values = [[end - step, "720"], [end, "720"]]
-        return httpx.Response(
-            200,
-            json={
-                "status": "success",
-                "data": {"resultType": "matrix", "result": [{"metric": {}, "values": values}]},
-            },
+    # 720 points in the finished interval, 720 so far in the one in progress
+    for t in (end - 2 * step, end - step):
+        db.add(
+            WorkspaceIngestMinutely(
+                workspace_id=uuid.UUID(ws["id"]),
+                minute=datetime.fromtimestamp(t, UTC),
+                points=720,
+            )
         )
-
-    storage.handler = answer
+    db.commit()
     body = client.get(f"/api/v1/workspaces/{ws['id']}/usage/history", headers=owner.headers).json()
     finished, in_progress = body["ingest_rate"]
     assert finished == {"t": (end - 2 * step) * 1000, "value": 1.0}

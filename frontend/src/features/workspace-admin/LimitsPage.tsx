@@ -299,8 +299,8 @@ function UsageCharts({ history, limits }: { history: UsageHistory; limits: Limit
       <div className="usage-charts">
         <div>
           <h3>Ingest rate (average per {step})</h3>
-          {history.ingest_rate.length === 0 && !history.storage_error ? (
-            <EmptyState title="No points stored in this period">
+          {history.ingest_rate.length === 0 ? (
+            <EmptyState title="No points received in this period">
               Create an ingest key and point an agent at the gateway; its points show up here.
             </EmptyState>
           ) : (
