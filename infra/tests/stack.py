@@ -77,6 +77,31 @@ class NewWorkspace:
     auth: dict[str, str]
     ingest_key: str
 
+    def write(self, lines: str, precision: str = "s") -> httpx.Response:
+        """Line protocol through the gateway, with the workspace's ingest key."""
+        return httpx.post(
+            f"{GATEWAY}/v1/write/metric?precision={precision}",
+            content=lines,
+            headers={"Authorization": f"Token {self.ingest_key}"},
+            timeout=15,
+        )
+
+    def series(self, query: str) -> list[dict[str, Any]]:
+        """The series one DQL query answers, asked through the backend as the owner."""
+        r = httpx.post(
+            f"{BACKEND}/api/v1/workspaces/{self.id}/query/raw",
+            json={"queries": [{"query": query}]},
+            headers=self.auth,
+            timeout=30,
+        )
+        assert r.status_code == 200, r.text
+        return list(r.json()["content"][0].get("series") or [])
+
+    def usage(self) -> dict[str, Any]:
+        r = httpx.get(f"{BACKEND}/api/v1/workspaces/{self.id}/usage", headers=self.auth, timeout=30)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
 
 def new_workspace(kind: str) -> NewWorkspace:
     """Sign up a new user, create a workspace named after ``kind`` and an ingest key in it."""

@@ -149,7 +149,7 @@ def test_workspace_retention_applies_to_writes_and_queries() -> None:
     older data already stored, as soon as the limit is lowered, and show it again when it is
     raised."""
     new = stack.new_workspace("retention")
-    ws, auth, key = {"id": new.id}, new.auth, new.ingest_key
+    ws, auth = {"id": new.id}, new.auth
 
     def set_retention(days: int) -> None:
         r = httpx.patch(
@@ -161,24 +161,10 @@ def test_workspace_retention_applies_to_writes_and_queries() -> None:
         assert r.status_code == 200, r.text
 
     def write(age_s: int, measurement: str = "kept") -> httpx.Response:
-        ts = int(time.time()) - age_s
-        return httpx.post(
-            f"{GATEWAY}/v1/write/metric?precision=s",
-            content=f"{measurement},host=h v={age_s} {ts}\n",
-            headers={"Authorization": f"Token {key}"},
-            timeout=15,
-        )
+        return new.write(f"{measurement},host=h v={age_s} {int(time.time()) - age_s}\n")
 
     def ages() -> list[float]:
-        r = httpx.post(
-            f"{BACKEND}/api/v1/workspaces/{ws['id']}/query/raw",
-            json={"queries": [{"query": "M::kept:(v) [5d]"}]},
-            headers=auth,
-            timeout=30,
-        )
-        assert r.status_code == 200, r.text
-        series = r.json()["content"][0].get("series") or []
-        return sorted(row[1] for s in series for row in s["values"])
+        return sorted(row[1] for s in new.series("M::kept:(v) [5d]") for row in s["values"])
 
     three_days, one_hour = 3 * 86400, 3600
     assert write(three_days).status_code == 204  # default retention: 30 days
@@ -201,7 +187,7 @@ def test_workspace_active_series_limit_leaves_new_series_out() -> None:
     series are left out (and counted in the workspace's usage), while the series it has keep
     receiving points."""
     new = stack.new_workspace("series-limit")
-    ws, auth, key = new.id, new.auth, new.ingest_key
+    ws, auth = new.id, new.auth
     r = httpx.patch(
         f"{BACKEND}/api/v1/workspaces/{ws}/limits",
         json={"active_series": 10},
@@ -213,30 +199,15 @@ def test_workspace_active_series_limit_leaves_new_series_out() -> None:
 
     def write(hosts: range) -> None:
         ts = int(time.time())
-        body = "".join(f"limited,host=h{h:03d} v={h} {ts}\n" for h in hosts)
-        r = httpx.post(
-            f"{GATEWAY}/v1/write/metric?precision=s",
-            content=body,
-            headers={"Authorization": f"Token {key}"},
-            timeout=15,
-        )
+        r = new.write("".join(f"limited,host=h{h:03d} v={h} {ts}\n" for h in hosts))
         assert r.status_code == 204, r.text
 
     def hosts() -> list[str]:
-        r = httpx.post(
-            f"{BACKEND}/api/v1/workspaces/{ws}/query/raw",
-            json={"queries": [{"query": "show_tag_value(from=['limited'], keyin=['host'])"}]},
-            headers=auth,
-            timeout=30,
-        )
-        assert r.status_code == 200, r.text
-        series = r.json()["content"][0].get("series") or []
+        series = new.series("show_tag_value(from=['limited'], keyin=['host'])")
         return sorted(row[1] for s in series for row in s["values"])
 
     def dropped() -> int:
-        r = httpx.get(f"{BACKEND}/api/v1/workspaces/{ws}/usage", headers=auth, timeout=30)
-        assert r.status_code == 200, r.text
-        return int(r.json().get("series_limit_dropped_points") or 0)
+        return int(new.usage().get("series_limit_dropped_points") or 0)
 
     write(range(10))
     poll(lambda: len(hosts()) == 10, timeout=30)
@@ -251,26 +222,14 @@ def test_workspace_active_series_limit_leaves_new_series_out() -> None:
     write(range(10))
 
     def points_of_h000() -> int:
-        r = httpx.post(
-            f"{BACKEND}/api/v1/workspaces/{ws}/query/raw",
-            json={"queries": [{"query": "M::limited:(v) {host = 'h000'} [10m]"}]},
-            headers=auth,
-            timeout=30,
-        )
-        assert r.status_code == 200, r.text
-        return sum(len(s["values"]) for s in r.json()["content"][0].get("series") or [])
+        return sum(len(s["values"]) for s in new.series("M::limited:(v) {host = 'h000'} [10m]"))
 
     poll(lambda: points_of_h000() == 2, timeout=30)
     assert dropped() == left_out
 
     # The points the gateway accepted are counted whether storage kept them or not: they are
     # what the workspace sent, in the unit of its ingest limit (10 + 30 + 10 lines).
-    def usage() -> dict[str, Any]:
-        r = httpx.get(f"{BACKEND}/api/v1/workspaces/{ws}/usage", headers=auth, timeout=30)
-        assert r.status_code == 200, r.text
-        return dict(r.json())
-
-    poll(lambda: usage()["points_today"] == 50, timeout=30)
+    poll(lambda: new.usage()["points_today"] == 50, timeout=30)
     r = httpx.get(
         f"{BACKEND}/api/v1/workspaces/{ws}/usage/history",
         params={"hours": 1},
