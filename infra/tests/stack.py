@@ -97,6 +97,16 @@ class NewWorkspace:
         assert r.status_code == 200, r.text
         return list(r.json()["content"][0].get("series") or [])
 
+    def set_limits(self, **changes: int) -> None:
+        """Change the workspace's limits as its owner (Settings -> Limits)."""
+        r = httpx.patch(
+            f"{BACKEND}/api/v1/workspaces/{self.id}/limits",
+            json=changes,
+            headers=self.auth,
+            timeout=15,
+        )
+        assert r.status_code == 200, r.text
+
     def usage(self) -> dict[str, Any]:
         r = httpx.get(f"{BACKEND}/api/v1/workspaces/{self.id}/usage", headers=self.auth, timeout=30)
         assert r.status_code == 200, r.text

@@ -149,16 +149,9 @@ def test_workspace_retention_applies_to_writes_and_queries() -> None:
     older data already stored, as soon as the limit is lowered, and show it again when it is
     raised."""
     new = stack.new_workspace("retention")
-    ws, auth = {"id": new.id}, new.auth
 
     def set_retention(days: int) -> None:
-        r = httpx.patch(
-            f"{BACKEND}/api/v1/workspaces/{ws['id']}/limits",
-            json={"retention_days": days},
-            headers=auth,
-            timeout=15,
-        )
-        assert r.status_code == 200, r.text
+        new.set_limits(retention_days=days)
 
     def write(age_s: int, measurement: str = "kept") -> httpx.Response:
         return new.write(f"{measurement},host=h v={age_s} {int(time.time()) - age_s}\n")
@@ -187,14 +180,7 @@ def test_workspace_active_series_limit_leaves_new_series_out() -> None:
     series are left out (and counted in the workspace's usage), while the series it has keep
     receiving points."""
     new = stack.new_workspace("series-limit")
-    ws, auth = new.id, new.auth
-    r = httpx.patch(
-        f"{BACKEND}/api/v1/workspaces/{ws}/limits",
-        json={"active_series": 10},
-        headers=auth,
-        timeout=15,
-    )
-    assert r.status_code == 200, r.text
+    new.set_limits(active_series=10)
     time.sleep(6)  # the gateway reads the new limit with the key, cached for up to 5 s
 
     def write(hosts: range) -> None:
@@ -231,9 +217,9 @@ def test_workspace_active_series_limit_leaves_new_series_out() -> None:
     # what the workspace sent, in the unit of its ingest limit (10 + 30 + 10 lines).
     poll(lambda: new.usage()["points_today"] == 50, timeout=30)
     r = httpx.get(
-        f"{BACKEND}/api/v1/workspaces/{ws}/usage/history",
+        f"{BACKEND}/api/v1/workspaces/{new.id}/usage/history",
         params={"hours": 1},
-        headers=auth,
+        headers=new.auth,
         timeout=30,
     )
     assert r.status_code == 200, r.text
