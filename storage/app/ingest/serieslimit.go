@@ -27,24 +27,11 @@ const (
 
 var (
 	maxActiveSeriesCeiling = flag.Int("ingest.maxActiveSeriesPerWorkspace", 10_000_000, "The most active series any workspace may have, "+
-		"whatever its own limit (X-Vigil-Max-Active-Series) says; each limited workspace keeps a filter of 2 bytes per series of its limit")
+		"whatever its own limit (X-Vigil-Max-Active-Series) says; a workspace near its limit keeps a filter of 2 bytes per series of the limit")
 	activeSeriesWindow = flag.Duration("ingest.activeSeriesWindow", time.Hour, "How long a series counts as active after a point: "+
-		"the limiter of each workspace starts afresh at this interval")
+		"each workspace's set of active series starts afresh at this interval, and is forgotten after a whole one without writes")
 
 	seriesLimitDropped = metrics.NewCounter(`vigil_ingest_series_limit_dropped_points_total`)
-)
-
-// seriesLimiter is a workspace's active series limit and the filter of the series seen.
-type seriesLimiter struct {
-	max int
-	lim *bloomfilter.Limiter
-}
-
-var (
-	seriesLimitersMu sync.Mutex
-	seriesLimiters   = map[string]*seriesLimiter{}
-	droppedMu        sync.Mutex
-	droppedByWS      = map[string]uint64{}
 )
 
 // maxActiveSeries reads the request's active series limit: 0 when it has none.
@@ -60,30 +47,165 @@ func maxActiveSeries(r *http.Request) (int, error) {
 	return min(n, *maxActiveSeriesCeiling), nil
 }
 
-// limiterFor returns ws's limiter for max active series, made afresh when the limit changed.
-func limiterFor(ws string, max int) *bloomfilter.Limiter {
-	seriesLimitersMu.Lock()
-	defer seriesLimitersMu.Unlock()
-	sl := seriesLimiters[ws]
-	if sl != nil && sl.max == max {
-		return sl.lim
-	}
-	if sl != nil {
-		sl.lim.MustStop()
-	}
-	sl = &seriesLimiter{max: max, lim: bloomfilter.NewLimiter(max, *activeSeriesWindow)}
-	seriesLimiters[ws] = sl
-	return sl.lim
+// activeSeries is what a workspace wrote in the current window (-ingest.activeSeriesWindow),
+// under its limit of max series: the hashes of its series, exactly, while they are few, and
+// once they outgrow an eighth of the limit, VictoriaMetrics' Bloom filter limiter (the one
+// behind -storage.maxHourlySeries: 2 bytes per series of the limit, allocated at once),
+// which is the smaller of the two from there on. A workspace costs memory for the series it
+// writes, not for its limit, until it comes near the limit; one that wrote nothing for a
+// whole window is forgotten (sweepActiveSeries).
+type activeSeries struct {
+	mu    sync.Mutex
+	max   int
+	start time.Time // of the current window
+	used  time.Time // the last write
+	exact map[uint64]struct{}
+	bloom *bloomfilter.Limiter
+	gone  bool // forgotten: writers holding it look it up again
 }
 
-// ForgetWorkspace drops ws's limiter and counts (its workspace was deleted).
-func ForgetWorkspace(ws string) {
-	seriesLimitersMu.Lock()
-	if sl := seriesLimiters[ws]; sl != nil {
-		sl.lim.MustStop()
-		delete(seriesLimiters, ws)
+const (
+	// exactSeriesBytes is about what the exact set costs per series (a Go map's slot of a
+	// uint64 key and its share of empty slots).
+	exactSeriesBytes = 16
+	// exactSeriesMin: the exact set is kept up to this many series whatever the limit (a
+	// limit this small costs little either way, and counts exactly).
+	exactSeriesMin = 4096
+)
+
+// add reports whether the series with hash h may be written: it is known, or the limit
+// leaves room for it. The caller holds a.mu.
+func (a *activeSeries) add(h uint64) bool {
+	if a.bloom != nil {
+		return a.bloom.Add(h)
 	}
-	seriesLimitersMu.Unlock()
+	if _, ok := a.exact[h]; ok {
+		return true
+	}
+	if len(a.exact) >= a.max {
+		return false
+	}
+	a.exact[h] = struct{}{}
+	if len(a.exact) > max(a.max/8, exactSeriesMin) {
+		// Resets are ours (window, limit change): the limiter's own refresh never comes.
+		a.bloom = bloomfilter.NewLimiter(a.max, 100*365*24*time.Hour)
+		for k := range a.exact {
+			a.bloom.Add(k)
+		}
+		a.exact = nil
+	}
+	return true
+}
+
+// reset starts a new window with limit max. The caller holds a.mu.
+func (a *activeSeries) reset(max int, now time.Time) {
+	a.drop()
+	a.max, a.start = max, now
+	a.exact = map[uint64]struct{}{}
+}
+
+// drop frees the set. The caller holds a.mu.
+func (a *activeSeries) drop() {
+	if a.bloom != nil {
+		a.bloom.MustStop()
+		a.bloom = nil
+	}
+	a.exact = nil
+}
+
+// bytes is about what the set holds in memory. The caller holds a.mu.
+func (a *activeSeries) bytes() int {
+	if a.bloom != nil {
+		return 2 * a.max
+	}
+	return exactSeriesBytes * len(a.exact)
+}
+
+var (
+	activeMu    sync.Mutex
+	activeByWS  = map[string]*activeSeries{}
+	sweepOnce   sync.Once
+	droppedMu   sync.Mutex
+	droppedByWS = map[string]uint64{}
+
+	_ = metrics.NewGauge(`vigil_ingest_series_limit_workspaces`, func() float64 {
+		activeMu.Lock()
+		defer activeMu.Unlock()
+		return float64(len(activeByWS))
+	})
+	_ = metrics.NewGauge(`vigil_ingest_series_limit_bytes`, func() float64 {
+		activeMu.Lock()
+		defer activeMu.Unlock()
+		n := 0
+		for _, a := range activeByWS {
+			a.mu.Lock()
+			n += a.bytes()
+			a.mu.Unlock()
+		}
+		return float64(n)
+	})
+)
+
+// lockActive returns ws's active series under limit max, locked, in a window that is
+// current at now (a new one when the window passed or the limit changed).
+func lockActive(ws string, max int, now time.Time) *activeSeries {
+	sweepOnce.Do(func() { go sweepLoop() })
+	for {
+		activeMu.Lock()
+		a := activeByWS[ws]
+		if a == nil {
+			a = &activeSeries{}
+			activeByWS[ws] = a
+		}
+		activeMu.Unlock()
+		a.mu.Lock()
+		if a.gone {
+			a.mu.Unlock()
+			continue
+		}
+		if a.max != max || now.Sub(a.start) >= *activeSeriesWindow {
+			a.reset(max, now)
+		}
+		a.used = now
+		return a
+	}
+}
+
+// sweepActiveSeries forgets the workspaces that wrote nothing for a whole window before now:
+// their next write starts a new window anyway.
+func sweepActiveSeries(now time.Time) {
+	activeMu.Lock()
+	defer activeMu.Unlock()
+	for ws, a := range activeByWS {
+		a.mu.Lock()
+		if now.Sub(a.used) >= *activeSeriesWindow {
+			a.drop()
+			a.gone = true
+			delete(activeByWS, ws)
+		}
+		a.mu.Unlock()
+	}
+}
+
+func sweepLoop() {
+	t := time.NewTicker(max(*activeSeriesWindow/4, time.Second))
+	defer t.Stop()
+	for now := range t.C {
+		sweepActiveSeries(now)
+	}
+}
+
+// ForgetWorkspace drops ws's active series and counts (its workspace was deleted).
+func ForgetWorkspace(ws string) {
+	activeMu.Lock()
+	if a := activeByWS[ws]; a != nil {
+		a.mu.Lock()
+		a.drop()
+		a.gone = true
+		a.mu.Unlock()
+		delete(activeByWS, ws)
+	}
+	activeMu.Unlock()
 	droppedMu.Lock()
 	delete(droppedByWS, ws)
 	droppedMu.Unlock()
@@ -95,13 +217,14 @@ func limitRows(ws string, max int, mrs []storage.MetricRow) ([]storage.MetricRow
 	if max <= 0 || len(mrs) == 0 {
 		return mrs, 0
 	}
-	lim := limiterFor(ws, max)
+	a := lockActive(ws, max, time.Now())
 	kept := mrs[:0]
 	for _, mr := range mrs {
-		if lim.Add(xxhash.Sum64(mr.MetricNameRaw)) {
+		if a.add(xxhash.Sum64(mr.MetricNameRaw)) {
 			kept = append(kept, mr)
 		}
 	}
+	a.mu.Unlock()
 	dropped := len(mrs) - len(kept)
 	clear(mrs[len(kept):])
 	countDropped(ws, dropped)
@@ -113,15 +236,16 @@ func limitSamples(ws string, max int, samples []Sample) ([]Sample, int) {
 	if max <= 0 || len(samples) == 0 {
 		return samples, 0
 	}
-	lim := limiterFor(ws, max)
+	a := lockActive(ws, max, time.Now())
 	kept := samples[:0]
 	var buf []byte
 	for _, s := range samples {
 		buf = storage.MarshalMetricNameRaw(buf[:0], s.Labels)
-		if lim.Add(xxhash.Sum64(buf)) {
+		if a.add(xxhash.Sum64(buf)) {
 			kept = append(kept, s)
 		}
 	}
+	a.mu.Unlock()
 	dropped := len(samples) - len(kept)
 	clear(samples[len(kept):])
 	countDropped(ws, dropped)

@@ -1,0 +1,26 @@
+import { open, W, sleep } from "./qa1-lib.mjs";
+const { browser, page, errors } = await open({});
+const shot = (n) => page.screenshot({ path: `/tmp/qa1/${n}.png` });
+const q = "M::cpu:(avg(usage_user)) [1h::1m] BY host";
+await page.goto(W() + "/explore?from=now-1h&to=now&refresh=10000&q=" + encodeURIComponent(q));
+await sleep(2500);
+await page.mouse.click(668, 667); await sleep(300);
+await page.mouse.move(1300, 800); await sleep(800);
+await shot("ex5-legend-off");
+await sleep(11000);
+await page.mouse.move(1300, 820); await sleep(500);
+await shot("ex5-after-refresh");
+// Now: Save query panel, test Escape, then test history after Run
+await page.locator('[data-testid=run-query]').click(); await sleep(800);
+console.log("history opts:", await page.locator('[data-testid=query-history] option').allTextContents());
+await page.goto(W() + "/explore?from=garbage&to=now"); await sleep(2000);
+await shot("ex5-bad-range");
+console.log("bad range:", (await page.locator('main, .page').first().textContent()).slice(0, 600));
+await page.goto(W() + "/explore?from=now-2d&to=now&q=" + encodeURIComponent("M::cpu:(avg(usage_user)) BY host")); await sleep(2500);
+console.log("2d summary:", await page.locator('[data-testid=result-summary]').textContent());
+await shot("ex5-2d");
+await page.goto(W() + "/explore?from=now-30d&to=now&q=" + encodeURIComponent("M::cpu:(usage_user) BY host")); await sleep(3000);
+console.log("30d raw summary:", await page.locator('[data-testid=result-summary]').textContent());
+await shot("ex5-30d-raw");
+console.log("errors:", errors.join("\n"));
+await browser.close();

@@ -1,0 +1,14 @@
+import { login, open, B } from "./qa2-lib.mjs";
+const W = process.argv[2];
+const tok = await login("qa2owner-1795312983113@example.com", "Qa2-Strong-Pass-9!");
+const { browser, page, logs } = await open("light", tok);
+await page.goto(`${B}/w/${W}/settings/members`);
+await page.waitForTimeout(3000);
+console.log(new Date().toISOString(), "start", page.url());
+await page.waitForTimeout(15.5 * 60 * 1000);
+await page.getByRole("link", { name: /Limits/ }).click();
+await page.waitForTimeout(3000);
+console.log(new Date().toISOString(), "after 15.5min", page.url());
+await page.screenshot({ path: "/tmp/qa2/50-after-15min.png" });
+console.log(logs.join("\n"));
+await browser.close();
