@@ -263,6 +263,22 @@ func TestAuthAndRouting(t *testing.T) {
 		`; the max duration limit is 1h0m0s"}`)
 	f("GET", "/internal/v1/write/line", "ws-a", nil, 405, "use POST")
 
+	// A query too long for -search.maxQueryLen is refused before it is parsed: half a megabyte
+	// of nested unary minus once exhausted the parser's stack and took the process down.
+	nested := strings.Repeat("-", 500_000) + "1"
+	for path, args := range map[string]url.Values{
+		"/api/v1/query":       {"query": {nested}},
+		"/api/v1/query_range": {"query": {nested}},
+		"/api/v1/series":      {"match[]": {nested}},
+		"/api/v1/labels":      {"match[]": {nested}},
+	} {
+		resp := vs.PostForm(t, path, "ws-a", args)
+		if resp.Status != 400 || !strings.Contains(resp.Body, "500001 bytes long; the maximum is 16384 bytes") {
+			t.Fatalf("POST %s with a 500 kB query: want 400 saying it is too long; got %.300s", path, resp)
+		}
+	}
+	f("GET", "/api/v1/labels", "ws-a", nil, 200, `"status":"success"`) // still up
+
 	// Answers of 1 KiB and more are gzip'd for callers that accept it, plain for the others.
 	zipped := vs.Do(t, "GET", "/metrics", "", nil, map[string]string{"Accept-Encoding": "gzip"})
 	if zipped.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(zipped.Header.Get("Vary"), "Accept-Encoding") {

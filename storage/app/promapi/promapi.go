@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/prometheus"
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/searchutil"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/httputil"
 	"github.com/VictoriaMetrics/metricsql"
 
@@ -139,6 +140,9 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 	q := r.Form.Get("query")
 	if q == "" {
 		return apierror.BadData("missing `query` parameter")
+	}
+	if err := checkQueryLen("query", q); err != nil {
+		return err
 	}
 	if _, err := tenancy.ParseQuery(q); err != nil {
 		return apierror.BadData("%s", err)
@@ -276,6 +280,16 @@ func StripQueryResponse(body []byte) ([]byte, error) {
 	return json.Marshal(top)
 }
 
+// checkQueryLen refuses a query longer than -search.maxQueryLen before it is parsed, as
+// VictoriaMetrics' own handlers do: parsing one of unbounded length (half a megabyte of
+// nested unary minus) exhausts the stack and takes the process down.
+func checkQueryLen(what, q string) error {
+	if n := searchutil.GetMaxQueryLen(); len(q) > n {
+		return apierror.BadData("%s is %d bytes long; the maximum is %d bytes (-search.maxQueryLen)", what, len(q), n)
+	}
+	return nil
+}
+
 // matches parses the match[] arguments into or-delimited filter lists.
 func matches(r *http.Request, required bool) ([][]metricsql.LabelFilter, error) {
 	args := append(append([]string{}, r.Form["match[]"]...), r.Form["match"]...)
@@ -284,6 +298,9 @@ func matches(r *http.Request, required bool) ([][]metricsql.LabelFilter, error) 
 	}
 	var lfss [][]metricsql.LabelFilter
 	for _, m := range args {
+		if err := checkQueryLen("match[]", m); err != nil {
+			return nil, err
+		}
 		x, err := tenancy.ParseSeriesSelector(m)
 		if err != nil {
 			return nil, apierror.BadData("match[]: %s", err)
