@@ -14,6 +14,9 @@ export VIGIL_POSTGRES_PORT="${VIGIL_TEST_POSTGRES_PORT:-15432}"
 export VIGIL_KAFKA_PORT="${VIGIL_TEST_KAFKA_PORT:-19092}"
 export VIGIL_KAFKA_CONTROLLER_PORT="${VIGIL_TEST_KAFKA_CONTROLLER_PORT:-19093}"
 export VIGIL_AGENT_INTERVAL="${VIGIL_TEST_AGENT_INTERVAL:-2s}"
+# storage writes each workspace's active series every 2 s instead of every minute, so that the
+# usage history shows them within the stack tests' patience
+export VIGIL_STORAGE_FLAGS="${VIGIL_STORAGE_FLAGS:-} -ingest.activeSeriesReportInterval=2s"
 export VIGIL_PORT_HINT=test
 # URLs derive from the ports above, never from a caller's `make up` environment.
 unset VIGIL_DATABASE_URL VIGIL_KAFKA_BOOTSTRAP VIGIL_STORAGE_URL VIGIL_GATEWAY_URL \

@@ -86,6 +86,22 @@ def default_answer(request: httpx.Request, usage: dict[str, int]) -> httpx.Respo
         )
     if path == "/internal/v1/usage":
         return httpx.Response(200, json=usage)
+    if path == "/internal/v1/usage/active_series":
+        return httpx.Response(
+            200,
+            json={
+                "status": "success",
+                "data": {
+                    "resultType": "matrix",
+                    "result": [
+                        {
+                            "metric": {"workspace": request.headers["x-vigil-workspace"]},
+                            "values": [[1700000000, "40"], [1700000060, "42"]],
+                        }
+                    ],
+                },
+            },
+        )
     if path == "/internal/v1/workspace" and request.method == "DELETE":
         return httpx.Response(204)
     if path.startswith("/api/v1/"):

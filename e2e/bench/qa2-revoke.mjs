@@ -12,9 +12,9 @@ await s("41-revoke-confirm");
 console.log("focused in dialog:", await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 150)));
 // Escape should cancel
 await page.keyboard.press("Escape"); await page.waitForTimeout(300);
-console.log("dialog after Esc:", await page.getByRole("dialog").count(), "focus back:", await page.evaluate(() => document.activeElement?.getAttribute("aria-label")));
+console.log("dialog after Esc:", await page.getByRole("alertdialog").count(), "focus back:", await page.evaluate(() => document.activeElement?.getAttribute("aria-label")));
 await btn.click(); await page.waitForTimeout(300);
-await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
+await page.getByRole("alertdialog").getByRole("button", { name: "Revoke" }).click();
 const t0 = Date.now();
 await page.waitForTimeout(1200);
 await s("42-revoked");

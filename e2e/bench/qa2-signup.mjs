@@ -22,7 +22,7 @@ await page.screenshot({ path: `/tmp/qa2/03-signup-invalid-${scheme}.png` });
 // weak but long password
 await page.getByLabel("Full name").fill("QA Owner");
 await page.getByLabel("Email").fill(email);
-await page.getByLabel("Password").fill("password");
+await page.getByLabel("Password").fill("12345678");
 await page.getByRole("button", { name: "Sign up" }).click();
 await page.waitForTimeout(1500);
 await page.screenshot({ path: `/tmp/qa2/04-signup-weak-${scheme}.png` });

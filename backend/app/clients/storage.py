@@ -188,31 +188,23 @@ class StorageClient:
             out["storage_error"] = str(data["error"])
         return out
 
-    def range_series(
-        self,
-        *,
-        workspace_id: uuid.UUID,
-        query: str,
-        start: int,
-        end: int,
-        step: int,
-        timeout_seconds: int,
+    def active_series_history(
+        self, *, workspace_id: uuid.UUID, start: int, end: int, step: int, timeout_seconds: int
     ) -> list[tuple[int, float]]:
-        """The first series of a PromQL range query as ``(epoch ms, value)`` pairs.
-
-        ``start``/``end`` are epoch seconds; used for the workspace's own usage figures.
-        """
+        """The workspace's active series from ``start`` to ``end`` (epoch seconds), one
+        ``(epoch ms, value)`` pair per ``step`` seconds: the most it had within the hour (or
+        the step) before each, as storage counted them at ingest."""
         response = self._send(
             "GET",
-            "/api/v1/query_range",
+            "/internal/v1/usage/active_series",
             workspace_id=workspace_id,
-            limits=QueryLimits(timeout_seconds=timeout_seconds, max_points=1_000_000_000),
-            params={"query": query, "start": str(start), "end": str(end), "step": f"{step}s"},
+            limits=QueryLimits(timeout_seconds=timeout_seconds, max_points=1_000_000),
+            params={"start": str(start), "end": str(end), "step": f"{step}s"},
             timeout=timeout_seconds + 5.0,
         )
         if response.status_code != 200:
             raise StorageUnavailable(
-                f"vigil-storage answered {response.status_code} to a usage range query"
+                f"vigil-storage answered {response.status_code} to the active series request"
             )
         result = response.json().get("data", {}).get("result", [])
         if not result:

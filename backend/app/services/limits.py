@@ -189,8 +189,8 @@ def history_step(hours: int) -> int:
 def usage_history(
     db: Session, *, workspace_id: uuid.UUID, storage: StorageClient, hours: int
 ) -> dict[str, Any]:
-    """Over the last ``hours``: the ingest rate (the gateway's counts), active series (from
-    storage), queries per day."""
+    """Over the last ``hours``: the ingest rate (the gateway's counts), active series (storage's
+    counts at ingest), queries per day."""
     query_counter.flush(db)
     step = history_step(hours)
     # Round the end up to a whole step so the interval in progress (the newest points) is shown.
@@ -224,9 +224,8 @@ def usage_history(
     try:
         result["active_series"] = [
             {"t": t, "value": v}
-            for t, v in storage.range_series(
+            for t, v in storage.active_series_history(
                 workspace_id=workspace_id,
-                query='count({__name__=~".+"})',
                 start=start,
                 end=end,
                 step=step,

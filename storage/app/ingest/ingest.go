@@ -244,6 +244,24 @@ func Write(samples []Sample) error {
 	return addRows(mrs)
 }
 
+// writeLines stores line protocol (millisecond timestamps) that vigil-storage writes itself
+// for workspace ws, in the embedded storage or through the sink.
+func writeLines(ctx context.Context, ws string, lines []byte, nowMillis int64) error {
+	if sink != nil {
+		samples, err := LineRows(lines, "ms", ws, nowMillis)
+		if err != nil {
+			return err
+		}
+		return sink(ctx, ws, samples)
+	}
+	rb := getRowsBuilder()
+	defer putRowsBuilder(rb)
+	if err := parseLines(bytesutil.ToUnsafeString(lines), "ms", ws, nowMillis, rb); err != nil {
+		return err
+	}
+	return addRows(rb.mrs)
+}
+
 // addRows stores rows in the embedded storage, as VictoriaMetrics' own insert handlers do.
 func addRows(mrs []storage.MetricRow) error {
 	if len(mrs) == 0 {

@@ -1,18 +1,22 @@
 package ingest
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/bloomfilter"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/logger"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metrics"
 	"github.com/cespare/xxhash/v2"
 
 	"vigil/storage/lib/apierror"
+	"vigil/storage/lib/tenancy"
 )
 
 // The workspace's active series limit arrives with each write, in this header (the gateway
@@ -28,6 +32,9 @@ const (
 var (
 	maxActiveSeriesCeiling = flag.Int("ingest.maxActiveSeriesPerWorkspace", 10_000_000, "The most active series any workspace may have, "+
 		"whatever its own limit (X-Vigil-Max-Active-Series) says; a workspace near its limit keeps a filter of 2 bytes per series of the limit")
+	activeSeriesReportInterval = flag.Duration("ingest.activeSeriesReportInterval", time.Minute, "How often each limited workspace's number of "+
+		"active series is written, as "+tenancy.UsageActiveSeriesName+" in storage's own workspace "+tenancy.UsageWorkspace+
+		" (GET /internal/v1/usage/active_series reads a workspace's)")
 	activeSeriesWindow = flag.Duration("ingest.activeSeriesWindow", time.Hour, "How long a series counts as active after a point: "+
 		"each workspace's set of active series starts afresh at this interval, and is forgotten after a whole one without writes")
 
@@ -124,7 +131,6 @@ func (a *activeSeries) bytes() int {
 var (
 	activeMu    sync.Mutex
 	activeByWS  = map[string]*activeSeries{}
-	sweepOnce   sync.Once
 	droppedMu   sync.Mutex
 	droppedByWS = map[string]uint64{}
 
@@ -149,7 +155,6 @@ var (
 // lockActive returns ws's active series under limit max, locked, in a window that is
 // current at now (a new one when the window passed or the limit changed).
 func lockActive(ws string, max int, now time.Time) *activeSeries {
-	sweepOnce.Do(func() { go sweepLoop() })
 	for {
 		activeMu.Lock()
 		a := activeByWS[ws]
@@ -187,12 +192,74 @@ func sweepActiveSeries(now time.Time) {
 	}
 }
 
-func sweepLoop() {
-	t := time.NewTicker(max(*activeSeriesWindow/4, time.Second))
-	defer t.Stop()
-	for now := range t.C {
-		sweepActiveSeries(now)
+// ActiveSeriesWindow is how long a series counts as active after a point.
+func ActiveSeriesWindow() time.Duration { return *activeSeriesWindow }
+
+// count is how many series the set holds in the window current at now (0 once it passed).
+// The caller holds a.mu.
+func (a *activeSeries) count(now time.Time) int {
+	switch {
+	case now.Sub(a.start) >= *activeSeriesWindow:
+		return 0
+	case a.bloom != nil:
+		return a.bloom.CurrentItems()
+	default:
+		return len(a.exact)
 	}
+}
+
+// reportActiveSeries writes, at now, each tracked workspace's number of active series into
+// the usage workspace, as vigil_usage:active_series{workspace="<id>"}.
+func reportActiveSeries(ctx context.Context, now time.Time) error {
+	var lines []byte
+	activeMu.Lock()
+	for ws, a := range activeByWS {
+		a.mu.Lock()
+		n := a.count(now)
+		a.mu.Unlock()
+		// workspace ids are [A-Za-z0-9_-]: nothing to escape
+		lines = fmt.Appendf(lines, "%s,%s=%s %s=%di %d\n",
+			tenancy.UsageMeasurement, tenancy.UsageWorkspaceTag, ws, tenancy.UsageActiveSeries, n, now.UnixMilli())
+	}
+	activeMu.Unlock()
+	if len(lines) == 0 {
+		return nil
+	}
+	return writeLines(ctx, tenancy.UsageWorkspace, lines, now.UnixMilli())
+}
+
+var (
+	activeLoopStop chan struct{}
+	activeLoopDone chan struct{}
+)
+
+// StartActiveSeries writes each limited workspace's number of active series every
+// -ingest.activeSeriesReportInterval, and forgets the workspaces idle for a whole window,
+// until StopActiveSeries.
+func StartActiveSeries() {
+	activeLoopStop, activeLoopDone = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(activeLoopDone)
+		t := time.NewTicker(*activeSeriesReportInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-activeLoopStop:
+				return
+			case now := <-t.C:
+				if err := reportActiveSeries(context.Background(), now); err != nil {
+					logger.Errorf("cannot write the workspaces' active series: %s", err)
+				}
+				sweepActiveSeries(now)
+			}
+		}
+	}()
+}
+
+// StopActiveSeries stops what StartActiveSeries started.
+func StopActiveSeries() {
+	close(activeLoopStop)
+	<-activeLoopDone
 }
 
 // ForgetWorkspace drops ws's active series and counts (its workspace was deleted).

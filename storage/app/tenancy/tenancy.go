@@ -76,6 +76,9 @@ func Workspace(r *http.Request) (string, error) {
 	if err := libtenancy.ValidateWorkspaceID(values[0]); err != nil {
 		return "", apierror.BadData("%s: %s", WorkspaceHeader, err)
 	}
+	if values[0] == libtenancy.UsageWorkspace {
+		return "", apierror.BadData("%s: workspace id %q is reserved", WorkspaceHeader, values[0])
+	}
 	return values[0], nil
 }
 

@@ -61,6 +61,8 @@ func TestWorkspace(t *testing.T) {
 	f([]string{""}, "", "missing X-Vigil-Workspace header")
 	f([]string{"a", "b"}, "", "X-Vigil-Workspace header must be given once; got 2 values")
 	f([]string{`a"b`}, "", `X-Vigil-Workspace: invalid workspace id "a\"b": want 1-64 characters of [A-Za-z0-9_-], starting with a letter or digit`)
+	// storage's own figures about workspaces: no caller reads or writes them as a workspace
+	f([]string{"vigil-usage"}, "", `X-Vigil-Workspace: workspace id "vigil-usage" is reserved`)
 }
 
 func TestScopeFilterss(t *testing.T) {

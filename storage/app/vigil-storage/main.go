@@ -86,6 +86,7 @@ func main() {
 	}
 
 	openTombstones(isRemote)
+	ingest.StartActiveSeries()
 	initReadLimiter()
 	ln, err := net.Listen("tcp", *httpListenAddr)
 	if err != nil {
@@ -118,6 +119,7 @@ func main() {
 	cancel()
 	logger.Infof("successfully shut down the webservice in %.3f seconds", time.Since(startTime).Seconds())
 
+	ingest.StopActiveSeries()
 	if !isRemote {
 		ingest.StopVisibilityFlusher()
 		vmstorage.Stop()
@@ -162,11 +164,12 @@ func useRemote() {
 // routes lists every path vigil-storage serves besides /health and /metrics; requests for
 // anything else get 404, so none of VictoriaMetrics' own endpoints is reachable.
 var routes = map[string]func(http.ResponseWriter, *http.Request, string) error{
-	"/internal/v1/write/line":   ingest.LineHandler,
-	"/internal/v1/write/promrw": ingest.PromRWHandler,
-	"/internal/v1/workspace":    workspaceapi.DeleteHandler,
-	"/internal/v1/usage":        workspaceapi.UsageHandler,
-	"/v1/query/raw":             queryRawHandler,
+	"/internal/v1/write/line":          ingest.LineHandler,
+	"/internal/v1/write/promrw":        ingest.PromRWHandler,
+	"/internal/v1/workspace":           workspaceapi.DeleteHandler,
+	"/internal/v1/usage":               workspaceapi.UsageHandler,
+	"/internal/v1/usage/active_series": workspaceapi.ActiveSeriesHandler,
+	"/v1/query/raw":                    queryRawHandler,
 }
 
 // gzipAnswers compresses answers of 1 KiB and more for callers that accept gzip, at the

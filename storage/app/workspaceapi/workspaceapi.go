@@ -1,5 +1,5 @@
 // Package workspaceapi serves the per-workspace administration endpoints: deleting all of a
-// workspace's data and reporting its series usage.
+// workspace's data and reporting its series usage, now and over time.
 package workspaceapi
 
 import (
@@ -8,12 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/httputil"
+
 	"vigil/storage/app/ingest"
+	"vigil/storage/app/promapi"
 	"vigil/storage/app/tombstones"
 	"vigil/storage/app/vmsource"
 	"vigil/storage/lib/apierror"
+	"vigil/storage/lib/tenancy"
 )
 
 // Admin is the per-workspace storage administration the endpoints need.
@@ -98,4 +103,38 @@ func UsageHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	return json.NewEncoder(w).Encode(u)
+}
+
+// ActiveSeriesHandler serves GET /internal/v1/usage/active_series?start=&end=&step= for ws:
+// its number of active series over time, as a Prometheus query_range answer with one series
+// (none before vigil-storage first wrote the figure). Each point is the most the workspace
+// had within the window before it (-ingest.activeSeriesWindow, or the step when longer),
+// from what vigil-storage writes every -ingest.activeSeriesReportInterval while the
+// workspace writes under a limit; it costs one series whatever the workspace's size.
+func ActiveSeriesHandler(w http.ResponseWriter, r *http.Request, ws string) error {
+	if r.Method != http.MethodGet {
+		return apierror.New(http.StatusMethodNotAllowed, apierror.TypeMethodNotAllowed, "method %s not allowed; use GET", r.Method)
+	}
+	q := r.URL.Query()
+	for _, name := range []string{"start", "end", "step"} {
+		if q.Get(name) == "" {
+			return apierror.BadData("missing %q parameter", name)
+		}
+	}
+	step, err := httputil.GetDuration(r, "step", 0)
+	if err != nil {
+		return apierror.BadData("%s", err)
+	}
+	if step <= 0 {
+		return apierror.BadData("step must be positive; got %q", q.Get("step"))
+	}
+	lookback := max(time.Duration(step)*time.Millisecond, ingest.ActiveSeriesWindow())
+	query := fmt.Sprintf("max_over_time(%s{%s=%q}[%ds])",
+		tenancy.UsageActiveSeriesName, tenancy.UsageWorkspaceTag, ws, int64(lookback/time.Second))
+	form := url.Values{"query": {query}, "start": {q.Get("start")}, "end": {q.Get("end")}, "step": {q.Get("step")}}
+	r2 := r.Clone(r.Context())
+	r2.URL.RawQuery = form.Encode()
+	r2.Form, r2.PostForm = nil, nil
+	_, err = promapi.Handler(w, r2, "/api/v1/query_range", tenancy.UsageWorkspace)
+	return err
 }

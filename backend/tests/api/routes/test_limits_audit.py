@@ -206,14 +206,18 @@ def test_usage_history_reads_storage_and_daily_queries(
         {"t": (last - 2 * step) * 1000, "value": 2880 / step},
         {"t": (last - step) * 1000, "value": 1440 / step},
     ]
-    # StorageMock answers every range query with 1.5 at t=1700000000 and 2.5 one minute later.
+    # StorageMock answers the active series request with 40 at t=1700000000 and 42 a minute later
     assert body["active_series"] == [
-        {"t": 1_700_000_000_000, "value": 1.5},
-        {"t": 1_700_000_060_000, "value": 2.5},
+        {"t": 1_700_000_000_000, "value": 40.0},
+        {"t": 1_700_000_060_000, "value": 42.0},
     ]
-    ranges = [r for r in storage.requests if r.url.path == "/api/v1/query_range"]
-    assert [r.url.params["query"] for r in ranges] == ['count({__name__=~".+"})']
-    assert all(r.headers["x-vigil-workspace"] == ws["id"] for r in ranges)
+    asked = [r for r in storage.requests if r.url.path == "/internal/v1/usage/active_series"]
+    assert [dict(r.url.params) for r in asked] == [
+        {"start": str(body["start"] // 1000), "end": str(body["end"] // 1000), "step": f"{step}s"}
+    ]
+    assert all(r.headers["x-vigil-workspace"] == ws["id"] for r in asked)
+    # nothing scans the workspace's series any more
+    assert not [r for r in storage.requests if r.url.path == "/api/v1/query_range"]
     days = body["queries_per_day"]
     # every UTC day from the range's start to today (the range's end is rounded up to a whole
     # step, which may be in the next day)

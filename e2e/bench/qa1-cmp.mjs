@@ -1,0 +1,16 @@
+import { open, W, sleep } from "./qa1-lib.mjs";
+const { browser, page, errors } = await open({});
+const D = "c15bf8a2-2f66-4f4b-a172-36ab44d6a16e";
+const m = () => page.evaluate(() => ({ grid: Math.round(document.querySelector('[data-testid=dashboard-grid]').getBoundingClientRect().width), cells: [...document.querySelectorAll('[data-testid=grid-cell]')].map((e) => Math.round(e.getBoundingClientRect().width)), charts: [...document.querySelectorAll('[data-testid=panel-chart]')].map((e) => Math.round(e.getBoundingClientRect().width)), canvases: [...document.querySelectorAll('[data-testid=panel-chart] canvas')].map((c) => c.width) }));
+await page.goto(W() + "/dashboards/" + D + "?var-host=a&var-host=b"); await sleep(3000);
+console.log("open:", JSON.stringify(await m()));
+await page.getByLabel("Compare").selectOption("1d"); await sleep(3000);
+console.log("compare:", JSON.stringify(await m()));
+await page.screenshot({ path: "/tmp/qa1/cmp-viewport.png" });
+console.log("after viewport shot:", JSON.stringify(await m()));
+await page.screenshot({ path: "/tmp/qa1/cmp-full.png", fullPage: true });
+console.log("after full shot:", JSON.stringify(await m()));
+await sleep(1500);
+console.log("later:", JSON.stringify(await m()));
+console.log(errors.join("\n"));
+await browser.close();

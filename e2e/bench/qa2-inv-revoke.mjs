@@ -1,0 +1,22 @@
+import { login, open, B } from "./qa2-lib.mjs";
+const W = process.argv[2]; const code = process.argv[3];
+const tok = await login("qa2owner-1795312983113@example.com", "Qa2-Strong-Pass-9!");
+const { browser, page, logs } = await open("light", tok);
+await page.goto(`${B}/w/${W}/settings/invitations`); await page.waitForTimeout(1500);
+await page.getByRole("button", { name: "Revoke invitation for x2@example.com" }).click();
+await page.getByRole("alertdialog").getByRole("button", { name: "Revoke" }).click();
+await page.waitForTimeout(1200);
+await page.screenshot({ path: "/tmp/qa2/37-invitations-after-revoke-light.png", fullPage: true });
+// limits positive save
+await page.goto(`${B}/w/${W}/settings/limits`); await page.waitForTimeout(2000);
+const ret = page.getByRole("textbox", { name: "Retention" });
+await ret.fill("31"); await ret.press("Enter"); await page.waitForTimeout(1200);
+console.log("saved msg:", await page.getByTestId("limits-saved").textContent().catch(() => "none"), "value now", await ret.inputValue());
+await page.screenshot({ path: "/tmp/qa2/38-limits-saved-light.png" });
+await ret.fill("30"); await ret.press("Enter"); await page.waitForTimeout(1200);
+console.log("value back", await ret.inputValue());
+const p = await page.context().newPage();
+await p.goto(`${B}/invite?code=${code}`); await p.waitForTimeout(1200);
+await p.screenshot({ path: "/tmp/qa2/39-invite-revoked-light.png" });
+console.log(logs.join("\n"));
+await browser.close();
