@@ -94,6 +94,17 @@ async def data_error_handler(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": detail, "code": "validation_error"}, status_code=422)
 
 
+async def unicode_error_handler(_: Request, exc: Exception) -> JSONResponse:
+    """JSON may escape half of a UTF-16 pair (``"\\udcff"``), which no UTF-8 text can hold:
+    a field typed as text refuses it while validating; one passed on as it came (a query's
+    options, a dashboard's spec) fails when it is encoded for storage or the database."""
+    assert isinstance(exc, UnicodeEncodeError)
+    bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
+    shown = "".join(f"\\u{ord(c):04x}" for c in bad[:1]) or "a character"
+    detail = f"text must be valid Unicode: {shown} is a lone surrogate (half of a UTF-16 pair)"
+    return JSONResponse({"detail": detail, "code": "validation_error"}, status_code=422)
+
+
 def _flush_counters() -> None:
     try:
         with get_sessionmaker()() as db:
@@ -142,6 +153,7 @@ def create_app(*, storage: StorageClient | None = None) -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(DataError, data_error_handler)
+    app.add_exception_handler(UnicodeEncodeError, unicode_error_handler)
     app.include_router(health.router)
     app.include_router(api_router, prefix=settings.API_V1_STR)
     app.include_router(root_router)

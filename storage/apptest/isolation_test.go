@@ -261,6 +261,18 @@ func TestAuthAndRouting(t *testing.T) {
 	f("GET", "/api/v1/query_range?query=up", "ws-a", nil, 200, `"resultType":"matrix"`)
 	f("GET", "/api/v1/query_range?query=up&start=-2h", "ws-a", map[string]string{"X-Vigil-Max-Duration": "1h"}, 422,
 		`; the max duration limit is 1h0m0s"}`)
+	f("GET", "/api/v1/query_range?query=up&start=1700000000&end=2611-01-01T00:00:00Z&step=1d", "ws-a", nil, 422, "the max duration limit is 8760h")
+	f("GET", "/api/v1/query_range?query=up&start=1700000000&end=1600000000&step=1m", "ws-a", nil, 400,
+		`start 2023-11-14T22:13:20Z is after end 2020-09-13T12:26:40Z`)
+	// the workspace's max points per query holds for PromQL too: points per series before it
+	// runs, the answer's points after
+	f("GET", "/api/v1/query_range?query=up&start=-1h&step=1s", "ws-a", map[string]string{"X-Vigil-Max-Points": "100"}, 422,
+		"points per series; the max points limit is 100 per query")
+	f("GET", "/api/v1/query_range?query=vector(1)&start=-1h&step=1m", "ws-a", map[string]string{"X-Vigil-Max-Points": "100"}, 200, `"status":"success"`)
+	twoSeries := url.QueryEscape(`vector(1) or label_set(vector(2), "a", "b")`)
+	f("GET", "/api/v1/query_range?query="+twoSeries+"&start=-1h&step=1m", "ws-a", map[string]string{"X-Vigil-Max-Points": "100"}, 422,
+		"points; the max points limit is 100 per query")
+	f("GET", "/api/v1/query?query="+twoSeries, "ws-a", map[string]string{"X-Vigil-Max-Points": "1"}, 422, "the answer has 2 points")
 	f("GET", "/internal/v1/write/line", "ws-a", nil, 405, "use POST")
 
 	// A query too long for -search.maxQueryLen is refused before it is parsed: half a megabyte

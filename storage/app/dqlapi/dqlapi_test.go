@@ -203,6 +203,9 @@ func TestHandleQueryRawErrors(t *testing.T) {
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [2y]"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 8760h0m0s")
 	f(nil, Limits{MaxDuration: time.Hour}, `{"queries":[{"query":"M::cpu:(user) [2h]"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 1h0m0s")
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [2h]","max_duration":"1h"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 1h0m0s")
+	// a span of centuries overflows nanoseconds: still too large
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","time_range":[1700000000000,18446744073710],"max_duration":"10m"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 10m")
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [1700000000000:18446744073710]","max_duration":"10m"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 10m")
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [2h]","max_duration":"soon"}]}`, 400, dql.CodeInvalidArgument, `max_duration: invalid duration "soon"`)
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(avg(user)) [1d::1s]"}]}`, 400, dql.CodeTooManyPoints, "buckets of 1s in 24h0m0s is more than the maximum 10000 per series")
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","limit":20000}]}`, 400, dql.CodeLimitTooLarge, "LIMIT 20000 is larger than the maximum 10000")

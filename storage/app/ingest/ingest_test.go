@@ -61,6 +61,8 @@ func TestLineRowsFailure(t *testing.T) {
 	f("cpu v=1\ncpu,vigil_workspace=B v=1", "", `line 2: tag "vigil_workspace"`+reserved)
 	f("cpu,__name__=x v=1", "", `line 1: tag "__name__"`+reserved)
 	f("cpu,vm_account_id=1 v=1", "", `line 1: tag "vm_account_id"`+reserved)
+	f("rt vigil_workspace=1", "", `line 1: field "vigil_workspace"`+reserved)
+	f("rt a=1,__field__=1", "", `line 1: field "__field__"`+reserved)
 	f("cpu v=1\n\ncpu v=oops", "", `line 3: field "v": invalid number "oops" (strings must be double-quoted)`)
 	f("cpu v=1", "h", `unsupported precision "h": want ns, us, ms or s`)
 	f("cpu v=1 1\ncpu v=1 999999999999", "s", `line 2: timestamp 33658-09-27T01:46:39Z is more than 48h0m0s in the future (precision "s")`)

@@ -88,6 +88,10 @@ func checkPoint(p *lineproto.Point, precision string, nowMillis int64) (int64, e
 		return 0, apierror.BadData("line %d: %s", p.Line, msg)
 	}
 	for _, f := range p.Fields {
+		// a field so named could be stored but never asked for: DQL refuses the name
+		if tenancy.IsReserved(f.Key) {
+			return 0, apierror.BadData("line %d: field %q uses a reserved name (reserved: %s, vm_account_id, vm_project_id and names starting with __)", p.Line, f.Key, tenancy.Label)
+		}
 		if n := len(p.Measurement) + 1 + len(f.Key); n > *maxLabelValueLen {
 			return 0, apierror.BadData("line %d: measurement and field name %.40q… are %d bytes long together; -ingest.maxLabelValueLen=%d",
 				p.Line, p.Measurement+":"+f.Key, n, *maxLabelValueLen)

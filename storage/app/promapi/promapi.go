@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -158,9 +159,18 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 	if isRange {
 		end, _ := httputil.GetTime(r, "end", now)
 		start, _ := httputil.GetTime(r, "start", now-5*60*1000)
-		if d := time.Duration(end-start) * time.Millisecond; d > lim.MaxDuration {
+		if start > end {
+			return apierror.BadData("start %s is after end %s", fmtMillis(start), fmtMillis(end))
+		}
+		if spansMore(start, end, lim.MaxDuration) {
 			return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
-				"the query spans %s; the max duration limit is %s", d.Round(time.Second), lim.MaxDuration)
+				"the query spans %s; the max duration limit is %s", fmtSpan(start, end), lim.MaxDuration)
+		}
+		// each series has a point per step: refused before it runs when one series alone is too many
+		if step, _ := httputil.GetDuration(r, "step", 0); step > 0 && lim.MaxPoints > 0 && (end-start)/step+1 > int64(lim.MaxPoints) {
+			return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
+				"the query has %d points per series; the max points limit is %d per query: shorten the range or raise the step",
+				(end-start)/step+1, lim.MaxPoints)
 		}
 		if err := startsWithinRetention(lim, start); err != nil {
 			return err
@@ -176,9 +186,13 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 	if err != nil {
 		return err
 	}
-	body, err = StripQueryResponse(body)
+	body, points, err := StripQueryResponse(body)
 	if err != nil {
 		return apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "cannot rewrite query response: %s", err)
+	}
+	if lim.MaxPoints > 0 && points > lim.MaxPoints {
+		return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
+			"the answer has %d points; the max points limit is %d per query: narrow the selection, shorten the range or raise the step", points, lim.MaxPoints)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -233,52 +247,78 @@ func (b *bufferedResponse) Write(p []byte) (int, error) { return b.buf.Write(p) 
 func (b *bufferedResponse) WriteHeader(status int)      { b.status = status }
 
 // StripQueryResponse removes the tenant label from every series of a /api/v1/query or
-// /api/v1/query_range answer. Other fields pass through unchanged.
-func StripQueryResponse(body []byte) ([]byte, error) {
+// /api/v1/query_range answer and counts its points (a vector's samples, a matrix's values).
+// Other fields pass through unchanged.
+func StripQueryResponse(body []byte) ([]byte, int, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(body, &top); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	rawData, ok := top["data"]
 	if !ok {
-		return body, nil
+		return body, 0, nil
 	}
 	var data map[string]json.RawMessage
 	if err := json.Unmarshal(rawData, &data); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var resultType string
 	if err := json.Unmarshal(data["resultType"], &resultType); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if resultType != "vector" && resultType != "matrix" {
-		return body, nil
+		return body, 1, nil
 	}
 	var result []map[string]json.RawMessage
 	if err := json.Unmarshal(data["result"], &result); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	points := 0
 	for _, series := range result {
 		var metric map[string]string
 		if err := json.Unmarshal(series["metric"], &metric); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		delete(metric, tenancy.Label)
 		m, err := json.Marshal(metric)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		series["metric"] = m
+		if values, ok := series["values"]; ok {
+			// [[t,"v"],...]: each point's array opens one bracket, besides the outer one
+			points += max(0, bytes.Count(values, []byte("["))-1)
+		} else {
+			points++
+		}
 	}
 	var err error
 	if data["result"], err = json.Marshal(result); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if top["data"], err = json.Marshal(data); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return json.Marshal(top)
+	body, err = json.Marshal(top)
+	return body, points, err
 }
+
+// spansMore reports whether [start, end] (milliseconds) is longer than max, counted in
+// milliseconds: a span of centuries in nanoseconds overflows.
+func spansMore(start, end int64, max time.Duration) bool {
+	span := end - start
+	return span < 0 && end > start || span > max.Milliseconds()
+}
+
+// fmtSpan writes the span [start, end] (milliseconds) in whole hours, minutes and seconds.
+func fmtSpan(start, end int64) string {
+	if span := end - start; span <= math.MaxInt64/int64(time.Millisecond) {
+		return (time.Duration(span) * time.Millisecond).Round(time.Second).String()
+	}
+	return fmt.Sprintf("%dh", (end-start)/3_600_000)
+}
+
+func fmtMillis(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
 
 // checkQueryLen refuses a query longer than -search.maxQueryLen before it is parsed, as
 // VictoriaMetrics' own handlers do: parsing one of unbounded length (half a megabyte of
@@ -471,9 +511,9 @@ func exportHandler(w http.ResponseWriter, r *http.Request, ws string, lim queryl
 		return err
 	}
 	// the span asked for: an export without a start is not held to the max duration
-	if d := time.Duration(end-start) * time.Millisecond; start > 0 && d > lim.MaxDuration {
+	if start > 0 && spansMore(start, end, lim.MaxDuration) {
 		return apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
-			"the export spans %s; the max duration limit is %s", d.Round(time.Second), lim.MaxDuration)
+			"the export spans %s; the max duration limit is %s", fmtSpan(start, end), lim.MaxDuration)
 	}
 	if start, err = withinRetention(lim, start, end); err != nil {
 		return err

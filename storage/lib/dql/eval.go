@@ -244,7 +244,8 @@ func resolveRange(te *TimeExpr, opts *Options, def time.Duration) (start, end in
 	if maxDur <= 0 {
 		maxDur = DefaultMaxDuration
 	}
-	if time.Duration(end-start)*time.Millisecond > maxDur {
+	// in milliseconds: a span of centuries in nanoseconds overflows
+	if span := end - start; span < 0 || span > maxDur.Milliseconds() {
 		return 0, 0, newError(CodeTimeRangeTooLarge, "time range %s is longer than the maximum %s", fmtDur(end-start), fmtDur(maxDur.Milliseconds()))
 	}
 	if opts.NotBefore > 0 && start < opts.NotBefore {

@@ -289,3 +289,25 @@ def test_text_with_nul_is_a_422_wherever_it_is(client: TestClient) -> None:
     r = client.get(base + "/dashboards", headers=user.headers)
     assert r.status_code == 200
     assert all("\u0000" not in d["title"] for d in r.json()["data"])
+
+
+def test_text_with_a_lone_surrogate_is_a_422_wherever_it_is(client: TestClient) -> None:
+    """JSON may escape half of a UTF-16 pair (\\udcff), which is no Unicode character: any
+    field carrying one is refused, saying so, whether it was to be stored or sent on."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    base = f"/api/v1/workspaces/{ws['id']}"
+    headers = {**user.headers, "Content-Type": "application/json"}
+    for path, raw in (
+        ("/dashboards/import", '{"title": "\\udcff", "spec": {}}'),
+        ("/dashboards", '{"title": "a\\ud800b"}'),
+        ("/saved-queries", '{"name": "x", "query": "M::cpu:(usage_user) {host=\\"\\udcff\\"}"}'),
+        ("/query/raw", '{"queries": [{"query": "M::cpu:(usage_user) {host=\\"\\udcff\\"} [1h]"}]}'),
+        ("/query/raw", '{"queries": [{"query": "M::cpu:(usage_user)", "x": {"a": "\\ud800"}}]}'),
+    ):
+        r = client.post(base + path, content=raw.encode(), headers=headers)
+        assert r.status_code == 422, (path, r.text)
+        assert r.json()["code"] == "validation_error", (path, r.text)
+        assert "unicode" in r.json()["detail"].lower(), (path, r.text)
+    r = client.get(base + "/dashboards", headers=user.headers)
+    assert r.status_code == 200

@@ -40,7 +40,7 @@ from vigil_ingest.gateway.parse.line import (
         (b'cpu msg="has \\"quotes\\" and \\\\ backslash"\n', 1),
         (b"cpu v=1 1700000000\ncpu v=2 1700000001\ncpu v=3 1700000002", 3),
         (b"cpu,_name=x v=1\n", 1),  # one underscore is fine
-        (b"cpu __field=1\n", 1),  # field keys are not labels
+        (b"cpu field__=1,_x=2\n", 1),  # reserved are only names starting with __
     ],
 )
 def test_valid(body: bytes, points: int) -> None:
@@ -120,6 +120,11 @@ def test_valid(body: bytes, points: int) -> None:
         (b"cpu,__name__=x v=1", "line 1: tag '__name__' is reserved"),
         (rb"cpu,\vigil_workspace=x v=1", "line 1: tag '\\\\vigil_workspace' is reserved"),
         (b"cpu,vigil\\_workspace=x v=1", "line 1: tag 'vigil\\\\_workspace' is reserved"),
+        # a field named so could be written but never asked for: refused alike
+        (b"rt vigil_workspace=1", "line 1: field 'vigil_workspace' is reserved"),
+        (b"rt a=1,__field__=1", "line 1: field '__field__' is reserved"),
+        (b"cpu __field=1", "line 1: field '__field' is reserved"),
+        (b"rt,host=a v=1,vm_account_id=2i", "line 1: field 'vm_account_id' is reserved"),
         (b"cpu v=1\ncpu v=2\nmem free=oops\n", "line 3: field 'free': invalid value 'oops'"),
         (b"cpu v=1\n\n# c\nbroken\n", "line 4: missing fields"),
     ],

@@ -355,7 +355,7 @@ def _syntax_error(
     tags: list[tuple[bytes, bytes]],
     fields: list[tuple[bytes, bool]],
 ) -> str | None:
-    """Why a line does not parse or names a reserved tag, or None; collects its tags and
+    """Why a line does not parse or names a reserved tag or field, or None; collects its tags and
     fields (key, numeric) on the way."""
     n = len(line)
     # Measurement: up to the first unescaped comma or whitespace.
@@ -398,6 +398,8 @@ def _syntax_error(
             return f"field {_name(key)!r} has no '=value'" if key else "empty field key"
         if not key:
             return "empty field key"
+        if is_reserved(_unescape(key).decode("utf-8", errors="replace")):
+            return f"field {_name(key)!r} is reserved ({_RESERVED_WHY})"
         i = j + 1
         if line[i : i + 1] == b'"':
             k = i + 1
