@@ -58,10 +58,22 @@ async def vigil_error_handler(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(exc.body(), status_code=exc.status_code, headers=exc.headers())
 
 
+# What FastAPI says when a body cannot even be decoded, and what it means for the client.
+_BODY_PARSE_ERROR = "There was an error parsing the body"
+
+
 async def http_error_handler(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    detail = exc.detail
+    if exc.status_code == 400 and detail == _BODY_PARSE_ERROR:
+        cause = exc.__cause__ or exc.__context__
+        detail = (
+            f"the body is not UTF-8 text: {cause}"
+            if isinstance(cause, UnicodeDecodeError)
+            else "the body could not be read as JSON (UTF-8)"
+        )
     return JSONResponse(
-        {"detail": exc.detail, "code": HTTP_CODES.get(exc.status_code, "error")},
+        {"detail": detail, "code": HTTP_CODES.get(exc.status_code, "error")},
         status_code=exc.status_code,
         headers=exc.headers,
     )
@@ -72,6 +84,11 @@ async def validation_error_handler(_: Request, exc: Exception) -> JSONResponse:
     errors = exc.errors()
     first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
     detail = f"{_location(first.get('loc', ()))}: {first.get('msg', 'invalid')}".lstrip(": ")
+    if first.get("type") == "json_invalid":
+        # loc is ("body", <character offset>); ctx.error is the decoder's reason
+        reason = (first.get("ctx") or {}).get("error", "invalid JSON")
+        at = list(first.get("loc", ()))[1:2]
+        detail = f"the body is not valid JSON: {reason}" + (f" at character {at[0]}" if at else "")
     if len(errors) > 1:
         detail += f" (and {len(errors) - 1} more)"
     cleaned = [

@@ -1,16 +1,20 @@
-"""Passwords (argon2id), access tokens (JWT HS256), and opaque secrets (keys, refresh tokens)."""
+"""Passwords (argon2id, zxcvbn's strength estimate), access tokens (JWT HS256), and opaque
+secrets (keys, refresh tokens)."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import jwt
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
 from app.core.config import settings
 
@@ -24,6 +28,24 @@ _hasher = PasswordHasher(  # argon2id
 )
 # Verified against for unknown accounts so that timing does not reveal which emails exist.
 _DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+# zxcvbn's score: 0 (guessed in under 10^3 tries), 1 (10^6), 2 (10^8), 3 (10^10), 4 (more).
+# At least 2 refuses the common passwords, keyboard walks, names and dates, and words with
+# obvious substitutions.
+MIN_PASSWORD_SCORE = 2
+
+
+def password_weakness(password: str, *, user_inputs: Sequence[str] = ()) -> str | None:
+    """Why ``password`` is too easy to guess (zxcvbn's estimate, knowing the account's email
+    and name), or None when it is not."""
+    inputs = [part for text in user_inputs for part in re.split(r"[@.\s_+-]+", text) if part]
+    result = zxcvbn(password[:100], user_inputs=[*user_inputs, *inputs])
+    if result["score"] >= MIN_PASSWORD_SCORE:
+        return None
+    feedback = result["feedback"]
+    hints = " ".join(x for x in [feedback.get("warning"), *feedback.get("suggestions", [])] if x)
+    return f"password is too easy to guess. {hints or 'Use a longer phrase of uncommon words.'}"
 
 
 def hash_password(password: str) -> str:

@@ -474,7 +474,7 @@ func checkComparison(b *BinaryExpr) error {
 			return errAt(CodeInvalidArgument, b.LHS, "a string comparison needs a tag name on its left")
 		}
 		if b.Op != "=" && b.Op != "!=" {
-			return errAt(CodeInvalidArgument, b, "tags can only be compared with =, !=, IN, NOT IN or a regex, not %s", b.Op)
+			return errAt(CodeInvalidArgument, b, "a string can only be compared with = or != (tags also take IN, NOT IN and regexes; fields compare with numbers), not %s", b.Op)
 		}
 		return nil
 	}

@@ -222,7 +222,7 @@ func TestCheckErrors(t *testing.T) {
 	f("cpu SORDER BY __x", CodeForbiddenLabel, `line 1:15: label "__x" may not be used in SORDER BY: names starting with "__" and tenancy labels are reserved`)
 	f("cpu {a = re'('}", CodeInvalidArgument, "line 1:10: invalid regex: error parsing regexp: missing closing ): `(`")
 	f("cpu {a < re'x'}", CodeInvalidArgument, "line 1:6: a regex can only be compared with = or !=")
-	f("cpu {a > 'x'}", CodeInvalidArgument, "line 1:6: tags can only be compared with =, !=, IN, NOT IN or a regex, not >")
+	f("cpu {a > 'x'}", CodeInvalidArgument, "line 1:6: a string can only be compared with = or != (tags also take IN, NOT IN and regexes; fields compare with numbers), not >")
 	f("cpu {'x' = a}", CodeInvalidArgument, "line 1:6: a string must be on the right of = or !=")
 	f("cpu {a}", CodeSemanticError, "line 1:6: a is not a condition; write a comparison such as host = 'a' or idle > 90")
 	f("cpu {match(a)}", CodeUnknownFunction, "line 1:6: function match() cannot be used as a filter condition in M")

@@ -42,6 +42,40 @@ def test_signup_validation_names_the_field(client: TestClient) -> None:
     assert {tuple(e["loc"]) for e in body["errors"]} == {("body", "email"), ("body", "password")}
 
 
+def test_passwords_easy_to_guess_are_refused_saying_why(client: TestClient) -> None:
+    """Length alone lets `password` and `12345678` in: zxcvbn's estimate refuses them, and the
+    account's own email and name, at sign-up and when the password changes."""
+    email = random_email()
+    for password, why in (
+        ("password", "top-10 common password"),
+        ("12345678", "top-10 common password"),
+        ("qwertyuiop", "common password"),
+        ("zxcvbnm,./", "keyboard"),
+        (email, "too easy to guess"),
+        ("Ada Lovelace 1815", "too easy to guess"),
+    ):
+        r = client.post(
+            "/api/v1/auth/signup",
+            json={"email": email, "password": password, "full_name": "Ada Lovelace 1815"},
+        )
+        assert r.status_code == 422, password
+        assert r.json()["detail"].startswith("body.password: Value error, password is too easy"), r
+        assert why in r.json()["detail"], (password, r.json()["detail"])
+    user = signup(client)
+    r = client.post(
+        "/api/v1/auth/password",
+        json={"current_password": PASSWORD, "new_password": "iloveyou1"},
+        headers=user.headers,
+    )
+    assert r.status_code == 422
+    assert "body.new_password: Value error, password is too easy to guess" in r.json()["detail"]
+    # a phrase of uncommon words is fine
+    r = client.post(
+        "/api/v1/auth/signup", json={"email": random_email(), "password": "tangerine quorum ledge"}
+    )
+    assert r.status_code == 201, r.text
+
+
 def test_login_and_me(client: TestClient) -> None:
     user = signup(client)
     r = client.post("/api/v1/auth/login", json={"email": user.email, "password": PASSWORD})
@@ -174,3 +208,17 @@ def test_login_accepts_an_address_on_a_special_use_domain(client: TestClient, db
     assert r.status_code == 200, r.text
     r = client.post("/api/v1/auth/signup", json={"email": "new@vigil.local", "password": PASSWORD})
     assert r.status_code == 422
+
+
+def test_a_body_that_is_not_json_says_why(client: TestClient) -> None:
+    headers = {"Content-Type": "application/json"}
+    r = client.post("/api/v1/auth/login", content=b'{"email": "a@b.c", "password": ', headers=headers)
+    assert r.status_code == 422
+    assert r.json() == {
+        "detail": "the body is not valid JSON: Expecting value at character 31",
+        "code": "validation_error",
+        "errors": [{"loc": ["body", 31], "msg": "JSON decode error", "type": "json_invalid"}],
+    }
+    r = client.post("/api/v1/auth/login", content=b'{"email": "\xff"}', headers=headers)
+    assert r.status_code == 400
+    assert r.json()["detail"].startswith("the body is not UTF-8 text: 'utf-8' codec can't decode")
