@@ -86,7 +86,8 @@ async def validation_error_handler(_: Request, exc: Exception) -> JSONResponse:
     detail = f"{_location(first.get('loc', ()))}: {first.get('msg', 'invalid')}".lstrip(": ")
     if first.get("type") == "json_invalid":
         # loc is ("body", <character offset>); ctx.error is the decoder's reason
-        reason = (first.get("ctx") or {}).get("error", "invalid JSON")
+        ctx = first.get("ctx")
+        reason = ctx.get("error", "invalid JSON") if isinstance(ctx, dict) else "invalid JSON"
         at = list(first.get("loc", ()))[1:2]
         detail = f"the body is not valid JSON: {reason}" + (f" at character {at[0]}" if at else "")
     if len(errors) > 1:

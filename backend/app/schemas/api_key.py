@@ -6,11 +6,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.schemas.common import Name100
+
 KeyScope = Literal["ingest", "query"]
 
 
 class ApiKeyCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=100, examples=["web-01 agent"])
+    name: Name100 = Field(examples=["web-01 agent"])
     scope: KeyScope = Field(description="ingest: write metrics; query: read (DQL, PromQL)")
 
 

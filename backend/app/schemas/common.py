@@ -2,7 +2,35 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Annotated
+
+from pydantic import BaseModel, BeforeValidator, Field, StringConstraints
+from pydantic_core import PydanticCustomError
+
+
+def _strip_non_blank(value: object) -> object:
+    if isinstance(value, str):
+        value = value.strip()
+        if not value:
+            raise PydanticCustomError("blank", "must not be blank")
+    return value
+
+
+_NOT_BLANK = BeforeValidator(_strip_non_blank)
+
+# A name or title people type (an API key's name, a workspace's name, a dashboard's title…):
+# surrounding whitespace is dropped, and nothing left is refused with 422
+# ``body.<field>: must not be blank``. The maximum length, counted after stripping, is part of
+# the type (pydantic words a ``Field(max_length=…)`` on an optional field of it badly).
+
+#: A name or title of at most 100 characters, not blank.
+Name100 = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), _NOT_BLANK
+]
+#: A name or title of at most 200 characters, not blank.
+Name200 = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200), _NOT_BLANK
+]
 
 
 class Message(BaseModel):

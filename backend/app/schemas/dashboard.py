@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.schemas.common import Name200
+
 SCHEMA_VERSION = 1
 GRID_COLUMNS = 24
 
@@ -247,14 +249,14 @@ Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]], Field
 
 
 class DashboardCreate(BaseModel):
-    title: str = Field(min_length=1, max_length=200, examples=["Host overview"])
+    title: Name200 = Field(examples=["Host overview"])
     description: str = Field(default="", max_length=2000)
     tags: Tags = Field(default_factory=list)
     spec: DashboardSpec = Field(default_factory=DashboardSpec)
 
 
 class DashboardUpdate(BaseModel):
-    title: str | None = Field(default=None, min_length=1, max_length=200)
+    title: Name200 | None = None
     description: str | None = Field(default=None, max_length=2000)
     tags: Tags | None = None
     spec: DashboardSpec | None = None
@@ -311,7 +313,7 @@ class DashboardExport(BaseModel):
     """Portable form of a dashboard: what export returns and import accepts."""
 
     format: Literal["vigil.dashboard"] = "vigil.dashboard"
-    title: str = Field(min_length=1, max_length=200)
+    title: Name200
     description: str = Field(default="", max_length=2000)
     tags: Tags = Field(default_factory=list)
     spec: DashboardSpec

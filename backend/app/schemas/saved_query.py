@@ -5,9 +5,11 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.schemas.common import Name200
+
 
 class SavedQueryCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=200, examples=["CPU by host"])
+    name: Name200 = Field(examples=["CPU by host"])
     description: str = Field(default="", max_length=2000)
     query: str = Field(
         min_length=1, max_length=65536, examples=["M::cpu:(avg(usage_user)) [1h] BY host"]
@@ -15,7 +17,7 @@ class SavedQueryCreate(BaseModel):
 
 
 class SavedQueryUpdate(BaseModel):
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    name: Name200 | None = None
     description: str | None = Field(default=None, max_length=2000)
     query: str | None = Field(default=None, min_length=1, max_length=65536)
 

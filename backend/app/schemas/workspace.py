@@ -3,31 +3,18 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from app.models.workspace import Role
-
-
-def _clean_name(value: str) -> str:
-    value = value.strip()
-    if not value:
-        raise ValueError("name must not be blank")
-    return value
+from app.schemas.common import Name100
 
 
 class WorkspaceCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=100, examples=["Production"])
-
-    _name = field_validator("name")(_clean_name)
+    name: Name100 = Field(examples=["Production"])
 
 
 class WorkspaceUpdate(BaseModel):
-    name: str | None = Field(default=None, min_length=1, max_length=100)
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str | None) -> str | None:
-        return None if value is None else _clean_name(value)
+    name: Name100 | None = None
 
 
 class WorkspacePublic(BaseModel):

@@ -46,9 +46,15 @@ def _get_membership(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID)
     return membership
 
 
+def _a(role: Role, *, capital: bool = False) -> str:
+    """The role's name with its indefinite article: ``an admin``, ``a viewer``."""
+    article = "an" if role.value[0] in "aeiou" else "a"
+    return f"{article.capitalize() if capital else article} {role.value}"
+
+
 def _check_can_grant(actor_role: Role, role: Role) -> None:
     if not outranks_or_equals(actor_role, role):
-        raise Forbidden(f"A {actor_role.value} cannot grant the {role.value} role")
+        raise Forbidden(f"{_a(actor_role, capital=True)} cannot grant the {role.value} role")
 
 
 def change_role(
@@ -63,7 +69,9 @@ def change_role(
     membership = _get_membership(db, workspace_id=workspace_id, user_id=user_id)
     _check_can_grant(actor_role, role)
     if not outranks_or_equals(actor_role, membership.role):
-        raise Forbidden(f"A {actor_role.value} cannot change the role of a {membership.role.value}")
+        raise Forbidden(
+            f"{_a(actor_role, capital=True)} cannot change the role of {_a(membership.role)}"
+        )
     if (
         membership.role == Role.owner
         and role != Role.owner
@@ -92,7 +100,7 @@ def remove_member(
 ) -> None:
     membership = _get_membership(db, workspace_id=workspace_id, user_id=user_id)
     if not outranks_or_equals(actor_role, membership.role):
-        raise Forbidden(f"A {actor_role.value} cannot remove a {membership.role.value}")
+        raise Forbidden(f"{_a(actor_role, capital=True)} cannot remove {_a(membership.role)}")
     if membership.role == Role.owner and _owner_count(db, workspace_id=workspace_id) == 1:
         raise Conflict("A workspace needs at least one owner", code="last_owner")
     db.delete(membership)
@@ -158,6 +166,25 @@ def create_invitation(
     )
     if already is not None:
         raise Conflict(f"{email} is already a member of this workspace", code="already_member")
+    # One usable invitation per address: lock the workspace row so two requests at once
+    # cannot both find none pending.
+    db.execute(select(Workspace.id).where(Workspace.id == workspace_id).with_for_update())
+    now = datetime.now(UTC)
+    pending = db.scalar(
+        select(Invitation.id).where(
+            Invitation.workspace_id == workspace_id,
+            Invitation.email == email,
+            Invitation.accepted_at.is_(None),
+            Invitation.revoked_at.is_(None),
+            Invitation.expires_at > now,
+        )
+    )
+    if pending is not None:
+        raise Conflict(
+            f"{email} already has a pending invitation to this workspace: reuse the link "
+            "sent with it, or revoke it to create a new one",
+            code="invitation_pending",
+        )
     code = security.new_invitation_code()
     invitation = Invitation(
         workspace_id=workspace_id,
@@ -165,7 +192,7 @@ def create_invitation(
         role=role,
         code_hash=security.sha256_hex(code),
         invited_by=actor.user_id,
-        expires_at=datetime.now(UTC) + timedelta(days=settings.INVITATION_EXPIRE_DAYS),
+        expires_at=now + timedelta(days=settings.INVITATION_EXPIRE_DAYS),
     )
     db.add(invitation)
     db.flush()

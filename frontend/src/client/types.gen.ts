@@ -1791,6 +1791,8 @@ export type PasswordChange = {
     current_password: string;
     /**
      * New Password
+     *
+     * 8 to 128 characters, not easy to guess (common passwords, keyboard walks, names, dates and the account's email are refused)
      */
     new_password: string;
 };
@@ -1907,13 +1909,15 @@ export type SignupRequest = {
      */
     email: string;
     /**
-     * Password
-     */
-    password: string;
-    /**
      * Full Name
      */
     full_name?: string | null;
+    /**
+     * Password
+     *
+     * 8 to 128 characters, not easy to guess (common passwords, keyboard walks, names, dates and the account's email are refused)
+     */
+    password: string;
 };
 
 /**
@@ -2206,7 +2210,7 @@ export type UsageHistoryPublic = {
     /**
      * Ingest Rate
      *
-     * Samples stored per second, averaged over each step
+     * Points per second the ingest gateway accepted, averaged over each step (the unit of the ingest limit)
      */
     ingest_rate: Array<UsagePoint>;
     /**
@@ -2260,7 +2264,7 @@ export type UsagePublic = {
     /**
      * Points Today
      *
-     * Samples stored since 00:00 UTC (one per field value), counted by storage
+     * Points the ingest gateway accepted since 00:00 UTC: lines of line protocol and remote_write samples, the unit of the ingest limit
      */
     points_today: number | null;
     /**
@@ -3118,7 +3122,7 @@ export type MembersCreateInvitationErrors = {
      */
     404: ErrorPublic;
     /**
-     * Already a member
+     * Already a member, or a pending invitation for that email exists
      */
     409: ErrorPublic;
     /**

@@ -109,7 +109,12 @@ def read_invitations(db: SessionDep, ws: Managers) -> InvitationsPublic:
     "/invitations",
     response_model=InvitationCreated,
     status_code=status.HTTP_201_CREATED,
-    responses={409: {"model": ErrorPublic, "description": "Already a member"}},
+    responses={
+        409: {
+            "model": ErrorPublic,
+            "description": "Already a member, or a pending invitation for that email exists",
+        }
+    },
 )
 def create_invitation(body: InvitationCreate, db: SessionDep, ws: Managers) -> InvitationCreated:
     """Invite someone by email. The response carries the code to hand over; it is shown once."""

@@ -10,7 +10,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from app.models import Invitation
-from tests.factories import SignedUpUser, add_member, create_workspace, signup
+from tests.factories import SignedUpUser, add_member, create_workspace, random_email, signup
 
 
 def test_invitation_flow(client: TestClient) -> None:
@@ -89,13 +89,16 @@ def test_admin_cannot_grant_owner_or_touch_owners(client: TestClient) -> None:
         headers=admin.headers,
     )
     assert r.status_code == 403
-    assert r.json()["detail"] == "A admin cannot grant the owner role"
+    assert r.json()["detail"] == "An admin cannot grant the owner role"
     r = client.patch(f"{base}/members/{viewer.id}", json={"role": "owner"}, headers=admin.headers)
     assert r.status_code == 403
+    assert r.json()["detail"] == "An admin cannot grant the owner role"
     r = client.patch(f"{base}/members/{owner.id}", json={"role": "viewer"}, headers=admin.headers)
     assert r.status_code == 403
+    assert r.json()["detail"] == "An admin cannot change the role of an owner"
     r = client.delete(f"{base}/members/{owner.id}", headers=admin.headers)
     assert r.status_code == 403
+    assert r.json()["detail"] == "An admin cannot remove an owner"
     r = client.patch(f"{base}/members/{viewer.id}", json={"role": "editor"}, headers=admin.headers)
     assert r.status_code == 200 and r.json()["role"] == "editor"
     r = client.delete(f"{base}/members/{viewer.id}", headers=admin.headers)
@@ -255,3 +258,74 @@ def test_invitation_lookup_of_a_deleted_workspace_is_404(client: TestClient) -> 
     r = client.get(f"/api/v1/invitations/{inv['code']}")
     assert r.status_code == 404
     assert r.json()["code"] == "not_found"
+
+
+def test_role_names_in_messages_take_the_right_article(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    base = f"/api/v1/workspaces/{ws['id']}"
+    admin = add_member(client, owner, ws["id"], "admin")
+    second_owner = add_member(client, owner, ws["id"], "owner")
+    r = client.delete(f"{base}/members/{second_owner.id}", headers=admin.headers)
+    assert r.status_code == 403
+    assert r.json()["detail"] == "An admin cannot remove an owner"
+    r = client.patch(
+        f"{base}/members/{second_owner.id}", json={"role": "editor"}, headers=admin.headers
+    )
+    assert r.status_code == 403
+    assert r.json()["detail"] == "An admin cannot change the role of an owner"
+
+
+def test_a_second_pending_invitation_for_the_same_email_is_409(
+    client: TestClient, db: Session
+) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    base = f"/api/v1/workspaces/{ws['id']}"
+    email = random_email()
+    first = _invite(client, owner, ws["id"], email)
+
+    # The same address in other case and with spaces around it is the same invitee.
+    r = client.post(
+        f"{base}/invitations",
+        json={"email": f"  {email.upper()} ", "role": "viewer"},
+        headers=owner.headers,
+    )
+    assert r.status_code == 409
+    assert r.json() == {
+        "detail": f"{email} already has a pending invitation to this workspace: "
+        "reuse the link sent with it, or revoke it to create a new one",
+        "code": "invitation_pending",
+    }
+    listed = client.get(f"{base}/invitations", headers=owner.headers).json()
+    assert [i["id"] for i in listed["data"]] == [first["id"]]
+
+    # Another workspace may invite the same address.
+    other = create_workspace(client, owner)
+    _invite(client, owner, other["id"], email)
+
+    # Revoked: a new one may be sent.
+    r = client.delete(f"{base}/invitations/{first['id']}", headers=owner.headers)
+    assert r.status_code == 200
+    second = _invite(client, owner, ws["id"], email)
+
+    # Expired: likewise.
+    past = datetime.now(UTC) - timedelta(minutes=1)
+    db.execute(
+        update(Invitation).where(Invitation.id == uuid.UUID(second["id"])).values(expires_at=past)
+    )
+    db.commit()
+    third = _invite(client, owner, ws["id"], email)
+
+    # Accepted: the invitee is a member, which has its own answer.
+    grace = signup(client, email=email)
+    r = client.post(
+        "/api/v1/invitations/accept", json={"code": third["code"]}, headers=grace.headers
+    )
+    assert r.status_code == 200
+    r = client.post(
+        f"{base}/invitations",
+        json={"email": email, "role": "viewer"},
+        headers=owner.headers,
+    )
+    assert r.status_code == 409 and r.json()["code"] == "already_member"

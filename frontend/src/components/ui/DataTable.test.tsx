@@ -94,6 +94,29 @@ describe("DataTable", () => {
     expect(onRemove).toHaveBeenCalledWith(HOSTS[1]);
   });
 
+  it("scrolls sideways in its own box: a keyboard-focusable region named by the caption", async () => {
+    render(
+      <>
+        <button type="button">Before</button>
+        <DataTable caption="Hosts" columns={columns()} rows={HOSTS} rowKey={(h) => h.name} />
+      </>,
+    );
+    const region = screen.getByRole("region", { name: "Hosts" });
+    expect(region).toHaveClass("data-table-scroll");
+    expect(region).toContainElement(screen.getByRole("table", { name: "Hosts" }));
+    // Reached with Tab, so the arrow keys can scroll a table wider than the screen.
+    await userEvent.click(screen.getByRole("button", { name: "Before" }));
+    await userEvent.tab();
+    expect(region).toHaveFocus();
+    await userEvent.tab();
+    expect(screen.getByRole("button", { name: "Remove alpha" })).toHaveFocus();
+  });
+
+  it("leaves no scrolling box behind when a state stands in for the table", () => {
+    render(<DataTable caption="Hosts" columns={columns()} rows={[]} rowKey={(h) => h.name} loading loadingLabel="Loading hosts" />);
+    expect(screen.queryByRole("region")).not.toBeInTheDocument();
+  });
+
   it("shows a visible caption when asked", () => {
     render(<DataTable caption="Hosts" captionVisible columns={columns()} rows={HOSTS} rowKey={(h) => h.name} />);
     expect(screen.getByRole("table", { name: "Hosts" }).querySelector("caption")).not.toHaveClass("sr-only");

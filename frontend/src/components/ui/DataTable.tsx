@@ -1,4 +1,4 @@
-import type { HTMLAttributes, Key, ReactElement, ReactNode } from "react";
+import { useId, type HTMLAttributes, type Key, type ReactElement, type ReactNode } from "react";
 import { toUserMessage } from "@/lib/apiError";
 import { Alert } from "./Alert";
 import { Spinner } from "./Spinner";
@@ -57,6 +57,10 @@ const join = (...classes: (string | false | undefined)[]): string | undefined =>
  * The app's table of records (`data-table`): typed columns, a caption, and the states a list
  * goes through — loading, failed, empty — in the same form on every page. Result tables that
  * render thousands of cells (Explore, the table panel) are built by hand for speed.
+ *
+ * A table wider than its card scrolls sideways inside it (`data-table-scroll`), never the page:
+ * the scrolling box is a region named by the caption that takes keyboard focus, so the arrow
+ * keys scroll it without a mouse.
  */
 export function DataTable<T>({
   columns,
@@ -74,42 +78,48 @@ export function DataTable<T>({
   errorTitle,
   empty,
 }: DataTableProps<T>): ReactElement {
+  const captionId = useId();
   if (loading) return <Spinner label={loadingLabel} />;
   if (error) return <Alert title={errorTitle}>{toUserMessage(error)}</Alert>;
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   return (
-    <table className={join("data-table", className)} data-testid={testId}>
-      <caption className={captionVisible ? undefined : "sr-only"}>{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th key={c.id} scope="col" className={join(c.numeric && "num", c.headerClassName)}>
-              {c.headerHidden ? <span className="sr-only">{c.header}</span> : c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => (
-          <tr key={rowKey(row)} data-testid={rowTestId} {...rowProps?.(row, i)}>
-            {columns.map((c) => {
-              const props = {
-                className: join(c.numeric && "num", typeof c.className === "function" ? c.className(row) : c.className),
-                title: c.title?.(row),
-              };
-              return c.rowHeader ? (
-                <th key={c.id} scope="row" {...props}>
-                  {c.cell(row, i)}
-                </th>
-              ) : (
-                <td key={c.id} {...props}>
-                  {c.cell(row, i)}
-                </td>
-              );
-            })}
+    // Focusable so the keyboard can scroll a table wider than its card.
+    <div className="data-table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+      <table className={join("data-table", className)} data-testid={testId}>
+        <caption id={captionId} className={captionVisible ? undefined : "sr-only"}>
+          {caption}
+        </caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.id} scope="col" className={join(c.numeric && "num", c.headerClassName)}>
+                {c.headerHidden ? <span className="sr-only">{c.header}</span> : c.header}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={rowKey(row)} data-testid={rowTestId} {...rowProps?.(row, i)}>
+              {columns.map((c) => {
+                const props = {
+                  className: join(c.numeric && "num", typeof c.className === "function" ? c.className(row) : c.className),
+                  title: c.title?.(row),
+                };
+                return c.rowHeader ? (
+                  <th key={c.id} scope="row" {...props}>
+                    {c.cell(row, i)}
+                  </th>
+                ) : (
+                  <td key={c.id} {...props}>
+                    {c.cell(row, i)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -15,6 +15,7 @@ import {
   AUDIT_TARGET_TYPES,
   describeDetails,
   describeTarget,
+  isPastLastPage,
   pageCount,
   pageSummary,
   readAuditFilters,
@@ -54,6 +55,8 @@ function AuditLog({ workspaceId }: { workspaceId: string }): ReactElement {
   }, [filters]);
   const log = useAuditLog(workspaceId, resolved.query);
   const members = useMembers(workspaceId);
+  const pages = pageCount(log.data?.count ?? 0);
+  const pastLastPage = log.isSuccess && log.data.count > 0 && isPastLastPage(filters.page, log.data.count);
   const emails = useMemo(
     () => new Map((members.data?.data ?? []).map((m) => [m.user_id, m.email])),
     [members.data],
@@ -128,11 +131,22 @@ function AuditLog({ workspaceId }: { workspaceId: string }): ReactElement {
           loadingLabel="Loading the audit log"
           error={log.error}
           errorTitle="Could not load the audit log"
-          // A page past the last one (an edited link) keeps the table and the pager to go back.
           empty={
             log.data?.count === 0 ? (
               <EmptyState title="No events match these filters" testId="audit-empty">
                 Widen the time range or clear a filter.
+              </EmptyState>
+            ) : pastLastPage ? (
+              // A page past the last one (an edited or old link): say so, and offer the way back.
+              <EmptyState title={`There are no entries on page ${filters.page}`} testId="audit-past-last-page">
+                <p>
+                  {pages === 1
+                    ? "These filters match one page of events."
+                    : `These filters match ${pages} pages of events.`}
+                </p>
+                <Button size="sm" onClick={() => setFilters({ ...filters, page: 1 })}>
+                  Go to the first page
+                </Button>
               </EmptyState>
             ) : undefined
           }
@@ -141,7 +155,7 @@ function AuditLog({ workspaceId }: { workspaceId: string }): ReactElement {
           columns={columns}
         />
       ) : null}
-      {log.isSuccess && log.data.count > 0 ? (
+      {log.isSuccess && log.data.count > 0 && !pastLastPage ? (
         <nav className="pager" aria-label="Audit log pages">
           <span className="muted small" data-testid="audit-summary">
             {pageSummary(filters.page, log.data.count)}
@@ -150,11 +164,11 @@ function AuditLog({ workspaceId }: { workspaceId: string }): ReactElement {
             Previous
           </Button>
           <span className="small">
-            Page {filters.page} of {pageCount(log.data.count)}
+            Page {filters.page} of {pages}
           </span>
           <Button
             size="sm"
-            disabled={filters.page >= pageCount(log.data.count)}
+            disabled={filters.page >= pages}
             onClick={() => setFilters({ ...filters, page: filters.page + 1 })}
           >
             Next

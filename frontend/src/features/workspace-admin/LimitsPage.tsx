@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent, type ReactElement } from "react";
+import { useMemo, useState, type FormEvent, type ReactElement, type ReactNode } from "react";
 import { EChart } from "@/components/charts/EChart";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
@@ -16,7 +16,6 @@ import {
   formatNumber,
   LIMIT_FIELDS,
   toDraft,
-  type LimitKey,
   type LimitsDraft,
 } from "./limitFields";
 import { toQueriesChartOption, toUsageChartOption } from "./usageChart";
@@ -88,14 +87,18 @@ interface LimitsFormProps {
 function LimitsForm({ workspaceId, limits, editable, onSaved, onEdit }: LimitsFormProps): ReactElement {
   const update = useUpdateLimits(workspaceId);
   const [draft, setDraft] = useState<LimitsDraft>(() => toDraft(limits));
-  const [errors, setErrors] = useState<Partial<Record<LimitKey, string>>>({});
-  const dirty = Object.keys(diffLimits(limits, draft).changes).length > 0;
+  // Checked as the user types: a refused value says why at once, beside its field.
+  const { changes, errors } = diffLimits(limits, draft);
+  const invalid = LIMIT_FIELDS.filter((f) => errors[f.key] !== undefined);
+  const changed = Object.keys(changes).length > 0;
+  // Anything typed that is not the saved text, valid or not, can be thrown away.
+  const edited = LIMIT_FIELDS.some((f) => draft[f.key] !== String(limits[f.key]));
+  const canSave = changed && invalid.length === 0 && !update.isPending;
 
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
-    const { changes, errors: errs } = diffLimits(limits, draft);
-    setErrors(errs);
-    if (Object.keys(errs).length > 0 || Object.keys(changes).length === 0) return;
+    // Enter in a field submits too: never with a refused value (the disabled Save says why).
+    if (!canSave) return;
     // The form re-mounts with the saved limits before `mutate`'s callbacks would run: use the promise.
     update.mutateAsync(changes).then(onSaved, () => undefined);
   };
@@ -125,7 +128,7 @@ function LimitsForm({ workspaceId, limits, editable, onSaved, onEdit }: LimitsFo
                 />
                 <span className="unit">{f.unit}</span>
               </div>
-              <span id={`${id}-msg`} className={msg ? "field-error" : "field-hint"}>
+              <span id={`${id}-msg`} className={msg ? "field-error" : "field-hint"} data-testid={`${id}-msg`}>
                 {msg ?? (f.key === "max_body_bytes" ? `${formatBytes(limits[f.key])}. ${f.help}` : f.help)}
               </span>
             </div>
@@ -135,22 +138,40 @@ function LimitsForm({ workspaceId, limits, editable, onSaved, onEdit }: LimitsFo
       {update.isError ? <Alert>{toUserMessage(update.error)}</Alert> : null}
       {editable ? (
         <div className="row">
-          <Button type="submit" variant="primary" disabled={!dirty || update.isPending}>
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={!canSave}
+            aria-describedby={invalid.length > 0 ? "limits-save-blocked" : undefined}
+          >
             Save limits
           </Button>
-          <Button
-            variant="ghost"
-            disabled={!dirty || update.isPending}
-            onClick={() => {
-              setDraft(toDraft(limits));
-              setErrors({});
-            }}
-          >
+          <Button variant="ghost" disabled={!edited || update.isPending} onClick={() => setDraft(toDraft(limits))}>
             Discard changes
           </Button>
+          {invalid.length > 0 ? (
+            <span id="limits-save-blocked" className="field-error" data-testid="limits-save-blocked">
+              {invalid.length === 1
+                ? `Correct ${invalid[0].label} to save.`
+                : `Correct ${invalid.length} fields to save: ${invalid.map((f) => f.label).join(", ")}.`}
+            </span>
+          ) : null}
         </div>
       ) : null}
     </form>
+  );
+}
+
+/** Storage did not answer: an error in words, with what the backend was told kept below it for whoever debugs. */
+function StorageError({ detail, testId, children }: { detail: string; testId: string; children: ReactNode }): ReactElement {
+  return (
+    <Alert testId={testId}>
+      <p>{children}</p>
+      <details className="muted small">
+        <summary>Technical detail</summary>
+        <code>{detail}</code>
+      </details>
+    </Alert>
   );
 }
 
@@ -213,7 +234,7 @@ function UsageSection({ workspaceId, limits }: { workspaceId: string; limits: Li
       ) : history.isError ? (
         <Alert title="Could not load the usage history">{toUserMessage(history.error)}</Alert>
       ) : (
-        <UsageCharts history={history.data} limits={limits} />
+        <UsageCharts history={history.data} limits={limits} storageErrorShown={Boolean(usage.data?.storage_error)} />
       )}
     </section>
   );
@@ -232,9 +253,9 @@ function UsageFigures({
   return (
     <>
       {usage.storage_error ? (
-        <Alert tone="info" title="Storage figures are unavailable">
-          {usage.storage_error}
-        </Alert>
+        <StorageError detail={usage.storage_error} testId="usage-storage-error">
+          Storage could not be reached; usage figures are unavailable.
+        </StorageError>
       ) : null}
       <div className="usage-figures">
         <Figure label="Active series" value={usage.active_series} limit={limits?.active_series} testId="usage-active-series" />
@@ -260,7 +281,16 @@ function UsageFigures({
   );
 }
 
-function UsageCharts({ history, limits }: { history: UsageHistory; limits: Limits | undefined }): ReactElement {
+function UsageCharts({
+  history,
+  limits,
+  storageErrorShown,
+}: {
+  history: UsageHistory;
+  limits: Limits | undefined;
+  /** The figures above already say storage is down: say it once. */
+  storageErrorShown: boolean;
+}): ReactElement {
   const range: [number, number] = [history.start, history.end];
   const rate = useMemo(
     () =>
@@ -288,10 +318,10 @@ function UsageCharts({ history, limits }: { history: UsageHistory; limits: Limit
   const step = history.step_seconds >= 3600 ? `${history.step_seconds / 3600} h` : `${history.step_seconds / 60} min`;
   return (
     <>
-      {history.storage_error ? (
-        <Alert tone="info" title="Storage history is unavailable">
-          {history.storage_error}
-        </Alert>
+      {history.storage_error && !storageErrorShown ? (
+        <StorageError detail={history.storage_error} testId="usage-history-storage-error">
+          Storage could not be reached; the ingest rate and active series history are unavailable.
+        </StorageError>
       ) : null}
       <p className="muted small">
         The dashed line is the workspace&apos;s limit; click it in a legend to fit that chart to the usage alone.

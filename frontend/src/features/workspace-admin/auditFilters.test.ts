@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AuditEvent } from "./api";
 import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
   describeDetails,
   describeTarget,
+  isPastLastPage,
   pageCount,
   pageSummary,
   readAuditFilters,
@@ -67,6 +70,11 @@ describe("paging", () => {
     expect(pageSummary(4, 130)).toMatch(/past the last event/);
     expect(pageCount(0)).toBe(1);
     expect(pageCount(101)).toBe(3);
+    expect(isPastLastPage(3, 101)).toBe(false);
+    expect(isPastLastPage(4, 101)).toBe(true);
+    expect(isPastLastPage(99, 1)).toBe(true);
+    // Nothing at all is one (empty) page, not a page past the end.
+    expect(isPastLastPage(1, 0)).toBe(false);
   });
 });
 
@@ -104,5 +112,23 @@ describe("describing events", () => {
     expect(describeDetails({ to: "editor", from: "viewer" })).toBe("viewer → editor");
     expect(describeDetails({ retention_days: { from: 30, to: 7 }, note: null })).toBe("note: –, retention_days: 30 → 7");
     expect(describeDetails({ email: "a@example.com", role: "viewer" })).toBe("email: a@example.com, role: viewer");
+  });
+});
+
+describe("the audit actions the filters offer", () => {
+  // The list is auditActions.json; the backend's tests compare it with every action it records.
+  it("groups each action under its family, once", () => {
+    const all = AUDIT_ACTIONS.flatMap((f) => f.actions);
+    expect(new Set(all).size).toBe(all.length);
+    for (const f of AUDIT_ACTIONS) {
+      expect(f.family).toMatch(/^[a-z_]+\.\*$/);
+      for (const a of f.actions) expect(a.startsWith(f.family.slice(0, -1))).toBe(true);
+    }
+  });
+
+  it("includes the benchmark and workspace deletion actions and the benchmark run target", () => {
+    const all = AUDIT_ACTIONS.flatMap((f) => f.actions);
+    expect(all).toEqual(expect.arrayContaining(["benchmark.create", "benchmark.delete", "workspace.delete"]));
+    expect(AUDIT_TARGET_TYPES).toContain("benchmark_run");
   });
 });

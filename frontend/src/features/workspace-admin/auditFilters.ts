@@ -1,21 +1,21 @@
 import { resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
 import type { AuditEvent, AuditQuery } from "./api";
+import auditActions from "./auditActions.json";
 
-/** Actions the backend records for a workspace, grouped by family (`member.*` filters a family). */
-export const AUDIT_ACTIONS: { family: string; label: string; actions: string[] }[] = [
-  { family: "member.*", label: "Members", actions: ["member.role_change", "member.remove", "member.leave"] },
-  {
-    family: "invitation.*",
-    label: "Invitations",
-    actions: ["invitation.create", "invitation.revoke", "invitation.accept"],
-  },
-  { family: "api_key.*", label: "API keys", actions: ["api_key.create", "api_key.revoke"] },
-  { family: "limits.*", label: "Limits", actions: ["limits.update"] },
-  { family: "dashboard.*", label: "Dashboards", actions: ["dashboard.delete"] },
-  { family: "workspace.*", label: "Workspace", actions: ["workspace.create", "workspace.rename"] },
-];
+/** One family of audit actions (`member.*` filters a family) and the actions in it. */
+export interface AuditActionFamily {
+  family: string;
+  label: string;
+  actions: string[];
+}
 
-export const AUDIT_TARGET_TYPES = ["user", "invitation", "api_key", "workspace", "dashboard"] as const;
+/**
+ * Actions the backend records for a workspace, grouped by family. The list lives in
+ * `auditActions.json`, which the backend's tests compare with every action it writes.
+ */
+export const AUDIT_ACTIONS: AuditActionFamily[] = auditActions.families;
+
+export const AUDIT_TARGET_TYPES: readonly string[] = auditActions.targetTypes;
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -92,6 +92,11 @@ export function pageSummary(page: number, count: number, pageSize: number = AUDI
 
 export function pageCount(count: number, pageSize: number = AUDIT_PAGE_SIZE): number {
   return Math.max(1, Math.ceil(count / pageSize));
+}
+
+/** True when `page` lies past the last page of `count` events (an edited or stale link). */
+export function isPastLastPage(page: number, count: number, pageSize: number = AUDIT_PAGE_SIZE): boolean {
+  return page > pageCount(count, pageSize);
 }
 
 function show(v: unknown): string {
