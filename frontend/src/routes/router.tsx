@@ -36,6 +36,7 @@ const explore = async () => ({ Component: (await import("@/features/explore/Expl
 const dashboards = async () => ({ Component: (await import("@/features/dashboards/DashboardsPage")).DashboardsPage });
 const dashboard = async () => ({ Component: (await import("@/features/dashboards/DashboardPage")).DashboardPage });
 const benchmarks = async () => ({ Component: (await import("@/features/benchmarks/BenchmarksPage")).BenchmarksPage });
+const account = async () => ({ Component: (await import("@/features/auth/AccountPage")).AccountPage });
 const benchmarkRun = async () => ({
   Component: (await import("@/features/benchmarks/BenchmarkRunPage")).BenchmarkRunPage,
 });
@@ -105,6 +106,7 @@ export const router = createBrowserRouter([
           },
           { path: "benchmarks", lazy: benchmarks },
           { path: "benchmarks/:runId", lazy: benchmarkRun },
+          { path: "account", lazy: account },
         ],
       },
       { path: "*", element: <Navigate to="/" replace /> },

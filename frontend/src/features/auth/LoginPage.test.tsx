@@ -3,7 +3,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { setToken } from "@/lib/session";
+import { endSession, setSession } from "@/lib/session";
 import { LoginPage } from "./LoginPage";
 
 function renderLogin(): void {
@@ -32,8 +32,22 @@ describe("LoginPage", () => {
   });
 
   it("sends a signed-in visitor on to the app", () => {
-    setToken("t");
+    setSession({ access_token: "t", refresh_token: "r", expires_in: 900 });
     renderLogin();
     expect(screen.getByText("home")).toBeInTheDocument();
+  });
+
+  it("says so when the session ended because the server stopped accepting it", () => {
+    setSession({ access_token: "t", refresh_token: "r", expires_in: 900 });
+    endSession({ expired: true });
+    renderLogin();
+    expect(screen.getByTestId("auth-expired")).toHaveTextContent("Your session has ended");
+  });
+
+  it("says nothing of the kind after signing out", () => {
+    setSession({ access_token: "t", refresh_token: "r", expires_in: 900 });
+    endSession();
+    renderLogin();
+    expect(screen.queryByTestId("auth-expired")).toBeNull();
   });
 });

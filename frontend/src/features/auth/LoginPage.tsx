@@ -4,6 +4,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { TextField } from "@/components/ui/TextField";
 import { toUserMessage } from "@/lib/apiError";
+import { sessionExpired } from "@/lib/session";
 import { useLogin, useSignup, useToken } from "./hooks/useAuth";
 
 export interface LoginPageProps {
@@ -58,6 +59,11 @@ export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
           <Alert tone="info" testId="auth-invite-note">
             {mode === "signup" ? "Create your account" : "Sign in"} with the email address the invitation was sent to;
             you will accept it next.
+          </Alert>
+        ) : null}
+        {mode === "login" && !mutation.isError && sessionExpired() ? (
+          <Alert tone="info" testId="auth-expired">
+            Your session has ended. Sign in again to continue where you were.
           </Alert>
         ) : null}
         {mutation.isError ? <Alert testId="auth-error">{toUserMessage(mutation.error)}</Alert> : null}

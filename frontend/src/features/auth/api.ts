@@ -1,4 +1,4 @@
-import { authLogin, authReadMe, authSignup } from "@/client/sdk.gen";
+import { authChangePassword, authLogin, authLogout, authReadMe, authSignup } from "@/client/sdk.gen";
 import type { TokenPublic, UserPublic } from "@/client/types.gen";
 import "@/lib/apiClient";
 
@@ -19,4 +19,17 @@ export async function signup(email: string, password: string, fullName?: string)
 export async function readMe(signal?: AbortSignal): Promise<CurrentUser> {
   const res = await authReadMe({ signal, throwOnError: true });
   return res.data;
+}
+
+/** Revokes the current session on the server, or every session of the account. */
+export async function logout(everywhere: boolean): Promise<void> {
+  await authLogout({ body: { all_sessions: everywhere }, throwOnError: true });
+}
+
+/** Changes the password; the server revokes every other session of the account. */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  await authChangePassword({
+    body: { current_password: currentPassword, new_password: newPassword },
+    throwOnError: true,
+  });
 }

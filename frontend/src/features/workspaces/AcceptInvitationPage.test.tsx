@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { InvitationPreview, UserPublic } from "@/client/types.gen";
 import { LoginPage } from "@/features/auth/LoginPage";
 import { client } from "@/lib/apiClient";
-import { setToken } from "@/lib/session";
+import { setSession } from "@/lib/session";
 import { AcceptInvitationPage } from "./AcceptInvitationPage";
 
 const PENDING: InvitationPreview = {
@@ -29,6 +29,7 @@ function serve(invitation: InvitationPreview | null, me: UserPublic = GRACE) {
   return vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (url.pathname === "/api/v1/auth/me") return json(200, me);
+    if (url.pathname === "/api/v1/auth/logout") return json(200, { message: "Logged out" });
     if (url.pathname.startsWith("/api/v1/invitations/")) {
       return invitation
         ? json(200, invitation)
@@ -98,7 +99,7 @@ describe("AcceptInvitationPage", () => {
   });
 
   it("offers to accept when signed in with the invited address", async () => {
-    setToken("session-token");
+    setSession({ access_token: "session-token", refresh_token: "r", expires_in: 900 });
     renderAt("/invite?code=vginv_abc");
     expect(await screen.findByTestId("invite-user")).toHaveTextContent("grace@example.com");
     expect(await screen.findByRole("button", { name: "Accept invitation" })).toBeEnabled();
@@ -106,7 +107,7 @@ describe("AcceptInvitationPage", () => {
   });
 
   it("says when the signed-in account is not the invited one, and offers to switch", async () => {
-    setToken("session-token");
+    setSession({ access_token: "session-token", refresh_token: "r", expires_in: 900 });
     useBackend(PENDING, { ...GRACE, email: "someone.else@example.com" });
     renderAt("/invite?code=vginv_abc");
     expect(await screen.findByTestId("invite-error")).toHaveTextContent(
@@ -114,7 +115,10 @@ describe("AcceptInvitationPage", () => {
     );
     expect(screen.queryByRole("button", { name: "Accept invitation" })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Use another account" }));
-    expect(screen.getByRole("heading", { name: "Sign in" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Sign in" })).toBeInTheDocument();
+    // the session is revoked on the server, not only forgotten here
+    const paths = fetchSpy.mock.calls.map(([input]) => new URL(input instanceof Request ? input.url : String(input)).pathname);
+    expect(paths).toContain("/api/v1/auth/logout");
   });
 
   it.each([
@@ -122,7 +126,7 @@ describe("AcceptInvitationPage", () => {
     ["revoked", "This invitation was revoked", /^The link no longer works\. Ask Ada Lovelace for a new invitation if you still need to join\.$/],
     ["accepted", "This invitation has already been used", /^Each invitation works once\. If you accepted it, open Vigil and pick Analytical Engines from your workspaces\.$/],
   ] as const)("explains a %s invitation and offers no way to accept it", async (state, title, text) => {
-    setToken("session-token");
+    setSession({ access_token: "session-token", refresh_token: "r", expires_in: 900 });
     useBackend({ ...PENDING, state, expires_at: "2026-11-20T08:00:00Z" });
     renderAt("/invite?code=vginv_abc");
     const alert = await screen.findByTestId("invite-state");

@@ -127,8 +127,7 @@ export function AcceptInvitationPage(): ReactElement {
           {wrongAccount ? (
             <Button
               onClick={() => {
-                logout();
-                navigate("/login", { state: { from: here } });
+                void logout().then(() => navigate("/login", { state: { from: here } }));
               }}
             >
               Use another account

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { getToken, setToken, subscribeToken } from "@/lib/session";
-import { login, readMe, signup, type CurrentUser } from "../api";
+import { endSession, getToken, setSession, subscribeToken } from "@/lib/session";
+import { login, logout, readMe, signup, type CurrentUser } from "../api";
 
 export const meQueryKey = ["auth", "me"] as const;
 
@@ -10,10 +10,13 @@ export function useToken(): string | null {
   return useSyncExternalStore(subscribeToken, getToken, () => null);
 }
 
-/** Who holds `token`; shared by the page hook and the router's prefetch. */
+/**
+ * Who is signed in; shared by the page hook and the router's prefetch. Signing in clears the
+ * cache, so the key only tells a session from none: a renewed token is the same user.
+ */
 export function currentUserQuery(token: string | null) {
   return queryOptions({
-    queryKey: [...meQueryKey, token],
+    queryKey: [...meQueryKey, token !== null],
     queryFn: ({ signal }) => readMe(signal),
     enabled: token !== null,
     staleTime: 5 * 60_000,
@@ -30,7 +33,7 @@ export function useLogin() {
     mutationFn: ({ email, password }: { email: string; password: string }) => login(email, password),
     onSuccess: (res) => {
       qc.clear();
-      setToken(res.access_token);
+      setSession(res);
     },
   });
 }
@@ -42,15 +45,24 @@ export function useSignup() {
       signup(email, password, fullName),
     onSuccess: (res) => {
       qc.clear();
-      setToken(res.access_token);
+      setSession(res);
     },
   });
 }
 
-export function useLogout(): () => void {
+/**
+ * Signs out: the server revokes the session (every session of the account with
+ * `everywhere`), then this tab forgets it whatever the server answered.
+ */
+export function useLogout(): (options?: { everywhere?: boolean }) => Promise<void> {
   const qc = useQueryClient();
-  return () => {
-    setToken(null);
+  return async ({ everywhere = false } = {}) => {
+    try {
+      if (getToken() !== null) await logout(everywhere);
+    } catch {
+      // signed out here all the same; an unreachable server cannot keep the session open
+    }
+    endSession();
     qc.clear();
   };
 }
