@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-export type SettingsSection = "members" | "invitations" | "keys" | "limits" | "audit";
+export type SettingsSection = "general" | "members" | "invitations" | "keys" | "limits" | "audit";
 
 /** Workspace settings: one sub-page per section under `/w/:id/settings/…`. */
 export class SettingsPage {

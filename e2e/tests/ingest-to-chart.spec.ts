@@ -44,7 +44,7 @@ test.describe("ingest to chart", () => {
 
     const explore = new ExplorePage(page);
     await explore.goto(own.workspaceId, `M::cpu:(avg(usage_user)) {host='${host}'} [15m::1m] BY host`);
-    await expect(page.getByTestId(testIds.workspacePicker)).toHaveValue(own.workspaceId);
+    await expect(page.getByTestId(testIds.workspacePicker)).toHaveAttribute("data-workspace-id", own.workspaceId);
     // The consumer writes asynchronously: re-run until the points are queryable.
     await expect(async () => {
       await explore.run();
@@ -73,7 +73,7 @@ test.describe("ingest to chart", () => {
     }).toPass({ timeout: 30_000 });
     await expect(explore.chart).toHaveAttribute(chartAttrs.pointCount, "120");
 
-    // more lines than a canvas legend holds: an HTML legend, one toggle button per host
+    // an HTML legend, one toggle button per host
     const legend = page.getByRole("list", { name: /legend$/ });
     // the first 30 entries, the rest when "10 more" is pressed or scrolled into view
     await expect(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, readRange, toApiError, toUserMessage } from "./apiError";
+import { ApiError, fieldErrors, readRange, toApiError, toUserMessage } from "./apiError";
 
 describe("toApiError", () => {
   it("reads FastAPI detail and code", () => {
@@ -53,5 +53,34 @@ describe("toUserMessage", () => {
     expect(toUserMessage(new TypeError("Failed to fetch"))).toMatch(/Cannot reach the server/);
     expect(toUserMessage(new Error("boom"))).toBe("boom");
     expect(toUserMessage(undefined)).toBe("Something went wrong.");
+  });
+});
+
+describe("fieldErrors", () => {
+  it("maps the API's validation errors to their fields, without Pydantic's prefix", () => {
+    const err = toApiError(422, {
+      detail: "body.name: Value error, name must not be blank",
+      code: "validation_error",
+      errors: [
+        { loc: ["body", "name"], msg: "Value error, name must not be blank", type: "value_error" },
+        { loc: ["body", "name"], msg: "String should have at most 100 characters", type: "string_too_long" },
+        { loc: ["body", "limits", "max_series"], msg: "Input should be greater than 0", type: "greater_than" },
+      ],
+    });
+    expect(fieldErrors(err)).toEqual({
+      name: "Name must not be blank",
+      "limits.max_series": "Input should be greater than 0",
+    });
+  });
+
+  it("reads FastAPI's own detail list too", () => {
+    const err = toApiError(422, { detail: [{ loc: ["body", "email"], msg: "value is not a valid email address" }] });
+    expect(fieldErrors(err)).toEqual({ email: "Value is not a valid email address" });
+  });
+
+  it("is empty for errors that are not about fields", () => {
+    expect(fieldErrors(toApiError(404, { detail: "Workspace not found", code: "not_found" }))).toEqual({});
+    expect(fieldErrors(toApiError(422, { detail: [{ loc: ["body"], msg: "Field required" }] }))).toEqual({});
+    expect(fieldErrors(new TypeError("Failed to fetch"))).toEqual({});
   });
 });

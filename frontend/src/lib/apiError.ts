@@ -127,3 +127,26 @@ export function toUserMessage(err: unknown): string {
   if (typeof err === "string" && err) return err;
   return "Something went wrong.";
 }
+
+/** Pydantic prefixes the messages of custom validators; the field already says what is wrong. */
+function cleanFieldMessage(msg: string): string {
+  const text = msg.replace(/^(Value error|Assertion failed), /, "");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The messages of a validation error (422) by field name (`name`, `limits.max_series`), to show
+ * each one at its field. Reads the `errors` list the API adds, or FastAPI's `detail` list.
+ * Empty for any other error; the first message of a field wins.
+ */
+export function fieldErrors(err: unknown): Record<string, string> {
+  if (!(err instanceof ApiError) || !isRecord(err.body)) return {};
+  const items = Array.isArray(err.body.errors) ? err.body.errors : Array.isArray(err.body.detail) ? err.body.detail : [];
+  const out: Record<string, string> = {};
+  for (const item of items) {
+    if (!isRecord(item) || typeof item.msg !== "string" || !Array.isArray(item.loc)) continue;
+    const field = item.loc.filter((p) => p !== "body").join(".");
+    if (field && !(field in out)) out[field] = cleanFieldMessage(item.msg);
+  }
+  return out;
+}

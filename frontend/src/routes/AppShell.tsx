@@ -4,6 +4,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { Spinner } from "@/components/ui/Spinner";
 import { useCurrentUser, useLogout } from "@/features/auth/hooks/useAuth";
+import { WorkspaceSwitcher } from "@/features/workspaces/components/WorkspaceSwitcher";
 import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { rememberWorkspace } from "./HomeRedirect";
@@ -23,8 +24,9 @@ export function AppShell(): ReactElement {
   }, [workspace]);
 
   const onPick = (id: string): void => {
-    // Keep the page (explore, dashboards, …) but not workspace-specific ids or queries.
-    const rest = location.pathname.split("/").slice(3, 4).join("/") || "explore";
+    // Keep the page (explore, dashboards, a settings section, …) but not workspace-specific ids or queries.
+    const [page, section] = location.pathname.split("/").slice(3);
+    const rest = page === "settings" && section ? `settings/${section}` : page || "explore";
     navigate(`/w/${id}/${rest}`);
   };
 
@@ -35,23 +37,7 @@ export function AppShell(): ReactElement {
       </a>
       <header className="app-header">
         <span className="brand">◉ Vigil</span>
-        <label className="ws-picker">
-          <span className="sr-only">Workspace</span>
-          <select
-            aria-label="Workspace"
-            data-testid="workspace-picker"
-            value={workspace?.id ?? ""}
-            onChange={(e) => onPick(e.target.value)}
-            disabled={!data}
-          >
-            {!workspace ? <option value="">Choose a workspace</option> : null}
-            {data?.data.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <WorkspaceSwitcher workspaces={data?.data} current={workspace} onPick={onPick} />
         <nav aria-label="Main" className="app-nav">
           <NavLink to={`/w/${workspaceId}/explore`}>Explore</NavLink>
           <NavLink to={`/w/${workspaceId}/dashboards`}>Dashboards</NavLink>
@@ -60,10 +46,15 @@ export function AppShell(): ReactElement {
         </nav>
         <div className="app-user">
           {workspace ? <span className="role-badge" title="Your role in this workspace">{workspace.role}</span> : null}
-          <span className="user-email" data-testid="user-email">
+          <NavLink
+            to={`/w/${workspaceId}/account`}
+            className="user-email"
+            data-testid="user-email"
+            title="Your account: password and sessions"
+          >
             {me.data?.email ?? ""}
-          </span>
-          <Button size="sm" variant="ghost" onClick={logout}>
+          </NavLink>
+          <Button size="sm" variant="ghost" onClick={() => void logout()}>
             Sign out
           </Button>
         </div>

@@ -136,6 +136,34 @@ describe("ConfirmDialog through useConfirm", () => {
     expect(answers()).toHaveTextContent(/^false$/);
   });
 
+  it("with typeToConfirm, starts in the field and confirms only once the exact text is typed", async () => {
+    const dialog = await open({
+      title: 'Delete workspace "Acme"?',
+      message: "Everything in it goes.",
+      confirmLabel: "Delete workspace",
+      typeToConfirm: "Acme",
+    });
+    const field = screen.getByRole("textbox", { name: "Type Acme to confirm" });
+    expect(field).toHaveFocus();
+    const verb = screen.getByRole("button", { name: "Delete workspace" });
+    expect(verb).toBeDisabled();
+    // Enter before the text matches does nothing; a different case does not match.
+    await userEvent.keyboard("acme{Enter}");
+    expect(dialog).toBeInTheDocument();
+    expect(verb).toBeDisabled();
+    // Tab cycles through the field and Cancel while the verb is disabled.
+    await userEvent.tab();
+    expect(screen.getByRole("button", { name: "Cancel" })).toHaveFocus();
+    await userEvent.tab();
+    expect(field).toHaveFocus();
+    await userEvent.clear(field);
+    await userEvent.type(field, "Acme");
+    expect(verb).toBeEnabled();
+    await userEvent.keyboard("{Enter}");
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    expect(answers()).toHaveTextContent(/^true$/);
+  });
+
   it("does not pass its clicks on to the page around it", async () => {
     const backdropClick = vi.fn();
     render(

@@ -2,6 +2,7 @@ import {
   useEffect,
   useId,
   useRef,
+  useState,
   type KeyboardEvent,
   type MouseEvent,
   type ReactElement,
@@ -10,6 +11,7 @@ import {
 } from "react";
 import { createPortal } from "react-dom";
 import { Button } from "./Button";
+import { wrapTab } from "./focusTrap";
 import "./ConfirmDialog.css";
 
 export interface ConfirmOptions {
@@ -25,6 +27,11 @@ export interface ConfirmOptions {
    * on Cancel, so Enter right away is the safe choice. True unless said otherwise.
    */
   destructive?: boolean;
+  /**
+   * For what cannot be undone and costs a lot (a whole workspace): the user types this text
+   * (e.g. the workspace's name) before the confirm button works; focus starts in that field.
+   */
+  typeToConfirm?: string;
 }
 
 export interface ConfirmDialogProps extends ConfirmOptions {
@@ -39,6 +46,7 @@ const stop = (e: SyntheticEvent): void => e.stopPropagation();
  * Focus moves into it and stays there (Tab cycles through its buttons); Escape cancels; when
  * it closes, focus goes back to whatever had it before (the button that asked). Events inside
  * it do not reach the page's own handlers, so Escape here does not also close an editor below.
+ * With `typeToConfirm`, the confirm button works only once that text has been typed.
  * Open it through `useConfirm`.
  */
 export function ConfirmDialog({
@@ -47,16 +55,21 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel = "Cancel",
   destructive = true,
+  typeToConfirm,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps): ReactElement {
   const titleId = useId();
   const messageId = useId();
+  const typedId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
+  const [typed, setTyped] = useState("");
+  const confirmed = typeToConfirm === undefined || typed === typeToConfirm;
 
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialogRef.current?.querySelector<HTMLButtonElement>(destructive ? "[data-cancel]" : "[data-confirm]")?.focus();
+    const first = typeToConfirm !== undefined ? "[data-typed]" : destructive ? "[data-cancel]" : "[data-confirm]";
+    dialogRef.current?.querySelector<HTMLElement>(first)?.focus();
     return () => {
       if (opener?.isConnected) opener.focus();
     };
@@ -71,20 +84,7 @@ export function ConfirmDialog({
       onCancel();
       return;
     }
-    if (e.key !== "Tab" || !dialogRef.current) return;
-    const focusable = Array.from(dialogRef.current.querySelectorAll<HTMLElement>("button:not(:disabled)"));
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (!first || !last) return;
-    // From the first button back, or the last one on (or from the dialog itself), wrap around.
-    const at = focusable.indexOf(document.activeElement as HTMLElement);
-    if (e.shiftKey && at <= 0) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (at === -1 || at === focusable.length - 1)) {
-      e.preventDefault();
-      first.focus();
-    }
+    wrapTab(e, dialogRef.current);
   };
 
   // A press on the backdrop must not take focus out of the dialog (Escape would then miss it).
@@ -112,6 +112,27 @@ export function ConfirmDialog({
             {message}
           </div>
         ) : null}
+        {typeToConfirm !== undefined ? (
+          <div className="field">
+            <label htmlFor={typedId}>
+              Type <strong className="confirm-typed-text">{typeToConfirm}</strong> to confirm
+            </label>
+            <input
+              id={typedId}
+              data-typed
+              value={typed}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(e) => setTyped(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter" && confirmed) {
+                  e.preventDefault();
+                  onConfirm();
+                }
+              }}
+            />
+          </div>
+        ) : null}
         <div className="confirm-actions">
           <Button data-cancel onClick={onCancel}>
             {cancelLabel}
@@ -120,6 +141,7 @@ export function ConfirmDialog({
             data-confirm
             variant={destructive ? "danger" : "primary"}
             className={destructive ? "btn-danger-solid" : undefined}
+            disabled={!confirmed}
             onClick={onConfirm}
           >
             {confirmLabel}

@@ -12,6 +12,7 @@ interface SettingsSection {
 }
 
 export const SETTINGS_SECTIONS: SettingsSection[] = [
+  { path: "general", label: "General" },
   { path: "members", label: "Members" },
   { path: "invitations", label: "Invitations", adminOnly: true },
   { path: "keys", label: "API keys", adminOnly: true },

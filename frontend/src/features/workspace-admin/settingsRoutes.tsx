@@ -4,6 +4,7 @@ import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import { ApiKeysPage } from "./ApiKeysPage";
 import { AuditLogPage } from "./AuditLogPage";
+import { GeneralPage } from "./GeneralPage";
 import { InvitationsPage } from "./InvitationsPage";
 import { MembersPage } from "./MembersPage";
 
@@ -16,6 +17,7 @@ function SettingsIndex(): ReactElement {
 /** The sub-pages under `/w/:workspaceId/settings`, rendered inside `SettingsPage`. */
 export const settingsRoutes: RouteObject[] = [
   { index: true, element: <SettingsIndex /> },
+  { path: "general", element: <GeneralPage /> },
   { path: "members", element: <MembersPage /> },
   { path: "invitations", element: <InvitationsPage /> },
   { path: "keys", element: <ApiKeysPage /> },

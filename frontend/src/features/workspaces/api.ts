@@ -2,7 +2,9 @@ import {
   membersAcceptInvitation,
   membersReadInvitationByCode,
   workspacesCreateWorkspace,
+  workspacesDeleteWorkspace,
   workspacesReadWorkspaces,
+  workspacesUpdateWorkspace,
 } from "@/client/sdk.gen";
 import type { InvitationPreview, WorkspacePublic, WorkspacesPublic } from "@/client/types.gen";
 import "@/lib/apiClient";
@@ -19,6 +21,24 @@ export async function listWorkspaces(signal?: AbortSignal): Promise<Workspaces> 
 export async function createWorkspace(name: string): Promise<Workspace> {
   const res = await workspacesCreateWorkspace({ body: { name }, throwOnError: true });
   return res.data;
+}
+
+/** Renames a workspace (admins and owners); the API trims the name and refuses a blank one. */
+export async function renameWorkspace(workspaceId: string, name: string): Promise<Workspace> {
+  const res = await workspacesUpdateWorkspace({ path: { workspace_id: workspaceId }, body: { name }, throwOnError: true });
+  return res.data;
+}
+
+/**
+ * Deletes a workspace with its stored data, keys, members and invitations (owners only).
+ * `confirmName` must be the workspace's exact name.
+ */
+export async function deleteWorkspace(workspaceId: string, confirmName: string): Promise<void> {
+  await workspacesDeleteWorkspace({
+    path: { workspace_id: workspaceId },
+    body: { confirm_name: confirmName },
+    throwOnError: true,
+  });
 }
 
 /** What the invitation with this code offers, and whether it can still be accepted; no session needed. */

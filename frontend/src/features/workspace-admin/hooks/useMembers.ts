@@ -14,8 +14,12 @@ import {
 export const membersQueryKey = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "members"];
 export const invitationsQueryKey = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "invitations"];
 
-export function useMembers(workspaceId: string) {
-  return useQuery({ queryKey: membersQueryKey(workspaceId), queryFn: ({ signal }) => listMembers(workspaceId, signal) });
+export function useMembers(workspaceId: string, enabled = true) {
+  return useQuery({
+    queryKey: membersQueryKey(workspaceId),
+    queryFn: ({ signal }) => listMembers(workspaceId, signal),
+    enabled,
+  });
 }
 
 export function useChangeRole(workspaceId: string) {

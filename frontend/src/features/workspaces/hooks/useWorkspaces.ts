@@ -1,9 +1,18 @@
-import { queryOptions, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+  type UseQueryResult,
+} from "@tanstack/react-query";
 import {
   acceptInvitation,
   createWorkspace,
+  deleteWorkspace,
   listWorkspaces,
   readInvitation,
+  renameWorkspace,
   type Invitation,
   type Workspace,
   type Workspaces,
@@ -28,11 +37,50 @@ export function useWorkspace(id: string | undefined): Workspace | undefined {
   return data?.data.find((w) => w.id === id);
 }
 
+/** Applies `change` to the cached workspace list, if there is one. */
+function updateCachedList(qc: QueryClient, change: (list: Workspace[]) => Workspace[]): void {
+  qc.setQueryData<Workspaces>(workspacesQueryKey, (old) => {
+    if (!old) return old;
+    const data = change(old.data);
+    return { data, count: data.length };
+  });
+}
+
 export function useCreateWorkspace() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (name: string) => createWorkspace(name),
-    onSettled: () => qc.invalidateQueries({ queryKey: workspacesQueryKey }),
+    // In the list at once, so the page the new workspace opens on finds it.
+    onSuccess: (ws) => updateCachedList(qc, (list) => [...list.filter((w) => w.id !== ws.id), ws]),
+    onSettled: () => qc.invalidateQueries({ queryKey: workspacesQueryKey, exact: true }),
+  });
+}
+
+export function useRenameWorkspace(workspaceId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => renameWorkspace(workspaceId, name),
+    // The picker, the page titles and the settings read the name from the list.
+    onSuccess: (ws) => updateCachedList(qc, (list) => list.map((w) => (w.id === ws.id ? { ...w, name: ws.name } : w))),
+    onSettled: () => qc.invalidateQueries({ queryKey: workspacesQueryKey, exact: true }),
+  });
+}
+
+/**
+ * Deletes the workspace (its name confirms it). It leaves the cached list at once, so the page
+ * the caller moves on to (in the mutation's own `onSuccess`) no longer offers it, and its cached
+ * data goes.
+ */
+export function useDeleteWorkspace(workspaceId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (confirmName: string) => deleteWorkspace(workspaceId, confirmName),
+    onSuccess: () => {
+      updateCachedList(qc, (list) => list.filter((w) => w.id !== workspaceId));
+      qc.removeQueries({ queryKey: [...workspacesQueryKey, workspaceId] });
+      // Not awaited: the caller leaves the deleted workspace's pages right away.
+      void qc.invalidateQueries({ queryKey: workspacesQueryKey, exact: true });
+    },
   });
 }
 

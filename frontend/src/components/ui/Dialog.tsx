@@ -1,0 +1,90 @@
+import {
+  useEffect,
+  useId,
+  useRef,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactElement,
+  type ReactNode,
+  type SyntheticEvent,
+} from "react";
+import { createPortal } from "react-dom";
+import { focusableIn, wrapTab } from "./focusTrap";
+import "./ConfirmDialog.css";
+
+export interface DialogProps {
+  /** Names the dialog, e.g. "New workspace". */
+  title: string;
+  /** A sentence under the title; it describes the dialog. */
+  description?: ReactNode;
+  children: ReactNode;
+  /** Escape, or whatever close button the content has. */
+  onClose: () => void;
+  testId?: string;
+}
+
+const stop = (e: SyntheticEvent): void => e.stopPropagation();
+
+/**
+ * A small modal form above everything else (rendered into `document.body`), drawn like the
+ * confirmation dialog: focus starts in its first field and stays inside, Escape closes it, and
+ * focus goes back to the button that opened it. For questions before destructive actions use
+ * `useConfirm` instead.
+ */
+export function Dialog({ title, description, children, onClose, testId }: DialogProps): ReactElement {
+  const titleId = useId();
+  const descriptionId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const dialog = dialogRef.current;
+    if (dialog) {
+      const fields = focusableIn(dialog);
+      (fields.find((el) => el instanceof HTMLInputElement) ?? fields[0] ?? dialog).focus();
+    }
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    e.stopPropagation();
+    if (e.key === "Escape") {
+      e.preventDefault();
+      onClose();
+      return;
+    }
+    wrapTab(e, dialogRef.current);
+  };
+
+  // A press on the backdrop must not take focus out of the dialog (Escape would then miss it).
+  const onMouseDown = (e: MouseEvent<HTMLDivElement>): void => {
+    e.stopPropagation();
+    if (e.target === e.currentTarget) e.preventDefault();
+  };
+
+  return createPortal(
+    <div className="confirm-backdrop" onClick={stop} onMouseDown={onMouseDown} onPointerDown={stop} onKeyDown={onKeyDown}>
+      <div
+        ref={dialogRef}
+        tabIndex={-1}
+        className="confirm-dialog card"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+        data-testid={testId}
+      >
+        <h2 id={titleId}>{title}</h2>
+        {description ? (
+          <div id={descriptionId} className="confirm-message muted">
+            {description}
+          </div>
+        ) : null}
+        {children}
+      </div>
+    </div>,
+    document.body,
+  );
+}
