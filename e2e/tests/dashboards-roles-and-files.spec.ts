@@ -101,12 +101,18 @@ test("export, import the file back, refuse a broken document, then restore an ol
   await expect(form.getByTestId(testIds.importError)).toContainText("This is not valid JSON");
   await page.screenshot({ path: testInfo.outputPath("import-error.png") });
 
-  // The exported file imports as a new dashboard with the same panels.
+  // The exported file imports as a new dashboard with the same panels; its title is taken,
+  // so the form says so and proposes "(imported)" rather than a second "Host overview".
   await form.getByLabel("JSON file").setInputFiles(file);
+  await expect(form.getByLabel("Title", { exact: true })).toHaveValue("Host overview (imported)");
+  await expect(form.getByLabel("Title", { exact: true })).toHaveAccessibleDescription(
+    /A dashboard called "Host overview" already exists in this workspace/,
+  );
+  await page.screenshot({ path: testInfo.outputPath("import-title-taken.png") });
   await form.getByRole("button", { name: "Import" }).click();
   await expect(page).not.toHaveURL(new RegExp(dashboardId));
   await expect(page).toHaveURL(/\/dashboards\/[0-9a-f-]{36}$/);
-  await expect(page.getByRole("heading", { name: "Host overview" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Host overview (imported)" })).toBeVisible();
   await expect(page.getByTestId(testIds.panel)).toHaveCount(panelCount);
 
   // Rename and save (v2), then restore v1 from the history: saved as v3 with the old title.
@@ -126,5 +132,5 @@ test("export, import the file back, refuse a broken document, then restore an ol
   await expect(history).toBeHidden();
   await expect(dash.saveState).toHaveText("Saved · v3");
   await page.getByRole("button", { name: "Done editing" }).click();
-  await expect(page.getByRole("heading", { name: "Host overview" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Host overview (imported)" })).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { cpuLines, createOwnWorkspace, pushLines } from "../fixtures/api";
+import { DashboardPage } from "../pages/DashboardPage";
 import { LoginPage } from "../pages/LoginPage";
 import { chartAttrs, testIds } from "../selectors";
 
@@ -36,4 +37,92 @@ test("a new dashboard charts the workspace's hosts and its host variable filters
   // The link is the view: opening it again keeps the variable.
   await page.goto(page.url());
   await expect(chart).toHaveAttribute(chartAttrs.seriesCount, "1");
+});
+
+/** vigil-agent style CPU points (`cpu=cpu-total`), `usage_user` = `value` once a minute up to now. */
+function cpuTotalLines(host: string, value: number, points = 5, now = Date.now()): string {
+  return Array.from({ length: points }, (_, i) => {
+    const t = now - (points - 1 - i) * 60_000;
+    return `cpu,host=${host},cpu=cpu-total usage_user=${value},usage_system=2,usage_iowait=1 ${t}`;
+  }).join("\n");
+}
+
+test("Host overview: the Busiest hosts top list ranks hosts as bars, and the dashboard refreshes on its interval", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const own = await createOwnWorkspace(request, "hostoverview");
+  const lines = [cpuTotalLines("alpha", 30), cpuTotalLines("beta", 70), cpuTotalLines("gamma", 50)].join("\n");
+  expect(await pushLines(request, own.ingestKey, lines)).toBe(204);
+  const list = await request.get(`/api/v1/workspaces/${own.workspaceId}/dashboards`, {
+    headers: { Authorization: `Bearer ${own.token}` },
+  });
+  const dashboardId = ((await list.json()) as { data: { id: string; title: string }[] }).data.find(
+    (d) => d.title === "Host overview",
+  )!.id;
+
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  const dash = new DashboardPage(page);
+  // The saved auto refresh (30s) is what the picker shows when the link does not choose one.
+  await dash.goto(own.workspaceId, dashboardId);
+  await expect(page.getByLabel("Auto refresh")).toHaveValue("30s");
+
+  // Busiest hosts: one bar per host, largest first, values in percent; no line chart.
+  const busiest = dash.panel("Busiest hosts (CPU user %)");
+  const rows = busiest.getByTestId("toplist-row");
+  await expect(async () => {
+    await page.reload();
+    await expect(rows).toHaveCount(3, { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(rows).toHaveText([/^beta\s*70%$/, /^gamma\s*50%$/, /^alpha\s*30%$/]);
+  await expect(busiest.getByTestId(testIds.panelChart)).toHaveCount(0);
+  const widths = await busiest
+    .getByTestId("toplist-bar")
+    .evaluateAll((bars) => bars.map((b) => Math.round(b.getBoundingClientRect().width)));
+  expect(widths[0]).toBeGreaterThan(widths[1]);
+  expect(widths[1]).toBeGreaterThan(widths[2]);
+  expect(widths[2]).toBeGreaterThan(0);
+  await busiest.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("host-overview-toplist.png"), fullPage: true });
+
+  // With refresh=10s every panel asks again, together, about every 10 seconds.
+  const sent: number[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().includes(`/workspaces/${own.workspaceId}/query/raw`)) sent.push(Date.now());
+  });
+  await dash.goto(own.workspaceId, dashboardId, "refresh=10s");
+  await expect(page.getByLabel("Auto refresh")).toHaveValue("10s");
+  await expect(rows).toHaveCount(3);
+  await expect.poll(() => sent.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+  const opened = sent.length;
+  await expect.poll(() => sent.length, { timeout: 25_000, intervals: [1_000] }).toBeGreaterThanOrEqual(opened + 2);
+  // one batch per refresh, not one request per panel
+  expect(sent.length - opened).toBeLessThanOrEqual(4);
+
+  // The Refresh button asks now; `off` in the link stops the clock over the saved 30s.
+  const before = sent.length;
+  await page.getByRole("button", { name: "Refresh", exact: true }).click();
+  await expect.poll(() => sent.length).toBeGreaterThan(before);
+  await page.getByLabel("Auto refresh").selectOption("Off");
+  await expect(page).toHaveURL(/refresh=off/);
+});
+
+test("a variable value from the link that is not among the options is shown as it is", async ({ page, request }) => {
+  const own = await createOwnWorkspace(request, "varzzz");
+  expect(await pushLines(request, own.ingestKey, `${cpuLines("alpha", 3)}\n${cpuLines("beta", 3)}`)).toBe(204);
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill("Hosts");
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: "Hosts" })).toBeVisible();
+  const host = page.getByTestId(testIds.variable("host"));
+  await expect(async () => {
+    await page.goto(`${page.url().split("?")[0]}?var-host=zzz`);
+    await expect(host.getByRole("option", { name: "beta" })).toHaveCount(1, { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(host).toHaveValues(["zzz"]);
+  await expect(host.getByRole("option", { name: "zzz (no such value)" })).toHaveCount(1);
 });

@@ -36,6 +36,21 @@ test("the app asks before it throws edits away: a panel's changes, a panel, a da
   await expect(dash.panel("CPU user %")).toBeVisible();
   await expect(dash.saveState).toHaveText("Saved · v1");
 
+  // A panel added and then discarded in the editor leaves nothing behind.
+  await page.getByTestId(testIds.addPanel).click();
+  await expect(dash.editor).toBeVisible();
+  // The editor is modal: Tab does not reach the page behind it.
+  await dash.editor.getByRole("button", { name: "Discard" }).focus();
+  await page.keyboard.press("Shift+Tab");
+  expect(await dash.editor.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  await page.keyboard.press("Tab");
+  await expect(dash.editor.getByRole("button", { name: "Discard" })).toBeFocused();
+  await dash.editor.getByRole("button", { name: "Discard" }).click();
+  await expect(dash.editor).toBeHidden();
+  await expect(page.getByTestId(testIds.addPanel)).toBeFocused();
+  await expect(page.getByTestId(testIds.panel)).toHaveCount(1);
+  await expect(dash.saveState).toHaveText("Saved · v1");
+
   // Removing a panel asks; confirmed, it goes (until saved).
   await page.getByRole("button", { name: "Remove CPU user %" }).click();
   await confirmation.confirm('Remove the panel "CPU user %"?', "Remove");
@@ -55,6 +70,6 @@ test("the app asks before it throws edits away: a panel's changes, a panel, a da
   await confirmation.confirm("Leave without saving?", "Leave");
   await expect(page).toHaveURL(new RegExp(`/w/${own.workspaceId}/dashboards$`));
   // Nothing was saved: the dashboard still has its panel.
-  await page.getByRole("link", { name: "Unsaved" }).click();
+  await page.getByRole("link", { name: "Unsaved", exact: true }).click();
   await expect(page.getByTestId(testIds.panel)).toHaveCount(1);
 });

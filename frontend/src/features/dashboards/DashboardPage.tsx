@@ -14,7 +14,9 @@ import type { TimeRangeSpec } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec, Panel } from "./api";
 import { DashboardGrid, MoveHandle } from "./components/DashboardGrid";
+import { DuplicateIcon } from "./components/DuplicateIcon";
 import { PanelView } from "./components/PanelView";
+import { RefreshPicker } from "./components/RefreshPicker";
 import { TimeShiftPicker } from "./components/TimeShiftPicker";
 import { VariablePicker } from "./components/VariablePicker";
 import { VersionHistory } from "./components/VersionHistory";
@@ -26,11 +28,13 @@ const DashboardSettings = lazy(async () => ({
 }));
 import "./dashboards.css";
 import { exportFileName } from "./exportFile";
+import { useDashboardRefresh } from "./hooks/useDashboardRefresh";
 import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/useDashboards";
 import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";
 import { sameJson } from "./sameSpec";
 import { dashboardView } from "./panelQuery";
+import { refreshParam } from "./refresh";
 import { timeShiftParam } from "./timeShift";
 
 /** Local, unsaved state of a dashboard being edited; `version` is the one the edits started from. */
@@ -41,9 +45,15 @@ interface Draft {
 }
 
 /**
- * A dashboard. The time range, variables and comparison live in the URL (`from`, `to`,
- * `var-<name>`, `compare`) so the link shares the view; without them the dashboard's saved
- * defaults apply. Editors switch to edit mode to move, resize, add, edit and remove panels and
+ * The panel open in the editor: one of the dashboard's, or a new one, which joins the
+ * dashboard only when the editor applies it.
+ */
+type PanelEdit = { id: string; added?: undefined } | { id: string; added: Panel };
+
+/**
+ * A dashboard. The time range, variables, comparison and auto refresh live in the URL (`from`,
+ * `to`, `var-<name>`, `compare`, `refresh`) so the link shares the view; without them the
+ * dashboard's saved defaults apply. Editors switch to edit mode to move, resize, add, edit and remove panels and
  * to change the variables and default comparison in Settings; changes stay local until saved
  * as a new version.
  */
@@ -57,7 +67,7 @@ export function DashboardPage(): ReactElement {
   const [params, setParams] = useSearchParams();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [editingPanel, setEditingPanel] = useState<string | null>(null);
+  const [editingPanel, setEditingPanel] = useState<PanelEdit | null>(null);
   const [showHistory, setShowHistory] = useState(false);
   const [confirm, confirmDialog] = useConfirm();
   const [showSettings, setShowSettings] = useState(false);
@@ -72,8 +82,21 @@ export function DashboardPage(): ReactElement {
     server !== undefined &&
     (draft.title !== server.title || !sameJson(draft.spec, server.spec));
 
-  const { range, compare, values, pending } = useMemo(() => dashboardView(spec, params), [spec, params]);
+  const { range, compare, refresh, values, pending } = useMemo(() => dashboardView(spec, params), [spec, params]);
+  const { refresh: refreshNow, fetching } = useDashboardRefresh(workspace.id, refresh);
   const savedShift = spec?.time_shift;
+  const savedRefresh = spec?.refresh;
+  const setRefresh = useCallback(
+    (interval: string) =>
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        const value = refreshParam(interval, savedRefresh);
+        if (value === null) next.delete("refresh");
+        else next.set("refresh", value);
+        return next;
+      }),
+    [setParams, savedRefresh],
+  );
   const setCompare = useCallback(
     (shift: string) =>
       setParams((prev) => {
@@ -183,14 +206,14 @@ export function DashboardPage(): ReactElement {
   }
 
   const panels = current.spec.panels ?? [];
-  const panelBeingEdited = panels.find((p) => p.id === editingPanel);
+  const panelBeingEdited = editingPanel?.added ?? panels.find((p) => p.id === editingPanel?.id);
   const conflict = save.error instanceof ApiError && save.error.status === 409;
 
+  // The new panel is only put on the dashboard when the editor applies it.
   const addPanel = (): void => {
     const id = newPanelId(panels);
     const query = DEFAULT_QUERY.replace("[15m::1m]", "[::1m]");
-    setPanels([...panels, newPanel(id, nextPanelPosition(panels), query)]);
-    setEditingPanel(id);
+    setEditingPanel({ id, added: newPanel(id, nextPanelPosition(panels), query) });
   };
   const duplicatePanel = (p: Panel): void => {
     const copy: Panel = {
@@ -247,6 +270,7 @@ export function DashboardPage(): ReactElement {
           )}
           <TimeRangePicker value={range} onChange={setRange} />
           <TimeShiftPicker value={compare} onChange={setCompare} />
+          <RefreshPicker value={refresh} onChange={setRefresh} onRefresh={refreshNow} refreshing={fetching} />
           <Button onClick={() => setShowHistory(true)} aria-haspopup="dialog">
             History
           </Button>
@@ -391,7 +415,7 @@ export function DashboardPage(): ReactElement {
                       size="sm"
                       className="no-drag"
                       aria-label={`Edit ${p.title || "panel"}`}
-                      onClick={() => setEditingPanel(p.id)}
+                      onClick={() => setEditingPanel({ id: p.id })}
                     >
                       Edit
                     </Button>
@@ -403,7 +427,7 @@ export function DashboardPage(): ReactElement {
                       title="Duplicate"
                       onClick={() => duplicatePanel(p)}
                     >
-                      ⧉
+                      <DuplicateIcon />
                     </Button>
                     <Button
                       size="sm"
@@ -435,7 +459,7 @@ export function DashboardPage(): ReactElement {
           compare={compare}
           onCancel={() => setEditingPanel(null)}
           onApply={(p) => {
-            setPanels(panels.map((x) => (x.id === p.id ? p : x)));
+            setPanels(editingPanel?.added ? [...panels, p] : panels.map((x) => (x.id === p.id ? p : x)));
             setEditingPanel(null);
           }}
         />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportFileName, parseExportDocument } from "./exportFile";
+import { exportFileName, importTitle, parseExportDocument } from "./exportFile";
 
 describe("exportFileName", () => {
   it("slugs the title", () => {
@@ -18,5 +18,15 @@ describe("parseExportDocument", () => {
     expect(parseExportDocument("  ")).toEqual({ error: expect.stringMatching(/Paste an exported dashboard/) });
     expect(parseExportDocument("{title")).toEqual({ error: expect.stringMatching(/^This is not valid JSON: /) });
     expect(parseExportDocument("[1]")).toEqual({ error: expect.stringMatching(/must be a JSON object/) });
+  });
+});
+
+describe("importTitle", () => {
+  it("keeps a free title and marks one the workspace already has as imported", () => {
+    expect(importTitle("Hosts", ["Host overview"])).toBe("Hosts");
+    expect(importTitle("Host overview", ["Host overview"])).toBe("Host overview (imported)");
+    expect(importTitle(" host OVERVIEW ", ["Host overview"])).toBe("host OVERVIEW (imported)");
+    expect(importTitle("Host overview", ["Host overview", "Host overview (imported)"])).toBe("Host overview (imported 2)");
+    expect(importTitle("x".repeat(200), ["x".repeat(200)])).toBe(`${"x".repeat(189)} (imported)`);
   });
 });

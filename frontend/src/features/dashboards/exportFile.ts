@@ -29,3 +29,25 @@ export function parseExportDocument(text: string): { doc: DashboardExport } | { 
   }
   return { doc: value as DashboardExport };
 }
+
+/** Titles compared the way people read them: case and surrounding spaces do not count. */
+export function sameTitle(a: string, b: string): boolean {
+  return a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
+}
+
+const MAX_TITLE = 200;
+
+/**
+ * The title an imported dashboard gets: its own, or when the workspace already has a dashboard
+ * by that name (as Grafana does) `<title> (imported)`, then `(imported 2)`, … until it is free.
+ */
+export function importTitle(title: string, existing: readonly string[]): string {
+  const base = title.trim();
+  const taken = (t: string): boolean => existing.some((e) => sameTitle(e, t));
+  if (base && !taken(base)) return base;
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? " (imported)" : ` (imported ${n})`;
+    const candidate = `${base.slice(0, MAX_TITLE - suffix.length)}${suffix}`.trim();
+    if (!taken(candidate)) return candidate;
+  }
+}

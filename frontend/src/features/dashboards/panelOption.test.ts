@@ -51,9 +51,9 @@ describe("toPanelOption", () => {
     expect(y.axisLabel.formatter(42.123)).toBe("42.1%");
   });
 
-  it("places the legend and appends the chosen values", () => {
+  it("places the legend and appends the chosen values (drawn as the HTML list: two series)", () => {
     const legend = option.legend as { show: boolean; orient: string; formatter: (n: string) => string };
-    expect(legend.show).toBe(true);
+    expect(legend.show).toBe(false);
     expect(legend.orient).toBe("vertical");
     expect(legend.formatter("web-01")).toBe("web-01  max: 95%");
   });
@@ -67,6 +67,48 @@ describe("toPanelOption", () => {
     expect((o.legend as { show: boolean }).show).toBe(false);
     expect((o.series as LineSeriesOption[])[0].stack).toBe("total");
     expect((o.series as LineSeriesOption[])[0].areaStyle).toBeDefined();
+  });
+});
+
+describe("toPanelOption with a comparison", () => {
+  const compare = (values: (number | null)[]) => ({
+    result: {
+      series: [
+        {
+          name: "disk",
+          columns: ["time", "used_percent"],
+          tags: { host: "web-01" },
+          values: values.map((v, i) => [now - DAY + i * 60_000, v]),
+        },
+      ],
+    } as DqlResult,
+    shiftMs: DAY,
+    shift: "1d",
+  });
+
+  it("draws a bar panel's past series as bars, so its legend entry has something to show", () => {
+    const o = toPanelOption({
+      panel: { ...panel, type: "bar", thresholds: [], legend: undefined },
+      result: result(now, [40]),
+      range: [now, now + 60_000],
+      compare: compare([38]),
+      timeZone: "UTC",
+    });
+    const drawn = o.series as { type: string; name: string; data: unknown[] }[];
+    expect(drawn.map((s) => [s.type, s.name, s.data.length])).toEqual([
+      ["bar", "web-01", 1],
+      ["bar", "web-01 (1d ago)", 1],
+    ]);
+    // bars grow from zero, so the smaller of two close values still has a bar
+    expect((o.yAxis as { scale: boolean }).scale).toBe(false);
+  });
+
+  it("shows a past value that is a single point as a dot, and leaves out past series without values", () => {
+    const single = toPanelOption({ panel, result: result(now, [40]), range: [now, now + 60_000], compare: compare([38]) });
+    expect((single.series as LineSeriesOption[])[1].showSymbol).toBe(true);
+    const empty = toPanelOption({ panel, result: result(now, [40]), range: [now, now + 60_000], compare: compare([null, null]) });
+    expect((empty.series as LineSeriesOption[]).map((s) => s.name)).toEqual(["web-01"]);
+    expect((empty.legend as { data: string[] }).data).toEqual(["web-01"]);
   });
 });
 

@@ -5,7 +5,7 @@ import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { thresholdBands, sortThresholds } from "@/components/charts/thresholds";
 import { formatValue } from "@/components/charts/units";
 import type { DqlResult } from "@/features/explore/dql";
-import { valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
+import { valueAxisScale, valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
 import {
   chartGrid,
   chartSeriesOption,
@@ -73,14 +73,17 @@ export function toPanelOption({ panel, result, series: given, range, compare, ti
   const base = chartSeriesOption(current, { range, kind, timeZone });
   const unit = panel.unit ?? "none";
   const decimals = panel.decimals;
-  // Past series keep the name of the present series they echo, for its colour.
+  // Past series keep the name of the present series they echo, for its colour. One without
+  // any value would only be a legend entry for nothing.
   const past: (ChartSeries & { presentName: string })[] = compare
-    ? toChartSeries(compare.result).map((s) => ({
-        ...s,
-        presentName: s.name,
-        name: `${s.name} (${timeShiftSuffix(compare.shift)})`,
-        points: shiftPoints(s.points, compare.shiftMs),
-      }))
+    ? toChartSeries(compare.result)
+        .filter((s) => s.points.some(([, v]) => v !== null))
+        .map((s) => ({
+          ...s,
+          presentName: s.name,
+          name: `${s.name} (${timeShiftSuffix(compare.shift)})`,
+          points: shiftPoints(s.points, compare.shiftMs),
+        }))
     : [];
   const stack = "stack" in panel && panel.stack ? "total" : undefined;
   const colorOf = new Map<string, string>();
@@ -104,12 +107,27 @@ export function toPanelOption({ panel, result, series: given, range, compare, ti
   });
   past.forEach((s, i) => {
     const color = colorOf.get(s.presentName) ?? SERIES_COLORS[(current.length + i) % SERIES_COLORS.length];
+    if (kind === "bar") {
+      // beside the present bar, paler and outlined in the same colour
+      series.push({
+        type: "bar",
+        name: s.name,
+        data: s.points,
+        barMaxWidth: 16,
+        color,
+        itemStyle: { color, opacity: 0.35, borderColor: color, borderType: "dashed", borderWidth: 1 },
+        emphasis: current.length + past.length > MANY_SERIES ? { disabled: true } : { focus: "series" },
+      });
+      return;
+    }
     series.push({
       type: "line",
       name: s.name,
       data: s.points,
       color,
-      showSymbol: false,
+      // a single point draws no line: show it as a dot
+      showSymbol: s.points.filter(([, v]) => v !== null).length < 2,
+      symbolSize: 4,
       connectNulls: false,
       ...(s.points.length > 1000 ? { sampling: "lttb" as const } : {}),
       lineStyle: { type: "dashed", width: 1.2, opacity: 0.75 },
@@ -163,7 +181,7 @@ export function toPanelOption({ panel, result, series: given, range, compare, ti
   return {
     ...base,
     grid: chartGrid({
-      left: 8 + valueAxisSpace(...drawnExtent(current, past, Boolean(stack)), axisFormat, Boolean(stack)),
+      left: 8 + valueAxisSpace(...drawnExtent(current, past, Boolean(stack)), axisFormat, !valueAxisScale(kind, Boolean(stack)).scale),
       right: right && canvasLegend ? legendWidth + 16 : 16,
       top: 16,
       bottom: canvasLegend && !right ? 56 : 32,
@@ -186,7 +204,8 @@ export function toPanelOption({ panel, result, series: given, range, compare, ti
         : { bottom: 0, left: 8, right: 8 }),
     },
     tooltip: { ...(base.tooltip as object), valueFormatter: tooltipFormat },
-    yAxis: { type: "value", scale: !stack, axisLabel: { formatter: axisFormat } },
+    // Bars start at zero: an axis fitted to the values would leave the smallest bar with no height.
+    yAxis: { type: "value", ...valueAxisScale(kind, Boolean(stack)), axisLabel: { formatter: axisFormat } },
     series,
   };
 }

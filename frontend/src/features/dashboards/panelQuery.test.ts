@@ -20,6 +20,7 @@ const spec: DashboardSpec = {
   schema_version: 1,
   time: { from: "now-6h", to: "now" },
   time_shift: "1d",
+  refresh: "30s",
   variables: [
     { name: "host", type: "query", query: "show_tag_value(from=['cpu'], keyin=['host'])", multi: true, default: ["h1"] },
     { name: "dc", type: "query", query: "show_tag_value(from=['cpu'], keyin=['dc'])" },
@@ -36,6 +37,7 @@ describe("dashboardView", () => {
     expect(dashboardView(spec, new URLSearchParams())).toEqual({
       range: { from: "now-6h", to: "now" },
       compare: "1d",
+      refresh: "30s",
       values: { host: ["h1"], dc: [] },
       // single-value without "All" and nothing chosen yet: waits for the picker's first value
       pending: ["dc"],
@@ -43,13 +45,19 @@ describe("dashboardView", () => {
   });
 
   it("lets the URL override the range, the variables and the comparison", () => {
-    const params = new URLSearchParams("from=now-15m&to=now-5m&var-host=a&var-host=b&var-dc=eu&compare=off");
+    const params = new URLSearchParams("from=now-15m&to=now-5m&var-host=a&var-host=b&var-dc=eu&compare=off&refresh=off");
     expect(dashboardView(spec, params)).toEqual({
       range: { from: "now-15m", to: "now-5m" },
       compare: "",
+      refresh: "",
       values: { host: ["a", "b"], dc: ["eu"] },
       pending: [],
     });
+  });
+
+  it("takes another auto refresh from the URL", () => {
+    expect(dashboardView(spec, new URLSearchParams("refresh=10s")).refresh).toBe("10s");
+    expect(dashboardView({ ...spec, refresh: null }, new URLSearchParams()).refresh).toBe("");
   });
 
   it("falls back to the default range without a dashboard", () => {
@@ -114,6 +122,18 @@ describe("prefetchPanels", () => {
       "M::cpu:(avg(usage)) { host = re'a' } BY host",
       "M::cpu:(avg(usage)) { host = re'a' } BY host",
     ]);
+  });
+});
+
+describe("panelQuery with a comparison", () => {
+  it("asks for the past of charts over time, not of a top list, a stat or a table", () => {
+    const range = { from: "now-1h", to: "now" };
+    const shiftOf = (type: Panel["type"]) => panelQuery("w1", panel("p", "M::cpu:(avg(x))", { type }), range, {}, "1d").queryKey.at(-1);
+    expect(shiftOf("timeseries")).toBe(86_400_000);
+    expect(shiftOf("bar")).toBe(86_400_000);
+    expect(shiftOf("toplist")).toBe(0);
+    expect(shiftOf("stat")).toBe(0);
+    expect(shiftOf("table")).toBe(0);
   });
 });
 

@@ -4,17 +4,20 @@ import type { DqlResult } from "@/features/explore/dql";
 import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
 import type { DashboardSpec, Panel } from "./api";
 import type { PanelCompare } from "./panelOption";
+import { effectiveRefresh } from "./refresh";
 import { effectiveTimeShift, parseTimeShift, shiftRange } from "./timeShift";
 import { interpolateVariables, referencedVariables, variablesFromSearch } from "./variables";
 
 /** Buckets a panel asks for at most: longer ranges widen the query's interval instead of failing. */
 export const PANEL_MAX_POINTS = 720;
 
-/** What a dashboard shows, from its URL (`from`, `to`, `var-<name>`, `compare`) over its saved defaults. */
+/** What a dashboard shows, from its URL (`from`, `to`, `var-<name>`, `compare`, `refresh`) over its saved defaults. */
 export interface DashboardView {
   range: TimeRangeSpec;
   /** The time shift drawn beside the data ("" = none). */
   compare: string;
+  /** How often every panel is asked again (`30s`; "" = never). */
+  refresh: string;
   /** Selected values of each variable of the dashboard (empty = all). */
   values: Record<string, string[]>;
   /**
@@ -40,6 +43,8 @@ export function dashboardView(spec: DashboardSpec | undefined, params: URLSearch
     },
     // The URL's `compare` (`off` = none) overrides the comparison the dashboard saved.
     compare: effectiveTimeShift(params.get("compare"), spec?.time_shift),
+    // The same for `refresh` (`off` = none) over the saved auto refresh.
+    refresh: effectiveRefresh(params.get("refresh"), spec?.refresh),
     values,
     pending,
   };
@@ -55,6 +60,19 @@ export function isChart(type: Panel["type"]): boolean {
   return type !== "stat" && type !== "table";
 }
 
+/**
+ * Whether a comparison draws past series on the panel: charts over time do; a top list
+ * (one value per series, ranked) has nowhere to draw them, so it does not ask for them.
+ */
+export function comparesWithPast(type: Panel["type"]): boolean {
+  return isChart(type) && type !== "toplist";
+}
+
+/** The start of every panel query's key in a workspace: what a dashboard refresh refetches. */
+export function panelQueryPrefix(workspaceId: string): unknown[] {
+  return ["dql-panel", workspaceId];
+}
+
 /** A panel's queries as sent: the visible ones, with the variables filled in. */
 export function panelQueries(panel: Panel, variables: Record<string, string[]>): string[] {
   return panel.queries.filter((q) => !q.hidden).map((q) => interpolateVariables(q.query, variables));
@@ -68,8 +86,10 @@ export function awaitsVariable(panel: Panel, pending: readonly string[] | undefi
 
 /**
  * The data of one panel: its queries over the time range (and over the shifted range when the
- * panel is a chart and a comparison is on), sent together with every other panel's.
+ * panel is a chart over time and a comparison is on), sent together with every other panel's.
  * Shared by the panel and the router, which asks for it as soon as the dashboard is known.
+ * A relative range is resolved when the request goes out, so each refresh
+ * (`useDashboardRefresh`) moves it forward.
  */
 export function panelQuery(
   workspaceId: string,
@@ -81,9 +101,9 @@ export function panelQuery(
 ) {
   const queries = panelQueries(panel, variables);
   const waiting = awaitsVariable(panel, pending);
-  const shiftMs = isChart(panel.type) ? parseTimeShift(compare) : undefined;
+  const shiftMs = comparesWithPast(panel.type) ? parseTimeShift(compare) : undefined;
   return queryOptions({
-    queryKey: ["dql-panel", workspaceId, queries, timeRange.from, timeRange.to, shiftMs ?? 0],
+    queryKey: [...panelQueryPrefix(workspaceId), queries, timeRange.from, timeRange.to, shiftMs ?? 0],
     queryFn: async ({ signal }): Promise<PanelData> => {
       // a relative range is resolved when the request goes out
       const range = resolveTimeRange(timeRange);

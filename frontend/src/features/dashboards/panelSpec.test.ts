@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Panel } from "./api";
-import { changePanelType, compactPanel, visualisationOf } from "./panelSpec";
+import { changePanelType, compactPanel, VISUALISATIONS, visualisationOf } from "./panelSpec";
 
 const stat: Panel = {
   id: "p",
@@ -36,7 +36,30 @@ describe("changePanelType", () => {
     expect(changePanelType(area, "stat")).toMatchObject({ type: "stat", reduce: "last", sparkline: true });
   });
 
-  it("edits heatmap and top list panels as lines", () => {
+  it("edits a top list as a top list, keeping its reducer, limit and order", () => {
+    const top = { ...stat, type: "toplist", reduce: "avg", limit: 5, order: "asc", sparkline: undefined } as Panel;
+    expect(visualisationOf(top)).toBe("toplist");
+    expect(VISUALISATIONS.map((v) => v.label)).toContain("Top list");
+    expect(compactPanel(changePanelType(top, "toplist"))).toEqual({
+      id: "p",
+      type: "toplist",
+      title: "Load",
+      grid: stat.grid,
+      queries: stat.queries,
+      unit: "short",
+      thresholds: stat.thresholds,
+      reduce: "avg",
+      limit: 5,
+      order: "asc",
+    });
+    // a stat becomes a top list of the same values; a top list a stat of its reducer
+    expect(compactPanel(changePanelType(stat, "toplist"))).toMatchObject({ type: "toplist", reduce: "max" });
+    expect("limit" in compactPanel(changePanelType(stat, "toplist"))).toBe(false);
+    expect(changePanelType(top, "stat")).toMatchObject({ type: "stat", reduce: "avg" });
+    expect("limit" in changePanelType(top, "stat")).toBe(false);
+  });
+
+  it("edits a heatmap as lines", () => {
     expect(visualisationOf({ ...stat, type: "heatmap" } as Panel)).toBe("timeseries");
     expect(visualisationOf(stat)).toBe("stat");
   });

@@ -1,11 +1,12 @@
 import type { Panel } from "./api";
 
-/** The visualisations the panel editor offers (the schema has more, drawn as time series). */
+/** The visualisations the panel editor offers (the schema also has heatmap, drawn as time series). */
 export const VISUALISATIONS = [
   { value: "timeseries", label: "Line" },
   { value: "area", label: "Area" },
   { value: "bar", label: "Bar" },
   { value: "stat", label: "Stat" },
+  { value: "toplist", label: "Top list" },
   { value: "table", label: "Table" },
 ] as const;
 
@@ -17,7 +18,8 @@ type Reducer = "last" | "first" | "avg" | "min" | "max" | "sum" | "count";
 /**
  * The same panel as another visualisation. The schema refuses fields a type does not have
  * (a table has no `sparkline`), so only the shared fields are kept, plus the type's own
- * settings carried over where they mean the same thing (`stack`, `reduce`).
+ * settings carried over where they mean the same thing (`stack`, `reduce`, a top list's
+ * `limit` and `order`).
  */
 export function changePanelType(panel: Panel, type: Visualisation): Panel {
   const base = {
@@ -42,6 +44,14 @@ export function changePanelType(panel: Panel, type: Visualisation): Panel {
       return { ...base, type, stack };
     case "stat":
       return { ...base, type, reduce: reduce ?? "last", sparkline: "sparkline" in panel ? panel.sparkline : true };
+    case "toplist":
+      return {
+        ...base,
+        type,
+        reduce: reduce ?? "last",
+        limit: "limit" in panel ? panel.limit : undefined,
+        order: "order" in panel ? panel.order : undefined,
+      };
     case "table":
       return { ...base, type, reduce: reduce ?? null };
   }
@@ -65,7 +75,7 @@ export function newPanel(id: string, grid: Panel["grid"], query: string): Panel 
   };
 }
 
-/** The visualisation a stored panel is edited as (heatmap and top list fall back to line). */
+/** The visualisation a stored panel is edited as (a heatmap falls back to line). */
 export function visualisationOf(panel: Panel): Visualisation {
   return VISUALISATIONS.some((v) => v.value === panel.type) ? (panel.type as Visualisation) : "timeseries";
 }

@@ -204,4 +204,27 @@ describe("DashboardSettings", () => {
     await user.selectOptions(shift, "No comparison");
     expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ time_shift: null }));
   });
+
+  it("sets how often the dashboard refreshes when its link does not say", async () => {
+    const onChange = vi.fn();
+    renderSettings(onChange);
+    const refresh = screen.getByLabelText("Refresh every");
+    expect(refresh).toHaveValue("");
+    expect(within(refresh).getAllByRole("option").map((o) => o.textContent)).toEqual([
+      "Never",
+      "5s",
+      "10s",
+      "30s",
+      "1m",
+      "5m",
+      "15m",
+      "30m",
+      "1h",
+    ]);
+    await user.selectOptions(refresh, "30s");
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ refresh: "30s" }));
+    expect(refresh).toHaveValue("30s");
+    await user.selectOptions(refresh, "Never");
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ refresh: null }));
+  });
 });

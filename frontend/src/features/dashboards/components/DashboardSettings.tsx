@@ -3,6 +3,7 @@ import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import type { DashboardSpec, DashboardVariable } from "../api";
 import { moveItem, panelsUsingVariable, parseTagValuesQuery, renameVariableInPanels } from "../variableEditor";
+import { RefreshPicker } from "./RefreshPicker";
 import { TimeShiftPicker } from "./TimeShiftPicker";
 import { VariableEditor } from "./VariableEditor";
 
@@ -33,8 +34,8 @@ function sourceSummary(v: DashboardVariable): string {
 }
 
 /**
- * The dashboard's settings, in edit mode: its variables (add, edit, reorder, remove) and the
- * comparison it opens with. Every change goes into the draft at once, so the variable bar and
+ * The dashboard's settings, in edit mode: its variables (add, edit, reorder, remove), the
+ * comparison it opens with and how often it refreshes. Every change goes into the draft at once, so the variable bar and
  * the panels follow, and is saved with the dashboard.
  */
 export function DashboardSettings({ workspaceId, spec, onChange, onClose }: DashboardSettingsProps): ReactElement {
@@ -188,6 +189,21 @@ export function DashboardSettings({ workspaceId, spec, onChange, onClose }: Dash
         <p className="muted small">
           The comparison the dashboard shows when its link does not choose one. <strong>Compare</strong> in the toolbar
           still changes it for you; a link with <code>compare=off</code> opens without any.
+        </p>
+      </section>
+
+      <section aria-label="Default auto refresh" className="settings-section">
+        <h3>Auto refresh</h3>
+        <RefreshPicker
+          label="Refresh every"
+          offLabel="Never"
+          testId="default-refresh"
+          value={spec.refresh ?? ""}
+          onChange={(refresh) => onChange({ ...spec, refresh: refresh || null })}
+        />
+        <p className="muted small">
+          How often the panels ask for new data when the link does not say (<code>refresh=1m</code>, or{" "}
+          <code>refresh=off</code> for never). Not while the tab is hidden.
         </p>
       </section>
     </section>

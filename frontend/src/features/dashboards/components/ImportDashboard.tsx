@@ -3,38 +3,66 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { toUserMessage } from "@/lib/apiError";
 import type { Dashboard } from "../api";
-import { parseExportDocument } from "../exportFile";
-import { useImportDashboard } from "../hooks/useDashboards";
+import { importTitle, parseExportDocument, sameTitle } from "../exportFile";
+import { useDashboards, useImportDashboard } from "../hooks/useDashboards";
 
 export interface ImportDashboardProps {
   workspaceId: string;
   onImported: (dashboard: Dashboard) => void;
 }
 
-/** Imports an exported dashboard from a file or pasted JSON; the backend's refusal is shown as is. */
+/**
+ * Imports an exported dashboard from a file or pasted JSON; the backend's refusal is shown as is.
+ * The title can be changed before importing; when the workspace already has a dashboard by the
+ * document's title, the form says so and proposes `<title> (imported)`, and it does not create a
+ * second dashboard under a name already in use.
+ */
 export function ImportDashboard({ workspaceId, onImported }: ImportDashboardProps): ReactElement {
   const id = useId();
   const [text, setText] = useState("");
+  // the title typed by the user; undefined: the one proposed for the document
+  const [title, setTitle] = useState<string>();
   const [localError, setLocalError] = useState<string>();
   const importMutation = useImportDashboard(workspaceId);
+  const list = useDashboards(workspaceId);
+  const existing = (list.data?.data ?? []).map((d) => d.title);
 
-  const onFile = async (e: ChangeEvent<HTMLInputElement>): Promise<void> => {
-    const file = e.target.files?.[0];
-    if (!file) return;
-    setText(await file.text());
+  const parsed = text.trim() ? parseExportDocument(text) : undefined;
+  const doc = parsed && "doc" in parsed ? parsed.doc : undefined;
+  const docTitle = typeof doc?.title === "string" ? doc.title.trim() : "";
+  const clash = docTitle !== "" && existing.some((t) => sameTitle(t, docTitle));
+  const shownTitle = title ?? (docTitle ? importTitle(docTitle, existing) : "");
+  const titleError = !doc
+    ? undefined
+    : !shownTitle.trim()
+      ? "Give the dashboard a title."
+      : existing.some((t) => sameTitle(t, shownTitle))
+        ? `This workspace already has a dashboard called "${shownTitle.trim()}"; choose another title.`
+        : undefined;
+
+  const newText = (value: string): void => {
+    setText(value);
+    setTitle(undefined);
     setLocalError(undefined);
     importMutation.reset();
   };
 
+  const onFile = async (e: ChangeEvent<HTMLInputElement>): Promise<void> => {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    newText(await file.text());
+  };
+
   const onSubmit = (e: FormEvent): void => {
     e.preventDefault();
-    const parsed = parseExportDocument(text);
-    if ("error" in parsed) {
-      setLocalError(parsed.error);
+    const result = parseExportDocument(text);
+    if ("error" in result) {
+      setLocalError(result.error);
       return;
     }
     setLocalError(undefined);
-    importMutation.mutate(parsed.doc, { onSuccess: onImported });
+    if (titleError) return;
+    importMutation.mutate({ ...result.doc, title: shownTitle.trim() }, { onSuccess: onImported });
   };
 
   const error = localError ?? (importMutation.isError ? toUserMessage(importMutation.error) : undefined);
@@ -54,10 +82,33 @@ export function ImportDashboard({ workspaceId, onImported }: ImportDashboardProp
           value={text}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-err` : undefined}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => newText(e.target.value)}
           placeholder='{"format": "vigil.dashboard", "title": "…", "spec": {…}}'
         />
       </div>
+      {doc ? (
+        <div className="field">
+          <label htmlFor={`${id}-title`}>Title</label>
+          <input
+            id={`${id}-title`}
+            value={shownTitle}
+            maxLength={200}
+            aria-invalid={titleError ? true : undefined}
+            aria-describedby={titleError ? `${id}-title-err` : clash ? `${id}-title-hint` : undefined}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          {titleError ? (
+            <span id={`${id}-title-err`} className="field-error">
+              {titleError}
+            </span>
+          ) : clash ? (
+            <span id={`${id}-title-hint`} className="field-hint" data-testid="import-title-clash">
+              A dashboard called "{docTitle}" already exists in this workspace; this one is imported beside it, as a new
+              dashboard under this title.
+            </span>
+          ) : null}
+        </div>
+      ) : null}
       {error ? (
         <div id={`${id}-err`}>
           <Alert title="The dashboard was not imported" testId="import-error">

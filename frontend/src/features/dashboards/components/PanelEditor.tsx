@@ -10,7 +10,9 @@ import type { TimeRangeSpec } from "@/lib/time";
 import type { Panel } from "../api";
 import { changePanelType, compactPanel, VISUALISATIONS, visualisationOf } from "../panelSpec";
 import { sameJson } from "../sameSpec";
+import { TOP_LIST_LIMIT } from "../topList";
 import { useDebouncedValue } from "../useDebouncedValue";
+import { useModalFocus } from "../useModalFocus";
 import { useRestoreFocus } from "../useRestoreFocus";
 import { PanelView } from "./PanelView";
 import { ThresholdsEditor } from "./ThresholdsEditor";
@@ -42,7 +44,8 @@ export interface PanelEditorProps {
 
 /**
  * Full-screen panel editor: the query (DQL editor with completion) and the display options
- * on the side, with a preview that re-runs shortly after each change.
+ * on the side, with a preview that re-runs shortly after each change. It is modal: Tab stays
+ * inside it, and focus goes back to the button that opened it when it closes.
  */
 export function PanelEditor({
   workspaceId,
@@ -55,6 +58,8 @@ export function PanelEditor({
   onCancel,
 }: PanelEditorProps): ReactElement {
   useRestoreFocus();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const keepFocus = useModalFocus(dialogRef);
   const [confirm, confirmDialog] = useConfirm();
   const [draft, setDraft] = useState<Panel>(panel);
   const [preview, flushPreview] = useDebouncedValue(draft, PREVIEW_DEBOUNCE_MS);
@@ -106,7 +111,15 @@ export function PanelEditor({
   const isChart = vis === "timeseries" || vis === "area" || vis === "bar";
 
   return (
-    <div className="panel-editor" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="panel-editor">
+    <div
+      ref={dialogRef}
+      className="panel-editor"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      data-testid="panel-editor"
+      onKeyDown={keepFocus}
+    >
       <header className="panel-editor-bar">
         <h2 id={titleId}>Edit panel</h2>
         <div className="toolbar">
@@ -215,9 +228,9 @@ export function PanelEditor({
               />
             </div>
           </div>
-          {draft.type === "stat" || draft.type === "table" ? (
+          {draft.type === "stat" || draft.type === "table" || draft.type === "toplist" ? (
             <div className="field">
-              <label htmlFor={`${titleId}-reduce`}>{draft.type === "stat" ? "Value" : "Rows"}</label>
+              <label htmlFor={`${titleId}-reduce`}>{draft.type === "table" ? "Rows" : "Value"}</label>
               <select
                 id={`${titleId}-reduce`}
                 value={("reduce" in draft && draft.reduce) || ""}
@@ -230,6 +243,38 @@ export function PanelEditor({
                   </option>
                 ))}
               </select>
+            </div>
+          ) : null}
+          {draft.type === "toplist" ? (
+            <div className="row">
+              <div className="field narrow">
+                <label htmlFor={`${titleId}-limit`}>Show</label>
+                <input
+                  id={`${titleId}-limit`}
+                  type="number"
+                  min={1}
+                  max={100}
+                  placeholder={String(TOP_LIST_LIMIT)}
+                  value={draft.limit ?? ""}
+                  onChange={(e) =>
+                    update({
+                      limit:
+                        e.target.value === "" ? undefined : Math.min(100, Math.max(1, Math.round(Number(e.target.value)))),
+                    } as Partial<Panel>)
+                  }
+                />
+              </div>
+              <div className="field grow">
+                <label htmlFor={`${titleId}-order`}>Order</label>
+                <select
+                  id={`${titleId}-order`}
+                  value={draft.order ?? "desc"}
+                  onChange={(e) => update({ order: e.target.value as "desc" | "asc" } as Partial<Panel>)}
+                >
+                  <option value="desc">Largest first</option>
+                  <option value="asc">Smallest first</option>
+                </select>
+              </div>
             </div>
           ) : null}
           {draft.type === "stat" ? (

@@ -12,7 +12,9 @@ import type { TimeRangeSpec } from "@/lib/time";
 import type { Panel } from "../api";
 import { toPanelOption } from "../panelOption";
 import { isChart, panelQueries, panelQuery } from "../panelQuery";
+import { toTopList } from "../topList";
 import { SeriesValueTable } from "./SeriesValueTable";
+import { TopListChart } from "./TopListChart";
 
 export interface PanelViewProps {
   workspaceId: string;
@@ -50,7 +52,7 @@ export function PanelView({
   const series = useMemo(() => toChartSeries(data?.result), [data]);
   const option = useMemo(
     () =>
-      data && isChart(panel.type)
+      data && isChart(panel.type) && panel.type !== "toplist"
         ? toPanelOption({ panel, result: data.result, series, range: data.range, compare: data.compare })
         : undefined,
     [data, series, panel],
@@ -78,6 +80,14 @@ export function PanelView({
   }
   else if (counts.points === 0) {
     body = <EmptyState title="No data in this time range">Widen the time range or check the query and variables.</EmptyState>;
+  } else if (panel.type === "toplist") {
+    const list = toTopList(series, {
+      reduce: panel.reduce,
+      limit: panel.limit,
+      order: panel.order,
+      thresholds: panel.thresholds,
+    });
+    body = <TopListChart list={list} unit={panel.unit} decimals={panel.decimals} label={`${title} ranking`} />;
   } else if (panel.type === "stat") {
     const reducer: Reducer = "reduce" in panel && panel.reduce ? panel.reduce : "last";
     const items: StatItem[] = series.map((s) => ({

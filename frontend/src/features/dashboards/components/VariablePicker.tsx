@@ -9,13 +9,19 @@ export interface VariablePickerProps {
   onChange: (value: string[]) => void;
 }
 
-/** A variable's selector; `query` variables take their options from `show_tag_value(…)`. */
+/**
+ * A variable's selector; `query` variables take their options from `show_tag_value(…)`. A
+ * value the link chose that is not among the options (`var-host=zzz`) is still what the panels
+ * query, so it is shown selected, marked "(no such value)", rather than as the first option.
+ */
 export function VariablePicker({ workspaceId, variable, value, onChange }: VariablePickerProps): ReactElement {
   const queried = useMetadataValues(workspaceId, variable.type === "query" ? (variable.query ?? undefined) : undefined);
   const options = variable.type === "query" ? queried.data : (variable.options ?? []);
   const label = variable.label || variable.name;
   const mustPick = !variable.multi && !variable.include_all;
   const first = options?.[0];
+  const known = new Set(options ?? []);
+  const unknown = value.filter((v) => v !== "" && !known.has(v));
   useEffect(() => {
     // A single-value variable without "All" needs a value: take the first option, as Grafana does.
     if (mustPick && value.length === 0 && first !== undefined) onChange([first]);
@@ -32,6 +38,11 @@ export function VariablePicker({ workspaceId, variable, value, onChange }: Varia
         size={variable.multi ? Math.min(4, Math.max(2, options?.length ?? 2)) : undefined}
       >
         {!variable.multi && variable.include_all ? <option value="">All</option> : null}
+        {unknown.map((v) => (
+          <option key={`unknown-${v}`} value={v}>
+            {options ? `${v} (no such value)` : v}
+          </option>
+        ))}
         {(options ?? []).map((o) => (
           <option key={o} value={o}>
             {o}

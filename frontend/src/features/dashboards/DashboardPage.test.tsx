@@ -1,0 +1,156 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { client } from "@/client/client.gen";
+import type { Workspace } from "@/features/workspaces/api";
+import type { Dashboard } from "./api";
+import { DashboardPage } from "./DashboardPage";
+
+const WORKSPACE = { id: "w1", name: "Ops", role: "editor" } as Workspace;
+
+const DASHBOARD: Dashboard = {
+  id: "d1",
+  workspace_id: "w1",
+  title: "Fleet",
+  description: "",
+  tags: [],
+  version: 1,
+  created_at: "2026-11-21T10:00:00Z",
+  updated_at: "2026-11-21T10:00:00Z",
+  created_by: null,
+  updated_by: null,
+  spec: {
+    schema_version: 1,
+    time: { from: "now-1h", to: "now" },
+    refresh: "30s",
+    panels: [
+      {
+        id: "p1",
+        type: "timeseries",
+        title: "CPU",
+        grid: { x: 0, y: 0, w: 12, h: 8 },
+        queries: [{ ref_id: "A", query: "M::cpu:(avg(usage_user)) [::1m] BY host" }],
+      },
+    ],
+  },
+};
+
+class NoResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+
+describe("DashboardPage", () => {
+  const queries: string[][] = [];
+  const user = userEvent.setup({ delay: null });
+  beforeEach(() => {
+    client.setConfig({ baseUrl: "http://vigil.test" });
+    queries.length = 0;
+    vi.stubGlobal("ResizeObserver", NoResizeObserver);
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const json = (body: unknown): Response =>
+        new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+      if (req.method === "GET") return json(DASHBOARD);
+      const body = (await req.json()) as { queries: { query: string }[] };
+      queries.push(body.queries.map((q) => q.query));
+      return json({ content: body.queries.map(() => ({ series: [] })) });
+    });
+  });
+  afterEach(() => {
+    client.setConfig({ baseUrl: "" });
+    vi.unstubAllGlobals();
+  });
+
+  const open = async (search = "") => {
+    const router = createMemoryRouter(
+      [
+        {
+          path: "/w/:workspaceId",
+          element: <Outlet context={WORKSPACE} />,
+          children: [{ path: "dashboards/:dashboardId", element: <DashboardPage /> }],
+        },
+      ],
+      { initialEntries: [`/w/w1/dashboards/d1${search}`] },
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    await screen.findByRole("heading", { name: "Fleet" });
+    return router;
+  };
+  const gridPanels = (): string[] =>
+    within(screen.getByTestId("dashboard-grid"))
+      .getAllByTestId("panel")
+      .map((p) => p.getAttribute("aria-label") ?? "");
+
+  it("adds a new panel only when the editor applies it: Discard leaves the dashboard as it was", async () => {
+    await open();
+    await user.click(screen.getByRole("button", { name: "Edit" }));
+    await user.click(screen.getByRole("button", { name: "Add panel" }));
+    const editor = await screen.findByRole("dialog", { name: "Edit panel" }, { timeout: 10_000 });
+    expect(gridPanels()).toEqual(["CPU"]);
+    expect(screen.getByTestId("save-state")).toHaveTextContent("Saved · v1");
+
+    await user.click(within(editor).getByRole("button", { name: "Discard" }));
+    expect(screen.queryByRole("dialog", { name: "Edit panel" })).not.toBeInTheDocument();
+    expect(gridPanels()).toEqual(["CPU"]);
+    expect(screen.getByTestId("save-state")).toHaveTextContent("Saved · v1");
+    expect(screen.getByRole("button", { name: "Add panel" })).toHaveFocus();
+
+    await user.click(screen.getByRole("button", { name: "Add panel" }));
+    const again = await screen.findByRole("dialog", { name: "Edit panel" });
+    await user.click(within(again).getByRole("button", { name: "Apply" }));
+    expect(gridPanels()).toEqual(["CPU", "New panel"]);
+    expect(screen.getByTestId("save-state")).toHaveTextContent("Unsaved changes");
+  }, 20_000);
+
+  it("draws the duplicate icon instead of a character fonts may lack, under the same name", async () => {
+    await open();
+    await user.click(screen.getByRole("button", { name: "Edit" }));
+    const duplicate = screen.getByRole("button", { name: "Duplicate CPU" });
+    expect(duplicate.textContent).toBe("");
+    expect(duplicate.querySelector("svg[aria-hidden='true']")).not.toBeNull();
+    await user.click(duplicate);
+    expect(gridPanels()).toEqual(["CPU", "CPU (copy)"]);
+  });
+
+  it("keeps the auto refresh in the URL over the saved one, and refreshes every panel on demand", async () => {
+    const router = await open();
+    const picker = screen.getByLabelText("Auto refresh");
+    expect(picker).toHaveValue("30s");
+    expect(within(picker).getAllByRole("option").map((o) => o.textContent)).toEqual([
+      "Off",
+      "5s",
+      "10s",
+      "30s",
+      "1m",
+      "5m",
+      "15m",
+      "30m",
+      "1h",
+    ]);
+    await user.selectOptions(picker, "10s");
+    expect(router.state.location.search).toBe("?refresh=10s");
+    await user.selectOptions(picker, "Off");
+    expect(router.state.location.search).toBe("?refresh=off");
+    expect(picker).toHaveValue("");
+    await user.selectOptions(picker, "30s");
+    expect(router.state.location.search).toBe("");
+
+    await waitFor(() => expect(queries).toHaveLength(1));
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+    await waitFor(() => expect(queries).toHaveLength(2));
+    expect(queries[1]).toEqual(["M::cpu:(avg(usage_user)) [::1m] BY host"]);
+  });
+
+  it("opens with the link's auto refresh", async () => {
+    await open("?refresh=off");
+    expect(screen.getByLabelText("Auto refresh")).toHaveValue("");
+  });
+});

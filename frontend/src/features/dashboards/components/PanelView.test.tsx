@@ -1,0 +1,67 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { client } from "@/client/client.gen";
+import type { Panel } from "../api";
+import { PanelView } from "./PanelView";
+
+const NOW = Date.now();
+
+/** `M::cpu:(avg(usage_user)) … BY host` over the range: one value per host. */
+const HOSTS: Record<string, number> = { alpha: 12.34, beta: 87.5, gamma: 45, delta: 3 };
+
+const busiest: Panel = {
+  id: "top-cpu",
+  type: "toplist",
+  title: "Busiest hosts",
+  grid: { x: 0, y: 0, w: 24, h: 8 },
+  queries: [{ ref_id: "A", query: "M::cpu:(avg(usage_user)) {cpu = 'cpu-total'} BY host" }],
+  unit: "percent",
+  decimals: 1,
+  thresholds: [{ value: 80, color: "red" }],
+  limit: 3,
+};
+
+describe("PanelView: top list", () => {
+  const sent: { queries: { query: string }[] }[] = [];
+  beforeEach(() => {
+    client.setConfig({ baseUrl: "http://vigil.test" });
+    sent.length = 0;
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const body = (await req.json()) as { queries: { query: string }[] };
+      sent.push(body);
+      const series = Object.entries(HOSTS).map(([host, v]) => ({
+        name: "cpu",
+        columns: ["time", "avg(usage_user)"],
+        tags: { host },
+        values: [[NOW, v]],
+      }));
+      const content = body.queries.map(() => ({ series }));
+      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
+    });
+  });
+  afterEach(() => {
+    client.setConfig({ baseUrl: "" });
+    vi.unstubAllGlobals();
+  });
+
+  it("draws the series as bars ranked largest first, in the panel's unit and threshold colours, without a past", async () => {
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <PanelView workspaceId="w1" panel={busiest} timeRange={{ from: "now-1h", to: "now" }} variables={{}} compare="1d" />
+      </QueryClientProvider>,
+    );
+    const list = await screen.findByRole("list", { name: "Busiest hosts ranking" });
+    const rows = within(list).getAllByRole("listitem");
+    expect(rows.map((r) => r.textContent)).toEqual(["beta87.5%", "gamma45.0%", "alpha12.3%"]);
+    const bars = within(list).getAllByTestId("toplist-bar");
+    expect(bars.map((b) => b.style.width)).toEqual(["100%", "51.43%", "14.1%"]);
+    expect(bars.map((b) => b.dataset.color)).toEqual(["red", "#3ba272", "#3ba272"]);
+    expect(screen.getByText("1 more series not shown")).toBeInTheDocument();
+    expect(screen.queryByTestId("panel-chart")).not.toBeInTheDocument();
+    // a comparison does not apply to a ranking: only the present range was asked for
+    expect(sent).toHaveLength(1);
+    expect(sent[0].queries).toHaveLength(1);
+  });
+});
