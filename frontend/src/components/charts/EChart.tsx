@@ -45,6 +45,9 @@ export function EChart({
   // what the chart should show; applied when it changes and when the instance is created
   const shownRef = useRef({ option, notMerge, brush: onBrushX !== undefined });
   shownRef.current = { option, notMerge, brush: onBrushX !== undefined };
+  // series the user switched off in the canvas legend, by name: kept across new options
+  // (a refresh replaces the whole option) and across a new instance (theme change)
+  const legendRef = useRef<LegendSelection>({});
 
   useEffect(() => {
     const el = ref.current;
@@ -79,8 +82,12 @@ export function EChart({
       c.on("finished", () => {
         el.dataset.ready = "true";
       });
+      c.on("legendselectchanged", (params: unknown) => {
+        const selected = (params as { selected?: LegendSelection }).selected;
+        if (selected) legendRef.current = { ...selected };
+      });
       readyRef.current?.(c);
-      show(c, el, shownRef.current);
+      show(c, el, shownRef.current, legendRef.current);
     });
     ro.observe(el);
     return () => {
@@ -93,7 +100,7 @@ export function EChart({
   useEffect(() => {
     const chart = chartRef.current;
     const el = ref.current;
-    if (chart && el) show(chart, el, { option, notMerge, brush: onBrushX !== undefined });
+    if (chart && el) show(chart, el, { option, notMerge, brush: onBrushX !== undefined }, legendRef.current);
   }, [option, notMerge, onBrushX]);
 
   return (
@@ -136,15 +143,38 @@ function arm(chart: echarts.ECharts, e: { offsetX: number; offsetY: number }): v
   }
 }
 
+/** A legend's selection as ECharts reports it: series name → shown. */
+export type LegendSelection = Record<string, boolean>;
+
 /**
- * Puts `option` on the chart (with drag-to-select on the x axis when `brush`) and sets the
- * element's `data-series-count`, `data-point-count` and `data-ready` from it.
+ * `option` with the series the user switched off (`selection`, by series name) still off.
+ * An option that sets its legend's `selected` itself (an HTML legend does) is left as it is;
+ * names the option no longer has are dropped, and come back off if they return later.
+ */
+export function keepLegendSelection(option: EChartsOption, selection: LegendSelection): EChartsOption {
+  const legend = option.legend;
+  if (!legend || Array.isArray(legend) || legend.selected !== undefined) return option;
+  const series = (Array.isArray(option.series) ? option.series : option.series ? [option.series] : []) as {
+    name?: unknown;
+  }[];
+  const names = new Set(series.map((s) => s.name));
+  const off = Object.keys(selection).filter((name) => selection[name] === false && names.has(name));
+  if (off.length === 0) return option;
+  return { ...option, legend: { ...legend, selected: Object.fromEntries(off.map((name) => [name, false])) } };
+}
+
+/**
+ * Puts `option` on the chart (with drag-to-select on the x axis when `brush`, and the
+ * legend `selection` the user made kept) and sets the element's `data-series-count`,
+ * `data-point-count` and `data-ready` from it.
  */
 function show(
   chart: echarts.ECharts,
   el: HTMLElement,
-  { option, notMerge, brush }: { option: EChartsOption; notMerge: boolean; brush: boolean },
+  { option: given, notMerge, brush }: { option: EChartsOption; notMerge: boolean; brush: boolean },
+  selection: LegendSelection,
 ): void {
+  const option = keepLegendSelection(given, selection);
   // The chart contains its layout and paint (`contain: strict`): its tooltip must stay inside.
   const { tooltip, ...rest } = option;
   const contained =

@@ -6,20 +6,37 @@ import { mergeLines } from "./mergeLines";
 
 /**
  * Above this many series the legend is drawn as HTML beside the chart (ChartLegend) instead
- * of on the canvas, whose layout of every entry on each draw dominates a big chart's cost,
- * and the lines are drawn merged (`mergeLines`).
+ * of on the canvas: its entries are buttons, reached with Tab and named to screen readers,
+ * which a canvas legend's are not (and a canvas legend lays out every entry on each draw).
+ * A single series keeps its name on the canvas: there is nothing to choose between.
  */
-export const CANVAS_LEGEND_MAX = 30;
+export const CANVAS_LEGEND_MAX = 1;
+
+/**
+ * Above this many series the lines are drawn merged (`mergeLines`), which keeps a chart of
+ * hundreds of series about as cheap as one of a few.
+ */
+export const MERGE_LINES_MIN = 30;
 
 /** Where a chart's legend goes for this many series: on the canvas, or in HTML beside it. */
 export function legendModeFor(seriesCount: number): "canvas" | "html" {
   return seriesCount > CANVAS_LEGEND_MAX ? "html" : "canvas";
 }
 
+/**
+ * The option with its canvas legend off and the `hidden` series switched off in the legend's
+ * selection, which is set in full (an empty selection shows every series).
+ */
+export function withHtmlLegend(option: EChartsOption, hidden: ReadonlySet<string>): EChartsOption {
+  if (Array.isArray(option.legend)) return option;
+  const selected = Object.fromEntries([...hidden].map((name) => [name, false]));
+  return { ...option, legend: { ...option.legend, show: false, selected } };
+}
+
 export interface LinesChartProps {
   option: EChartsOption;
   label: string;
-  /** `auto`: on the canvas for a few series, in HTML for many; `none`: no legend for many. */
+  /** `auto`: on the canvas for one series, in HTML for more; `none`: no legend. */
   legend?: "auto" | "none";
   legendPosition?: "bottom" | "right";
   onBrushX?: (range: [number, number]) => void;
@@ -28,9 +45,9 @@ export interface LinesChartProps {
 }
 
 /**
- * A line, area or bar chart with a legend that can switch series off. Few series keep
- * ECharts' own legend; many get an HTML legend and are drawn merged, which keeps a chart of
- * hundreds of series about as cheap as one of a few.
+ * A line, area or bar chart with a legend that can switch series off: an HTML legend beside
+ * the chart for more than one series, whose selection (by series name) survives new data,
+ * auto refresh included. Many series are drawn merged.
  */
 export function LinesChart({
   option,
@@ -42,15 +59,19 @@ export function LinesChart({
   testId,
 }: LinesChartProps): ReactElement {
   const entries = useMemo(() => legendEntries(option), [option]);
-  const many = legendModeFor(entries.length) === "html";
-  const html = many && legend === "auto";
-  // series switched off in the HTML legend; names that are gone no longer count
+  const many = entries.length > MERGE_LINES_MIN;
+  const html = legendModeFor(entries.length) === "html" && legend === "auto";
+  // series switched off in the HTML legend, by name: new data for the same series keeps them
+  // off; names that are gone no longer count (and are off again if they come back)
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const hiddenNow = useMemo(
     () => new Set(entries.filter((e) => hidden.has(e.name)).map((e) => e.name)),
     [entries, hidden],
   );
-  const shown = useMemo(() => (many ? mergeLines(option, hiddenNow) : option), [option, many, hiddenNow]);
+  const shown = useMemo(
+    () => (many ? mergeLines(option, hiddenNow) : html ? withHtmlLegend(option, hiddenNow) : option),
+    [option, many, html, hiddenNow],
+  );
 
   const chart = (
     <EChart
@@ -71,7 +92,7 @@ export function LinesChart({
         hidden={hiddenNow}
         label={`${label} legend`}
         onToggle={(name) => {
-          const next = new Set(hiddenNow);
+          const next = new Set(hidden);
           if (!next.delete(name)) next.add(name);
           setHidden(next);
         }}

@@ -22,6 +22,18 @@ describe("countDrawn", () => {
     expect(countDrawn(option)).toEqual({ series: 2, points: 2 });
   });
 
+  it("leaves out series switched off in the legend", () => {
+    const option = {
+      legend: { selected: { b: false, a: true } },
+      series: [
+        { name: "a", data: [[1, 2]] },
+        { name: "b", data: [[1, 3], [2, 4]] },
+      ],
+    };
+    expect(countDrawn(option)).toEqual({ series: 1, points: 1 });
+    expect(countDrawn({ ...option, legend: [option.legend] })).toEqual({ series: 1, points: 1 });
+  });
+
   it("is zero for options without series", () => {
     expect(countDrawn({})).toEqual({ series: 0, points: 0 });
     expect(countDrawn(null)).toEqual({ series: 0, points: 0 });

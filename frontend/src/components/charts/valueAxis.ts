@@ -20,6 +20,18 @@ export const TIME_AXIS_LABEL_HEIGHT = 14;
 
 const MAX_TICKS = 50;
 
+/** What a chart draws its values as. */
+export type ValueChartKind = "line" | "area" | "bar";
+
+/**
+ * Whether a value axis fits its data (`scale: true`) or keeps zero on it (`scale: false`).
+ * A bar is read by its length, so bars start at zero (negative bars go below it), and so
+ * do stacks; lines and areas on their own fit their values, where changes are easier to see.
+ */
+export function valueAxisScale(kind: ValueChartKind, stacked = false): { scale: boolean } {
+  return { scale: kind !== "bar" && !stacked };
+}
+
 /** The labels a value axis over `[min, max]` shows; `includeZero` for axes that start at 0. */
 export function valueAxisTicks(min: number, max: number, includeZero = false): number[] {
   if (!Number.isFinite(min) || !Number.isFinite(max) || min > max) return [0, 1];

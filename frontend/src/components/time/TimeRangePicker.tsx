@@ -31,7 +31,15 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string>();
   const panelId = useId();
+  const buttonId = useId();
   const ref = useRef<HTMLDivElement>(null);
+  // Closing from inside the popover puts focus back on the button that opened it (the
+  // popover's controls go away with it, which would leave focus on the page's body).
+  const close = (): void => {
+    setOpen(false);
+    const button = document.getElementById(buttonId);
+    if (button && ref.current?.contains(document.activeElement)) button.focus();
+  };
   const [start, end] = (() => {
     try {
       return resolveTimeRange(value);
@@ -45,7 +53,9 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent): void => {
-      if (e.key === "Escape") setOpen(false);
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      document.getElementById(buttonId)?.focus();
     };
     const onClick = (e: MouseEvent): void => {
       if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
@@ -56,7 +66,7 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("mousedown", onClick);
     };
-  }, [open]);
+  }, [open, buttonId]);
 
   const applyAbsolute = (e: FormEvent): void => {
     e.preventDefault();
@@ -72,12 +82,13 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
     }
     setError(undefined);
     onChange({ from: String(a), to: String(b) });
-    setOpen(false);
+    close();
   };
 
   return (
     <div className="time-picker" ref={ref}>
       <Button
+        id={buttonId}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={panelId}
@@ -104,7 +115,7 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
                 aria-pressed={value.to === "now" && value.from === r.from}
                 onClick={() => {
                   onChange({ from: r.from, to: "now" });
-                  setOpen(false);
+                  close();
                 }}
               >
                 {r.label}

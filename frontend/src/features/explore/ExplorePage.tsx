@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState, type ReactElement } from "react";
 import { LinesChart } from "@/components/charts/LinesChart";
 import { StatChart } from "@/components/charts/StatChart";
 import { reducePoints } from "@/components/charts/statReduce";
+import { UNITS } from "@/components/charts/units";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
@@ -13,6 +14,7 @@ import { useStringParam, useTimeRangeParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import { queryRaw } from "./api";
 import { QueryError } from "./components/QueryError";
+import { ResultLimitNotice } from "./components/ResultLimitNotice";
 import { ResultTable } from "./components/ResultTable";
 import { dqlCompletionSource } from "./editor/dqlCompletion";
 import { DqlEditor, type EditorError } from "./editor/DqlEditor";
@@ -20,6 +22,7 @@ import { byteOffsetToIndex } from "./editor/offsets";
 import { DEFAULT_QUERY, formatCost } from "./dql";
 import { useDqlQuery } from "./hooks/useDqlQuery";
 import { pushHistory, readHistory } from "./queryHistory";
+import { resultCut } from "./resultLimits";
 import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
 
 const VIEWS = ["line", "area", "bar", "stat", "table"] as const;
@@ -51,6 +54,9 @@ export function ExplorePage(): ReactElement {
   const view: View = (VIEWS as readonly string[]).includes(viewParam) ? (viewParam as View) : "line";
   const [refreshParam, setRefresh] = useStringParam("refresh", "0");
   const refreshMs = Number(refreshParam) || 0;
+  // the unit of the values (the panel editor's list), for the axis, tooltip, table and stat
+  const [unitParam, setUnit] = useStringParam("unit", "none");
+  const unit = unitParam || "none";
   const [history, setHistory] = useState(() => readHistory(workspace.id));
 
   const run = useDqlQuery({ workspaceId: workspace.id, query, timeRange: range, refreshMs });
@@ -84,11 +90,13 @@ export function ExplorePage(): ReactElement {
   const option = useMemo(
     () =>
       data && view !== "table" && view !== "stat"
-        ? toLineSeriesOption(data.result, { range: data.range, kind: view })
+        ? toLineSeriesOption(data.result, { range: data.range, kind: view, unit })
         : undefined,
-    [data, view],
+    [data, view, unit],
   );
   const counts = useMemo(() => countPoints(toChartSeries(data?.result)), [data]);
+  // the result of `query` (the one in the URL): did its LIMIT or SLIMIT cut it short?
+  const cut = useMemo(() => resultCut(query, data?.result), [query, data]);
 
   const onBrush = useCallback(
     ([a, b]: [number, number]) => setRange({ from: String(a), to: String(b) }),
@@ -120,7 +128,8 @@ export function ExplorePage(): ReactElement {
         <DqlEditor value={draft} onChange={setDraft} onRun={onRun} error={editorError} completion={completion} />
         <div className="row editor-footer">
           <p className="muted small">
-            Ctrl+Enter (⌘+Enter) runs the query, Ctrl+Space suggests names. Drag across the chart to zoom in.
+            Ctrl+Enter (⌘+Enter) runs the query, Ctrl+Space suggests names, Tab moves on from the editor. Drag
+            across the chart to zoom in.
           </p>
           <label className="inline-field">
             History
@@ -153,19 +162,32 @@ export function ExplorePage(): ReactElement {
       </section>
       <section className="card result" aria-label="Result" aria-busy={run.isFetching}>
         <div className="result-header">
-          <div className="segmented" role="radiogroup" aria-label="Visualisation">
-            {VIEWS.map((v) => (
-              <button
-                key={v}
-                type="button"
-                role="radio"
-                aria-checked={view === v}
-                className={view === v ? "seg active" : "seg"}
-                onClick={() => setView(v)}
-              >
-                {v[0].toUpperCase() + v.slice(1)}
-              </button>
-            ))}
+          <div className="row">
+            <div className="segmented" role="radiogroup" aria-label="Visualisation">
+              {VIEWS.map((v) => (
+                <button
+                  key={v}
+                  type="button"
+                  role="radio"
+                  aria-checked={view === v}
+                  className={view === v ? "seg active" : "seg"}
+                  onClick={() => setView(v)}
+                >
+                  {v[0].toUpperCase() + v.slice(1)}
+                </button>
+              ))}
+            </div>
+            <label className="inline-field">
+              Unit
+              <select value={unit} onChange={(e) => setUnit(e.target.value)} data-testid="result-unit">
+                {UNITS.map((u) => (
+                  <option key={u.value} value={u.value}>
+                    {u.label}
+                  </option>
+                ))}
+                {UNITS.some((u) => u.value === unit) ? null : <option value={unit}>{unit}</option>}
+              </select>
+            </label>
           </div>
           <span className="muted small" data-testid="result-summary">
             {data
@@ -174,8 +196,9 @@ export function ExplorePage(): ReactElement {
           </span>
           {run.isFetching ? <Spinner label="Running query" /> : null}
         </div>
+        {!run.isError && counts.points > 0 ? <ResultLimitNotice cut={cut} /> : null}
         {run.isError ? (
-          <QueryError error={run.error} query={query} />
+          <QueryError error={run.error} query={query} onRetry={() => void run.refetch()} />
         ) : run.isPending ? (
           run.fetchStatus === "idle" ? (
             <EmptyState title="Write a query to start">Type DQL above and press Run query.</EmptyState>
@@ -192,11 +215,12 @@ export function ExplorePage(): ReactElement {
         ) : view === "stat" && data ? (
           <StatChart
             label={`Last values of ${query}`}
+            unit={unit}
             style={{ height: 300 }}
             items={toChartSeries(data.result).map((s) => ({ name: s.name, value: reducePoints(s.points, "last"), points: s.points }))}
           />
         ) : view === "table" && data ? (
-          <ResultTable result={data.result} />
+          <ResultTable result={data.result} unit={unit} />
         ) : option ? (
           <LinesChart option={option} label={`Chart of ${query}`} onBrushX={onBrush} style={{ height: 380 }} />
         ) : null}

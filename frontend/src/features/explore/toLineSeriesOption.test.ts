@@ -1,7 +1,24 @@
-import type { LineSeriesOption, XAXisComponentOption } from "echarts";
+import type { BarSeriesOption, EChartsOption, LineSeriesOption, XAXisComponentOption } from "echarts";
+import { BarChart, LineChart } from "echarts/charts";
+import { GridComponent, LegendComponent } from "echarts/components";
+import * as echarts from "echarts/core";
+import { SVGRenderer } from "echarts/renderers";
 import { describe, expect, it } from "vitest";
 import type { DqlResult } from "./dql";
 import { countPoints, formatNumber, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
+
+echarts.use([BarChart, LineChart, GridComponent, LegendComponent, SVGRenderer]);
+
+/** The labels ECharts itself puts on the value axis of `option` (rendered server-side, SVG). */
+function valueTicks(option: EChartsOption): number[] {
+  const chart = echarts.init(null, null, { renderer: "svg", ssr: true, width: 400, height: 300 });
+  chart.setOption({ ...option, tooltip: undefined });
+  // getTicks is not part of ECharts' typed API
+  const model = (chart as unknown as { getModel(): { getComponent(n: string): { axis: { scale: { getTicks(): { value: number }[] } } } } }).getModel();
+  const ticks = model.getComponent("yAxis").axis.scale.getTicks().map((t) => t.value);
+  chart.dispose();
+  return ticks;
+}
 
 const T0 = Date.UTC(2026, 10, 21, 6, 0, 0);
 const MIN = 60_000;
@@ -129,6 +146,48 @@ describe("toLineSeriesOption", () => {
       ["bar", "web-02"],
       ["bar", "web-01"],
     ]);
+  });
+
+  it("starts bars at zero and lets lines fit their values", () => {
+    const hosts: DqlResult = {
+      series: ["a", "b"].map((host, i) => ({
+        name: "cpu",
+        tags: { host },
+        columns: ["time", "usage"],
+        values: [[T0, 35 + 20 * i]],
+      })),
+    };
+    const bar = toLineSeriesOption(hosts, { timeZone: "UTC", kind: "bar" });
+    expect(valueTicks(bar)[0]).toBe(0);
+    expect(valueTicks(toLineSeriesOption(hosts, { timeZone: "UTC", kind: "line" }))[0]).toBeGreaterThan(0);
+  });
+
+  it("gives a series the same colour in the line, area and bar views", () => {
+    const colours = (kind: "line" | "area" | "bar") =>
+      (toLineSeriesOption(byHost, { timeZone: "UTC", kind }).series as (LineSeriesOption | BarSeriesOption)[]).map(
+        (s) => s.color,
+      );
+    expect(colours("line")).toEqual(["#5470c6", "#91cc75"]);
+    expect(colours("area")).toEqual(colours("line"));
+    expect(colours("bar")).toEqual(colours("line"));
+    const bar = toLineSeriesOption(byHost, { timeZone: "UTC", kind: "bar" }).series as BarSeriesOption[];
+    expect(bar.map((s) => s.itemStyle?.color)).toEqual(colours("line"));
+  });
+
+  it("formats the axis and the tooltip in the chosen unit", () => {
+    const option = toLineSeriesOption(byHost, { timeZone: "UTC", unit: "percent" });
+    const y = option.yAxis as { axisLabel: { formatter: (v: number) => string } };
+    expect(y.axisLabel.formatter(42.123)).toBe("42.1%");
+    const tooltip = option.tooltip as { valueFormatter: (v: unknown) => string };
+    expect(tooltip.valueFormatter(16.072000000000003)).toBe("16.1%");
+    const plain = toLineSeriesOption(byHost, { timeZone: "UTC" });
+    expect((plain.yAxis as { axisLabel: { formatter: (v: number) => string } }).axisLabel.formatter(42.123)).toBe("42.12");
+  });
+
+  it("leaves the legend of several series to the HTML legend, and one series' on the canvas", () => {
+    expect(toLineSeriesOption(byHost, { timeZone: "UTC" }).legend).toMatchObject({ show: false });
+    const one: DqlResult = { series: [byHost.series[1]] };
+    expect(toLineSeriesOption(one, { timeZone: "UTC" }).legend).toMatchObject({ show: true });
   });
 
   it("returns an option with no series for an empty result", () => {

@@ -1,6 +1,8 @@
 import type { BarSeriesOption, EChartsOption, LineSeriesOption } from "echarts";
+import { legendModeFor } from "@/components/charts/LinesChart";
 import { SERIES_COLORS } from "@/components/charts/palette";
-import { TIME_AXIS_LABEL_HEIGHT, valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
+import { formatValue } from "@/components/charts/units";
+import { TIME_AXIS_LABEL_HEIGHT, valueAxisScale, valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
 import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel } from "@/lib/time";
 import type { DqlResult, DqlSeries } from "./dql";
 
@@ -11,6 +13,8 @@ export interface LineOptionSettings {
   range?: [number, number];
   /** `line` (default), `area` (filled lines) or `bar`. */
   kind?: "line" | "area" | "bar";
+  /** Unit of the values (`units.ts`) for the axis and tooltip; plain short numbers by default. */
+  unit?: string;
 }
 
 export interface ChartSeries {
@@ -135,14 +139,16 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
   const kind = settings.kind ?? "line";
   // Hover-focus dims every other series: useful for a few, costly and unreadable for many.
   const emphasis = series.length > MANY_SERIES ? { disabled: true } : { focus: "series" as const };
+  // the same series has the same colour in every view and theme (ECharts' dark theme has its own palette)
+  const colorOf = (i: number): string => SERIES_COLORS[i % SERIES_COLORS.length];
   const lines: (LineSeriesOption | BarSeriesOption)[] = series.map((s, i) =>
     kind === "bar"
-      ? { type: "bar", name: s.name, data: s.points, emphasis, barMaxWidth: 16 }
+      ? { type: "bar", name: s.name, data: s.points, color: colorOf(i), itemStyle: { color: colorOf(i) }, emphasis, barMaxWidth: 16 }
       : {
     type: "line",
     name: s.name,
     data: s.points,
-    color: SERIES_COLORS[i % SERIES_COLORS.length],
+    color: colorOf(i),
     showSymbol: s.points.length < 2,
     symbolSize: 4,
     connectNulls: false,
@@ -154,17 +160,23 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
 
   const extent: [number, number] = [Infinity, -Infinity];
   for (const s of series) valueExtent(s.points, extent);
+  const axis = valueAxisScale(kind);
+  const unit = settings.unit && settings.unit !== "none" ? settings.unit : undefined;
+  const format = unit ? (v: number) => formatValue(v, unit) : formatNumber;
+  // more than one series: the legend is HTML beside the chart (LinesChart), not on the canvas
+  const canvasLegend = legendModeFor(series.length) === "canvas";
 
   return {
     animation: false,
     backgroundColor: "transparent",
     grid: chartGrid({
-      left: 16 + valueAxisSpace(extent[0], extent[1], formatNumber),
+      left: 16 + valueAxisSpace(extent[0], extent[1], format, !axis.scale),
       right: 24,
       top: 16,
-      bottom: 64,
+      bottom: canvasLegend ? 64 : 40,
     }),
     legend: {
+      show: canvasLegend,
       type: "scroll",
       bottom: 0,
       data: series.map((s) => s.name),
@@ -172,7 +184,7 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
     tooltip: {
       trigger: "axis",
       axisPointer: { type: "cross", label: { show: false } },
-      valueFormatter: (v) => (typeof v === "number" ? formatNumber(v) : "–"),
+      valueFormatter: (v) => (typeof v === "number" ? format(v) : "–"),
     },
     xAxis: {
       type: "time",
@@ -191,8 +203,8 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
     },
     yAxis: {
       type: "value",
-      scale: true,
-      axisLabel: { formatter: (v: number) => formatNumber(v) },
+      ...axis,
+      axisLabel: { formatter: (v: number) => format(v) },
     },
     series: lines,
   };

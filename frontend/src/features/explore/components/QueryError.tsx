@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
+import { Button } from "@/components/ui/Button";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { byteOffsetToIndex, lineColumn } from "../editor/offsets";
 
@@ -24,20 +25,68 @@ export function errorLocation(err: unknown, query: string): string | undefined {
   return `line ${line}, column ${column}`;
 }
 
-export function QueryError({ error, query }: { error: unknown; query: string }): ReactElement {
+/**
+ * The message without the position storage puts in front of it (`line 1:44: …`, also
+ * `line 1, column 44: …`), when the position is shown on its own.
+ */
+export function withoutPosition(message: string): string {
+  return message.replace(/^\s*line \d+(?::\d+|,\s*column \d+)\s*:\s*/i, "");
+}
+
+/**
+ * True when the metrics store (vigil-storage) or the server could not be reached or did not
+ * answer: nothing is wrong with the query, and the same query may work in a moment.
+ */
+export function isUnreachable(error: unknown): boolean {
+  if (error instanceof ApiError) {
+    return error.code === "storage_unavailable" || (!error.isDqlError && (error.status === 502 || error.status === 503));
+  }
+  // fetch rejects with a TypeError when the request did not get through
+  return error instanceof TypeError;
+}
+
+export interface QueryErrorProps {
+  error: unknown;
+  query: string;
+  /** Runs the query again; offered for errors that are not about the query text. */
+  onRetry?: () => void;
+}
+
+export function QueryError({ error, query, onRetry }: QueryErrorProps): ReactElement {
   const code = error instanceof ApiError ? error.code : undefined;
   const where = errorLocation(error, query);
+  const retry = onRetry ? (
+    <Button size="sm" onClick={onRetry} data-testid="query-retry">
+      Try again
+    </Button>
+  ) : null;
+  if (isUnreachable(error)) {
+    return (
+      <Alert title="The metrics store could not be reached" testId="query-error">
+        <p>Your query is fine, but Vigil could not get an answer from the metrics store. Try again shortly.</p>
+        <p className="muted small mono" data-testid="query-error-detail">
+          {toUserMessage(error)}
+          {code ? ` (${code})` : ""}
+        </p>
+        {retry}
+      </Alert>
+    );
+  }
+  const isDql = code?.startsWith("dql.") ?? false;
+  const message = toUserMessage(error);
   return (
-    <Alert title={code?.startsWith("dql.") ? "The query could not run" : "The query failed"} testId="query-error">
+    <Alert title={isDql ? "The query could not run" : "The query failed"} testId="query-error">
       <p className="mono">
         {where ? <span data-testid="query-error-position">{where}: </span> : null}
-        {toUserMessage(error)}
+        {where ? withoutPosition(message) : message}
       </p>
       {code ? (
         <p className="muted">
           <code>{code}</code> {hints[code] ?? ""}
         </p>
       ) : null}
+      {/* a query the storage refused stays refused; anything else may pass next time */}
+      {isDql && code !== "dql.timeout" ? null : retry}
     </Alert>
   );
 }

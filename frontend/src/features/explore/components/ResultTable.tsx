@@ -1,17 +1,30 @@
 import type { ReactElement } from "react";
+import { formatValue } from "@/components/charts/units";
 import { formatDateTime } from "@/lib/time";
 import type { DqlResult } from "../dql";
 
 const MAX_ROWS = 500;
 
-function cell(v: unknown, column: string): string {
+/**
+ * A number as a table shows it: in `unit` when one is chosen; otherwise whole numbers as
+ * they are and fractions without floating-point noise (16.072000000000003 → 16.072):
+ * three decimals from 1 up, four significant digits below.
+ */
+export function formatCellNumber(v: number, unit?: string): string {
+  if (unit && unit !== "none") return formatValue(v, unit);
+  if (!Number.isFinite(v) || Number.isInteger(v)) return String(v);
+  return String(Math.abs(v) >= 1 ? +v.toFixed(3) : +v.toPrecision(4));
+}
+
+function cell(v: unknown, column: string, unit?: string): string {
   if (v === null || v === undefined) return "–";
   if (column === "time" && typeof v === "number") return formatDateTime(v);
+  if (typeof v === "number") return formatCellNumber(v, unit);
   return String(v);
 }
 
-/** The raw result, one table per series, with its tags as the caption. */
-export function ResultTable({ result }: { result: DqlResult }): ReactElement {
+/** The raw result, one table per series, with its tags as the caption; values in `unit`. */
+export function ResultTable({ result, unit }: { result: DqlResult; unit?: string }): ReactElement {
   let shown = 0;
   return (
     <div className="result-tables" data-testid="result-table">
@@ -40,7 +53,7 @@ export function ResultTable({ result }: { result: DqlResult }): ReactElement {
               {rows.map((row, r) => (
                 <tr key={r}>
                   {row.map((v, c) => (
-                    <td key={c}>{cell(v, s.columns[c])}</td>
+                    <td key={c}>{cell(v, s.columns[c], unit)}</td>
                   ))}
                 </tr>
               ))}

@@ -1,5 +1,5 @@
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from "@codemirror/autocomplete";
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { bracketMatching } from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { Compartment, EditorState, Prec } from "@codemirror/state";
@@ -27,7 +27,8 @@ export interface DqlEditorProps {
 
 /**
  * CodeMirror 6 editor for DQL: highlighting, bracket matching and auto-closing, history,
- * completion (when a source is given) and the query error underlined at its range.
+ * completion (when a source is given) and the query error underlined at its range. Tab moves
+ * focus on, as in any other field.
  */
 export function DqlEditor({
   value,
@@ -73,7 +74,10 @@ export function DqlEditor({
               },
             ]),
           ),
-          keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
+          // Tab and Shift+Tab are left to the browser: they move focus to the next and previous
+          // control, so the editor is no trap for keyboard users (DQL rarely needs indenting;
+          // Enter starts a new line, and completions are taken with Enter)
+          keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
           EditorView.contentAttributes.of({ "aria-label": label, "data-testid": "dql-editor" }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) onChangeRef.current(u.state.doc.toString());
