@@ -21,6 +21,12 @@ export interface DialogProps {
   /** Escape, or whatever close button the content has. */
   onClose: () => void;
   testId?: string;
+  /** `alertdialog` for a question that interrupts (ConfirmDialog). */
+  role?: "dialog" | "alertdialog";
+  /** A selector for where focus starts; the first field (or control) when not given. */
+  initialFocus?: string;
+  /** The description's class: `muted` unless said otherwise. */
+  descriptionClassName?: string;
 }
 
 const stop = (e: SyntheticEvent): void => e.stopPropagation();
@@ -31,7 +37,16 @@ const stop = (e: SyntheticEvent): void => e.stopPropagation();
  * focus goes back to the button that opened it. For questions before destructive actions use
  * `useConfirm` instead.
  */
-export function Dialog({ title, description, children, onClose, testId }: DialogProps): ReactElement {
+export function Dialog({
+  title,
+  description,
+  children,
+  onClose,
+  testId,
+  role = "dialog",
+  initialFocus,
+  descriptionClassName = "confirm-message muted",
+}: DialogProps): ReactElement {
   const titleId = useId();
   const descriptionId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -41,11 +56,14 @@ export function Dialog({ title, description, children, onClose, testId }: Dialog
     const dialog = dialogRef.current;
     if (dialog) {
       const fields = focusableIn(dialog);
-      (fields.find((el) => el instanceof HTMLInputElement) ?? fields[0] ?? dialog).focus();
+      const chosen = initialFocus ? dialog.querySelector<HTMLElement>(initialFocus) : null;
+      (chosen ?? fields.find((el) => el instanceof HTMLInputElement) ?? fields[0] ?? dialog).focus();
     }
     return () => {
       if (opener?.isConnected) opener.focus();
     };
+    // Focus is placed once, when the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
@@ -68,9 +86,10 @@ export function Dialog({ title, description, children, onClose, testId }: Dialog
     <div className="confirm-backdrop" onClick={stop} onMouseDown={onMouseDown} onPointerDown={stop} onKeyDown={onKeyDown}>
       <div
         ref={dialogRef}
+        // Focusable, so a click on its text keeps focus (and Escape) inside.
         tabIndex={-1}
         className="confirm-dialog card"
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={description ? descriptionId : undefined}
@@ -78,7 +97,7 @@ export function Dialog({ title, description, children, onClose, testId }: Dialog
       >
         <h2 id={titleId}>{title}</h2>
         {description ? (
-          <div id={descriptionId} className="confirm-message muted">
+          <div id={descriptionId} className={descriptionClassName}>
             {description}
           </div>
         ) : null}
