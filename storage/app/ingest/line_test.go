@@ -50,6 +50,9 @@ func refLineRows(body []byte, precision, ws string, nowMillis int64) ([]Sample, 
 			return nil, apierror.BadData("line %d: %s", p.Line, msg)
 		}
 		for _, f := range p.Fields {
+			if tenancy.IsReserved(f.Key) {
+				return nil, apierror.BadData("line %d: field %q uses a reserved name (reserved: %s, vm_account_id, vm_project_id and names starting with __)", p.Line, f.Key, tenancy.Label)
+			}
 			if n := len(p.Measurement) + 1 + len(f.Key); n > *maxLabelValueLen {
 				return nil, apierror.BadData("line %d: measurement and field name %.40q… are %d bytes long together; -ingest.maxLabelValueLen=%d",
 					p.Line, p.Measurement+":"+f.Key, n, *maxLabelValueLen)
@@ -135,6 +138,8 @@ var lineCorpus = []string{
 	"cpu,host=b,dc=x,az=1 u=1i,s=2u,b=true,t=\"text\" 1700000000000000000\n# c\n\nmem,host=b used=5\r\n",
 	"m,z=1,a=2,m=3 f=1,g=2,f=3 1700000000000000000",
 	`m\ x,t\,k=v\=1 f\ k=1`,
+	"0 __=0", // a field with a reserved name
+	"rt a=1,vigil_workspace=2 1700000000000000000",
 	"cpu v=1\ncpu,vigil_workspace=B v=1",
 	"cpu,vigil_workspace=B v=1\ncpu v=oops",
 	"cpu,__name__=x v=1",
