@@ -32,6 +32,12 @@ export VIGIL_STORAGE_URL="${VIGIL_STORAGE_URL:-http://$VIGIL_HOST:$VIGIL_STORAGE
 export VIGIL_GATEWAY_URL="${VIGIL_GATEWAY_URL:-http://$VIGIL_HOST:$VIGIL_GATEWAY_PORT}"
 export VIGIL_CONSUMER_URL="${VIGIL_CONSUMER_URL:-http://$VIGIL_HOST:$VIGIL_CONSUMER_PORT}"
 export VIGIL_BACKEND_URL="${VIGIL_BACKEND_URL:-http://$VIGIL_HOST:$VIGIL_BACKEND_PORT}"
+# The gateway address the UI gives users for their agents. On a wildcard address the UI
+# uses the host it was opened at instead (with port 8001).
+case "$VIGIL_HOST" in
+  0.0.0.0|::|"[::]") ;;
+  *) export VIGIL_PUBLIC_GATEWAY_URL="${VIGIL_PUBLIC_GATEWAY_URL:-$VIGIL_GATEWAY_URL}" ;;
+esac
 export VIGIL_UI_DIR="${VIGIL_UI_DIR:-$VIGIL_ROOT/frontend/dist}"
 export GOFLAGS="${GOFLAGS:--mod=mod}"
 

@@ -17,6 +17,20 @@ export class SignupPage {
     await this.page.getByRole("button", { name: "Sign up" }).click();
   }
 
+  /**
+   * Sends the sign-up form reached from an invitation: the invited address is already there
+   * and cannot be changed, so only the name and the password are typed.
+   */
+  async signUpInvited(fullName: string, invitedEmail: string, password: string): Promise<void> {
+    await expect(this.page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+    const email = this.page.getByLabel("Email");
+    await expect(email).toHaveValue(invitedEmail);
+    await expect(email).not.toBeEditable();
+    await this.page.getByLabel("Full name").fill(fullName);
+    await this.page.getByLabel("Password").fill(password);
+    await this.page.getByRole("button", { name: "Sign up" }).click();
+  }
+
   async createFirstWorkspace(name: string): Promise<string> {
     await expect(this.page.getByRole("heading", { name: "Create your first workspace" })).toBeVisible();
     await this.page.getByLabel("Workspace name").fill(name);

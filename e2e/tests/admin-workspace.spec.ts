@@ -37,9 +37,13 @@ test("an owner invites a viewer, who signs up from the link and sees the setting
   await expect(viewer.getByTestId("invite-summary")).toContainText(
     `E2E invite (${own.email}) invited you to join ${own.workspaceName} as a viewer.`,
   );
+  await expect(viewer).toHaveTitle(`Join ${own.workspaceName} · Vigil`);
   await viewer.getByRole("link", { name: "Create an account" }).click();
-  await expect(viewer.getByTestId("auth-invite-note")).toBeVisible();
-  await new SignupPage(viewer).signUp("Vera Viewer", viewerEmail, `pw-${uniqueSuffix()}-Secret!`);
+  // The sign-up form comes with the invited address filled in.
+  await expect(viewer.getByTestId("auth-invite-note")).toContainText(`You are joining ${own.workspaceName}`);
+  await expect(viewer).toHaveTitle("Create an account · Vigil");
+  await viewer.screenshot({ path: testInfo.outputPath("invite-signup.png"), fullPage: true });
+  await new SignupPage(viewer).signUpInvited("Vera Viewer", viewerEmail, `pw-${uniqueSuffix()}-Secret!`);
   await expect(viewer.getByTestId("invite-user")).toHaveText(viewerEmail);
   await viewer.screenshot({ path: testInfo.outputPath("accept-invitation.png"), fullPage: true });
   await viewer.getByRole("button", { name: "Accept invitation" }).click();
@@ -53,6 +57,7 @@ test("an owner invites a viewer, who signs up from the link and sees the setting
   const viewerSettings = new SettingsPage(viewer);
   await viewerSettings.goto(own.workspaceId, "members");
   await expect(viewer.getByTestId("settings-read-only")).toHaveText("Read-only: you are a viewer");
+  await expect(viewer).toHaveTitle(`Members · Settings · ${own.workspaceName} · Vigil`);
   await expect(viewerSettings.memberRow(own.email)).toContainText("owner");
   await expect(viewerSettings.memberRow(viewerEmail)).toContainText("viewer");
   await expect(viewer.getByRole("combobox", { name: /^Role of / })).toHaveCount(0);

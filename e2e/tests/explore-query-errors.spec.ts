@@ -31,7 +31,20 @@ test.describe("explore: errors, suggestions and views", () => {
   test("the editor suggests measurements and the table view shows rows", async ({ page }, testInfo) => {
     const explore = new ExplorePage(page);
     await explore.goto(own.workspaceId, "M::cpu:(usage_user) [15m]");
-    await page.getByRole("radio", { name: "Table" }).click();
+    await expect(page).toHaveTitle(new RegExp(`^Explore · .+ · Vigil$`));
+    // The visualisation is a radio group: arrows move and select, End goes to the last one.
+    await page.getByRole("radio", { name: "Line" }).click();
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByRole("radio", { name: "Area" })).toBeFocused();
+    await expect(page.getByRole("radio", { name: "Area" })).toBeChecked();
+    await page.keyboard.press("End");
+    await expect(page.getByRole("radio", { name: "Table" })).toBeChecked();
+    await expect(page).toHaveURL(/[?&]view=table/);
+    // Auto refresh: the dashboards' menu and URL parameter
+    await page.getByLabel("Auto refresh").selectOption("30s");
+    await expect(page).toHaveURL(/[?&]refresh=30s/);
+    await page.getByTestId(testIds.autoRefresh).selectOption("Off");
+    await expect(page).not.toHaveURL(/[?&]refresh=/);
     const rows = page.getByTestId(testIds.resultTable).locator("tbody tr");
     // The consumer writes asynchronously: re-run until the rows are there.
     await expect(async () => {

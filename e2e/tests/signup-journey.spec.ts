@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { cpuLines, pushLines } from "../fixtures/api";
-import { uniqueSuffix } from "../fixtures/env";
+import { gatewayURL, uniqueSuffix } from "../fixtures/env";
 import { ExplorePage } from "../pages/ExplorePage";
 import { SignupPage } from "../pages/SignupPage";
 import { chartAttrs, testIds } from "../selectors";
@@ -22,10 +22,18 @@ test("sign up, create a workspace, ingest with a new key, explore, save the quer
   await expect(page.getByRole("heading", { name: `Welcome to Ada's ${suffix}` })).toBeVisible();
   await expect(page.getByRole("link", { name: "Open Host overview" })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("get-started.png"), fullPage: true });
+  await expect(page).toHaveTitle(`Get started · Ada's ${suffix} · Vigil`);
   await page.getByRole("button", { name: "Create an ingest key" }).click();
   const key = (await page.getByTestId(testIds.newKeyValue).textContent())?.trim() ?? "";
   expect(key).toMatch(/^vgi_/);
+  // The agent command names the real gateway, not a placeholder to edit.
+  await expect(page.getByTestId("agent-command")).toHaveText(`VIGIL_INGEST_KEY=${key} vigil-agent -gateway.url=${gatewayURL}`);
+  await expect(page.getByTestId("new-key")).toContainText("Your ingest key “agent”");
   await page.screenshot({ path: testInfo.outputPath("get-started-key.png"), fullPage: true });
+  // Back on the page, it counts the key instead of offering a first one again.
+  await page.reload();
+  await expect(page.getByTestId("existing-keys")).toContainText("This workspace has 1 ingest key — manage them.");
+  await expect(page.getByRole("button", { name: "Create another ingest key" })).toBeVisible();
 
   const host = `signup-${suffix}`;
   expect(await pushLines(request, key, cpuLines(host, 5))).toBe(204);

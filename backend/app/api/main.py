@@ -10,6 +10,7 @@ from app.api.routes import (
     dashboards,
     limits,
     members,
+    meta,
     query,
     saved_queries,
     workspaces,
@@ -27,6 +28,7 @@ api_router.include_router(dashboards.router)
 api_router.include_router(saved_queries.router)
 api_router.include_router(benchmarks.router)
 api_router.include_router(query.router)
+api_router.include_router(meta.router)
 
 # Mounted at the root, outside /api/v1: the DataKit-compatible DQL path and the
 # Prometheus API where the query key picks the workspace.

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     STORAGE_URL: str = "http://127.0.0.1:8482"
     GATEWAY_URL: str = "http://127.0.0.1:8001"
     CONSUMER_URL: str = "http://127.0.0.1:8002"
+    # Where agents outside this machine reach the ingest gateway, as the UI tells users
+    # (`http://ingest.example.com:8001`). Unset, the UI shows the host it was opened at with
+    # the gateway's default port 8001.
+    PUBLIC_GATEWAY_URL: str | None = None
     UI_DIR: Path = REPO_ROOT / "frontend" / "dist"
 
     SECRET_KEY: str = ""
@@ -54,6 +58,14 @@ class Settings(BaseSettings):
     HEALTH_TIMEOUT_SECONDS: float = Field(default=2.0, gt=0)
     KAFKA_CONSUMER_GROUP: str = "vigil-consumer"
     STORAGE_TIMEOUT_SECONDS: float = Field(default=120.0, gt=0)
+
+    @field_validator("PUBLIC_GATEWAY_URL")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        # an empty variable means unset; a trailing slash would double in `<url>/v1/write`
+        if value is None:
+            return None
+        return value.strip().rstrip("/") or None
 
     @model_validator(mode="after")
     def _secrets(self) -> Settings:

@@ -1756,6 +1756,20 @@ export type Message = {
 };
 
 /**
+ * MetaPublic
+ *
+ * What the UI needs to know about this installation.
+ */
+export type MetaPublic = {
+    /**
+     * Gateway Url
+     *
+     * Where agents send data (the ingest gateway), as set by VIGIL_PUBLIC_GATEWAY_URL; null when not set (the UI then assumes the host it was opened at, port 8001)
+     */
+    gateway_url: string | null;
+};
+
+/**
  * PanelQuery
  *
  * One DQL query of a panel; ``$name`` refers to a dashboard variable.
@@ -5014,6 +5028,39 @@ export type QueryPrometheusLabelValuesPostResponses = {
      */
     200: unknown;
 };
+
+export type MetaReadMetaData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/meta';
+};
+
+export type MetaReadMetaErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+};
+
+export type MetaReadMetaError = MetaReadMetaErrors[keyof MetaReadMetaErrors];
+
+export type MetaReadMetaResponses = {
+    /**
+     * Successful Response
+     */
+    200: MetaPublic;
+};
+
+export type MetaReadMetaResponse = MetaReadMetaResponses[keyof MetaReadMetaResponses];
 
 export type QueryQueryRawByKeyData = {
     body: DqlRequest;

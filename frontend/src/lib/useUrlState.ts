@@ -1,5 +1,6 @@
 import { useCallback } from "react";
 import { useSearchParams } from "react-router";
+import { effectiveRefresh, refreshParam } from "./refresh";
 import { DEFAULT_TIME_RANGE, type TimeRangeSpec } from "./time";
 
 /** Time range kept in the URL (`from`, `to`), so a link reopens the same view. */
@@ -37,4 +38,26 @@ export function useStringParam(name: string, fallback: string): [string, (v: str
     [name, fallback, setParams],
   );
   return [value, set];
+}
+
+/**
+ * The auto refresh kept in the URL's `refresh` (`30s`; "" = off), over a page's saved default
+ * (a dashboard's `spec.refresh`; none in Explore). Choosing the default removes the parameter;
+ * switching a default off writes `refresh=off`. Explore and dashboards behave the same.
+ */
+export function useRefreshParam(saved?: string | null): [string, (refresh: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const refresh = effectiveRefresh(params.get("refresh"), saved);
+  const set = useCallback(
+    (interval: string) =>
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        const value = refreshParam(interval, saved);
+        if (value === null) next.delete("refresh");
+        else next.set("refresh", value);
+        return next;
+      }),
+    [setParams, saved],
+  );
+  return [refresh, set];
 }

@@ -7,6 +7,7 @@ import { useCurrentUser, useLogout } from "@/features/auth/hooks/useAuth";
 import { WorkspaceSwitcher } from "@/features/workspaces/components/WorkspaceSwitcher";
 import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { rememberWorkspace } from "./HomeRedirect";
 
 /** Header (brand, workspace picker, navigation, user) around every workspace page. */
@@ -18,6 +19,8 @@ export function AppShell(): ReactElement {
   const navigate = useNavigate();
   const location = useLocation();
   const workspace = data?.data.find((w) => w.id === workspaceId);
+  // each page titles the window itself; the shell only when it shows no page
+  useDocumentTitle(error ? ["Could not load your workspaces"] : data && !workspace ? ["Workspace not found"] : null);
 
   useEffect(() => {
     if (workspace) rememberWorkspace(workspace.id);

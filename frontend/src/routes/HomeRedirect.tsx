@@ -5,6 +5,7 @@ import { Spinner } from "@/components/ui/Spinner";
 import { CreateWorkspaceForm } from "@/features/workspaces/components/CreateWorkspaceForm";
 import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 
 const LAST_WORKSPACE = "vigil.lastWorkspace";
 
@@ -22,6 +23,9 @@ export function HomeRedirect(): ReactElement {
   // Once the first-workspace form is shown, it decides where to go (the new workspace's
   // getting-started page); the list refreshing with that workspace must not redirect first.
   const showedForm = useRef(false);
+  // titled only while it shows something of its own: it otherwise hands over to a workspace
+  const showsForm = !error && data !== undefined && (showedForm.current || data.data.length === 0);
+  useDocumentTitle(showsForm ? ["Create your first workspace"] : null);
   if (isPending) {
     return (
       <main className="center-page">

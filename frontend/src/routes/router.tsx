@@ -13,6 +13,7 @@ import { GetStartedPage } from "@/features/workspaces/GetStartedPage";
 import { workspacesQuery } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { queryClient } from "@/lib/queryClient";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { getToken } from "@/lib/session";
 import { AppShell } from "./AppShell";
 import { HomeRedirect } from "./HomeRedirect";
@@ -20,6 +21,7 @@ import { RequireAuth } from "./RequireAuth";
 
 function RouteError(): ReactElement {
   const error = useRouteError();
+  useDocumentTitle(["Page failed to load"]);
   return (
     <main className="center-page">
       <Alert title="This page failed to load">{toUserMessage(error)}</Alert>

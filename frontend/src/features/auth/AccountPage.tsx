@@ -7,6 +7,7 @@ import { Spinner } from "@/components/ui/Spinner";
 import { TextField } from "@/components/ui/TextField";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { ApiError, fieldErrors, toUserMessage } from "@/lib/apiError";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { changePassword } from "./api";
 import { useCurrentUser, useLogout } from "./hooks/useAuth";
 
@@ -35,6 +36,7 @@ export function checkPasswordForm(f: PasswordForm): Partial<Record<keyof Passwor
  */
 export function AccountPage(): ReactElement {
   const me = useCurrentUser();
+  useDocumentTitle(["Your account"]);
   const logout = useLogout();
   const navigate = useNavigate();
   const [confirm, confirmDialog] = useConfirm();

@@ -31,6 +31,11 @@ describe("LoginPage", () => {
     expect(screen.getByLabelText("Email")).toHaveAttribute("aria-invalid", "true");
   });
 
+  it("titles the window", () => {
+    renderLogin();
+    expect(document.title).toBe("Sign in · Vigil");
+  });
+
   it("sends a signed-in visitor on to the app", () => {
     setSession({ access_token: "t", refresh_token: "r", expires_in: 900 });
     renderLogin();

@@ -3,8 +3,10 @@ import { Link, Navigate, useLocation, useNavigate } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { TextField } from "@/components/ui/TextField";
+import { useInvitation } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { sessionExpired } from "@/lib/session";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useLogin, useSignup, useToken } from "./hooks/useAuth";
 
 export interface LoginPageProps {
@@ -19,7 +21,20 @@ function validate(email: string, password: string, signup: boolean): { email?: s
   return errors;
 }
 
-/** Sign in (or sign up) with email and password; on success go back where the user was. */
+const INVITED_EMAIL_HINT =
+  "The invitation was sent to this address and can only be accepted with it. To use another one, ask for a new invitation.";
+
+/** The invitation code of an `/invite?code=…` path to come back to, or "". */
+export function invitationCodeOf(from: string): string {
+  const [path, query = ""] = from.split("?", 2);
+  return path === "/invite" ? (new URLSearchParams(query).get("code")?.trim() ?? "") : "";
+}
+
+/**
+ * Sign in (or sign up) with email and password; on success go back where the user was.
+ * Coming from an invitation, the invited address is filled in: on sign-up it cannot be
+ * changed, since only that address can accept the invitation.
+ */
 export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
   const token = useToken();
   const navigate = useNavigate();
@@ -27,12 +42,18 @@ export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
   const loginMutation = useLogin();
   const signupMutation = useSignup();
   const mutation = mode === "signup" ? signupMutation : loginMutation;
-  const [email, setEmail] = useState("");
+  const from = (location.state as { from?: string } | null)?.from ?? "/";
+  const invitation = useInvitation(invitationCodeOf(from));
+  // only a pending invitation can still be accepted; for any other the address does not matter
+  const invited = invitation.data?.state === "pending" ? invitation.data : undefined;
+  const fixedEmail = mode === "signup" && invited !== undefined;
+  const [typedEmail, setEmail] = useState<string | null>(null);
+  const email = fixedEmail ? invited.email : (typedEmail ?? invited?.email ?? "");
   const [password, setPassword] = useState("");
   const [fullName, setFullName] = useState("");
   const [touched, setTouched] = useState(false);
   const errors = touched ? validate(email, password, mode === "signup") : {};
-  const from = (location.state as { from?: string } | null)?.from ?? "/";
+  useDocumentTitle([mode === "signup" ? "Create an account" : "Sign in"]);
 
   if (token && !mutation.isPending) return <Navigate to={from} replace />;
 
@@ -57,8 +78,17 @@ export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
         <h1 id="auth-title">{mode === "signup" ? "Create your account" : "Sign in"}</h1>
         {from.startsWith("/invite") ? (
           <Alert tone="info" testId="auth-invite-note">
-            {mode === "signup" ? "Create your account" : "Sign in"} with the email address the invitation was sent to;
-            you will accept it next.
+            {invited ? (
+              <>
+                You are joining <strong>{invited.workspace_name}</strong>:{" "}
+                {mode === "signup" ? "create your account" : "sign in"}
+              </>
+            ) : mode === "signup" ? (
+              "Create your account"
+            ) : (
+              "Sign in"
+            )}{" "}
+            with the email address the invitation was sent to; you will accept it next.
           </Alert>
         ) : null}
         {mode === "login" && !mutation.isError && sessionExpired() ? (
@@ -83,6 +113,8 @@ export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
           autoComplete="email"
           required
           value={email}
+          readOnly={fixedEmail}
+          hint={fixedEmail ? INVITED_EMAIL_HINT : undefined}
           error={errors.email}
           onChange={(e) => setEmail(e.target.value)}
         />

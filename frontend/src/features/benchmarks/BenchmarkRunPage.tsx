@@ -8,6 +8,7 @@ import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { downloadText } from "@/lib/download";
 import { formatDateTime } from "@/lib/time";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import "./benchmarks.css";
 import { EnvironmentCard } from "./components/EnvironmentCard";
@@ -25,6 +26,7 @@ export function BenchmarkRunPage(): ReactElement {
   const workspace = useCurrentWorkspace();
   const { runId = "" } = useParams();
   const run = useBenchmarkRun(workspace.id, runId);
+  useDocumentTitle([run.data ? `Run ${run.data.run_id}` : "Benchmark run", "Benchmarks", workspace.name]);
   const remove = useDeleteBenchmarkRun(workspace.id);
   const [confirm, confirmDialog] = useConfirm();
   const navigate = useNavigate();

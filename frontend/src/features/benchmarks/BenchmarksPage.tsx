@@ -8,6 +8,7 @@ import { useConfirm } from "@/components/ui/useConfirm";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useStringParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { BenchmarkRunSummary } from "./api";
@@ -45,6 +46,7 @@ function HeadlineList({ run, scenario }: { run: BenchmarkRunSummary; scenario: s
 /** The workspace's benchmark runs, newest first, filterable by scenario. */
 export function BenchmarksPage(): ReactElement {
   const workspace = useCurrentWorkspace();
+  useDocumentTitle(["Benchmarks", workspace.name]);
   const editable = canEdit(workspace.role);
   const [scenario, setScenario] = useStringParam("scenario", "");
   const [page, setPage] = useState(0);

@@ -110,6 +110,11 @@ describe("DashboardPage", () => {
     expect(screen.getByTestId("save-state")).toHaveTextContent("Unsaved changes");
   }, 20_000);
 
+  it("titles the window after the dashboard, the section and the workspace", async () => {
+    await open();
+    expect(document.title).toBe("Fleet · Dashboards · Ops · Vigil");
+  });
+
   it("draws the duplicate icon instead of a character fonts may lack, under the same name", async () => {
     await open();
     await user.click(screen.getByRole("button", { name: "Edit" }));

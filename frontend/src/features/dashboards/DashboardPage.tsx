@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
 import { Link, useBlocker, useParams, useSearchParams } from "react-router";
+import { RefreshPicker } from "@/components/time/RefreshPicker";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
@@ -11,12 +12,13 @@ import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { downloadJson } from "@/lib/download";
 import type { TimeRangeSpec } from "@/lib/time";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
+import { useRefreshParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec, Panel } from "./api";
 import { DashboardGrid, MoveHandle } from "./components/DashboardGrid";
 import { DuplicateIcon } from "./components/DuplicateIcon";
 import { PanelView } from "./components/PanelView";
-import { RefreshPicker } from "./components/RefreshPicker";
 import { TimeShiftPicker } from "./components/TimeShiftPicker";
 import { VariablePicker } from "./components/VariablePicker";
 import { VersionHistory } from "./components/VersionHistory";
@@ -34,7 +36,6 @@ import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";
 import { sameJson } from "./sameSpec";
 import { dashboardView } from "./panelQuery";
-import { refreshParam } from "./refresh";
 import { timeShiftParam } from "./timeShift";
 
 /** Local, unsaved state of a dashboard being edited; `version` is the one the edits started from. */
@@ -73,6 +74,7 @@ export function DashboardPage(): ReactElement {
   const [showSettings, setShowSettings] = useState(false);
   const [note, setNote] = useState("");
   const server = dashboard.data;
+  useDocumentTitle([server?.title ?? "Dashboard", "Dashboards", workspace.name]);
 
   const current: Draft | undefined =
     draft ?? (server ? { version: server.version, title: server.title, spec: server.spec } : undefined);
@@ -85,18 +87,8 @@ export function DashboardPage(): ReactElement {
   const { range, compare, refresh, values, pending } = useMemo(() => dashboardView(spec, params), [spec, params]);
   const { refresh: refreshNow, fetching } = useDashboardRefresh(workspace.id, refresh);
   const savedShift = spec?.time_shift;
-  const savedRefresh = spec?.refresh;
-  const setRefresh = useCallback(
-    (interval: string) =>
-      setParams((prev) => {
-        const next = new URLSearchParams(prev);
-        const value = refreshParam(interval, savedRefresh);
-        if (value === null) next.delete("refresh");
-        else next.set("refresh", value);
-        return next;
-      }),
-    [setParams, savedRefresh],
-  );
+  // the same value as `refresh` above (the URL's over the saved one); the setter keeps the URL short
+  const [, setRefresh] = useRefreshParam(spec?.refresh);
   const setCompare = useCallback(
     (shift: string) =>
       setParams((prev) => {

@@ -10,6 +10,7 @@ import { DEFAULT_QUERY } from "@/features/explore/dql";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec, DashboardSummary } from "./api";
 import { ImportDashboard } from "./components/ImportDashboard";
@@ -38,6 +39,7 @@ export function starterSpec(): DashboardSpec {
 
 export function DashboardsPage(): ReactElement {
   const workspace = useCurrentWorkspace();
+  useDocumentTitle(["Dashboards", workspace.name]);
   const editable = canEdit(workspace.role);
   const list = useDashboards(workspace.id);
   const create = useCreateDashboard(workspace.id);

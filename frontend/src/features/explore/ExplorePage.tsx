@@ -3,14 +3,18 @@ import { LinesChart } from "@/components/charts/LinesChart";
 import { StatChart } from "@/components/charts/StatChart";
 import { reducePoints } from "@/components/charts/statReduce";
 import { UNITS } from "@/components/charts/units";
+import { RefreshPicker } from "@/components/time/RefreshPicker";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { RadioGroup } from "@/components/ui/RadioGroup";
 import { Spinner } from "@/components/ui/Spinner";
 import { SavedQueries } from "@/features/saved-queries/SavedQueries";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError } from "@/lib/apiError";
-import { useStringParam, useTimeRangeParam } from "@/lib/useUrlState";
+import { parseRefresh } from "@/lib/refresh";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
+import { useRefreshParam, useStringParam, useTimeRangeParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import { queryRaw } from "./api";
 import { QueryError } from "./components/QueryError";
@@ -27,19 +31,12 @@ import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOp
 
 const VIEWS = ["line", "area", "bar", "stat", "table"] as const;
 type View = (typeof VIEWS)[number];
-
-const REFRESH: { label: string; ms: number }[] = [
-  { label: "Off", ms: 0 },
-  { label: "10s", ms: 10_000 },
-  { label: "30s", ms: 30_000 },
-  { label: "1m", ms: 60_000 },
-  { label: "5m", ms: 300_000 },
-];
-
+const VIEW_OPTIONS = VIEWS.map((v) => ({ value: v, label: v[0].toUpperCase() + v.slice(1) }));
 
 /** Explore: write DQL, pick a time range, see the result as a chart. State lives in the URL. */
 export function ExplorePage(): ReactElement {
   const workspace = useCurrentWorkspace();
+  useDocumentTitle(["Explore", workspace.name]);
   const [query, setQuery] = useStringParam("q", DEFAULT_QUERY);
   const [range, setRange] = useTimeRangeParam();
   const [draft, setDraft] = useState(query);
@@ -52,8 +49,9 @@ export function ExplorePage(): ReactElement {
 
   const [viewParam, setView] = useStringParam("view", "line");
   const view: View = (VIEWS as readonly string[]).includes(viewParam) ? (viewParam as View) : "line";
-  const [refreshParam, setRefresh] = useStringParam("refresh", "0");
-  const refreshMs = Number(refreshParam) || 0;
+  // `refresh=30s` in the URL, as on dashboards; none means off
+  const [refresh, setRefresh] = useRefreshParam();
+  const refreshMs = parseRefresh(refresh) ?? 0;
   // the unit of the values (the panel editor's list), for the axis, tooltip, table and stat
   const [unitParam, setUnit] = useStringParam("unit", "none");
   const unit = unitParam || "none";
@@ -109,16 +107,7 @@ export function ExplorePage(): ReactElement {
         <h1>Explore</h1>
         <div className="toolbar">
           <TimeRangePicker value={range} onChange={setRange} />
-          <label className="inline-field">
-            Auto refresh
-            <select value={String(refreshMs)} onChange={(e) => setRefresh(e.target.value)} data-testid="auto-refresh">
-              {REFRESH.map((r) => (
-                <option key={r.ms} value={String(r.ms)}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <RefreshPicker value={refresh} onChange={setRefresh} />
           <Button variant="primary" onClick={onRun} data-testid="run-query" aria-keyshortcuts="Control+Enter">
             Run query
           </Button>
@@ -163,20 +152,7 @@ export function ExplorePage(): ReactElement {
       <section className="card result" aria-label="Result" aria-busy={run.isFetching}>
         <div className="result-header">
           <div className="row">
-            <div className="segmented" role="radiogroup" aria-label="Visualisation">
-              {VIEWS.map((v) => (
-                <button
-                  key={v}
-                  type="button"
-                  role="radio"
-                  aria-checked={view === v}
-                  className={view === v ? "seg active" : "seg"}
-                  onClick={() => setView(v)}
-                >
-                  {v[0].toUpperCase() + v.slice(1)}
-                </button>
-              ))}
-            </div>
+            <RadioGroup label="Visualisation" options={VIEW_OPTIONS} value={view} onChange={setView} />
             <label className="inline-field">
               Unit
               <select value={unit} onChange={(e) => setUnit(e.target.value)} data-testid="result-unit">

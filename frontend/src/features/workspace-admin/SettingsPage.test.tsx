@@ -45,6 +45,13 @@ describe("SettingsPage", () => {
     expect(screen.getByRole("link", { name: "Members" })).toHaveClass("active");
   });
 
+  it("titles the window after the section, the workspace and the app", async () => {
+    renderSettings("viewer", "/w/w1/settings");
+    expect(document.title).toBe("Members · Settings · Acme · Vigil");
+    await userEvent.click(screen.getByRole("link", { name: /Audit log/ }));
+    expect(document.title).toBe("Audit log · Settings · Acme · Vigil");
+  });
+
   it("explains the admin pages to a viewer without asking the API for them", async () => {
     renderSettings("viewer", "/w/w1/settings/audit");
     expect(screen.getByRole("status")).toHaveTextContent("Only owners and admins can read the audit log.");

@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
-import { NavLink, Outlet } from "react-router";
+import { NavLink, Outlet, useLocation } from "react-router";
 import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import "./settings.css";
 
@@ -24,6 +25,10 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
 export function SettingsPage(): ReactElement {
   const workspace = useCurrentWorkspace();
   const admin = canAdmin(workspace.role);
+  // the section is the path's last part: /w/<id>/settings/<section>
+  const { pathname } = useLocation();
+  const section = SETTINGS_SECTIONS.find((s) => pathname.replace(/\/+$/, "").endsWith(`/settings/${s.path}`));
+  useDocumentTitle([section?.label, "Settings", workspace.name]);
   return (
     <div className="page">
       <div className="page-header">

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -24,11 +24,15 @@ const GRACE: UserPublic = { id: "u1", email: "grace@example.com", full_name: nul
 const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
-/** The backend as this page sees it: the invitation lookup and, with a session, `auth/me`. */
+/** The backend as this page sees it: the invitation lookup, sign-up and, with a session, `auth/me`. */
 function serve(invitation: InvitationPreview | null, me: UserPublic = GRACE) {
   return vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (url.pathname === "/api/v1/auth/me") return json(200, me);
+    if (url.pathname === "/api/v1/auth/signup" && input instanceof Request) {
+      const body = (await input.clone().json()) as { email: string };
+      return json(201, { access_token: "a", refresh_token: "r", expires_in: 900, user: { ...GRACE, email: body.email } });
+    }
     if (url.pathname === "/api/v1/auth/logout") return json(200, { message: "Logged out" });
     if (url.pathname.startsWith("/api/v1/invitations/")) {
       return invitation
@@ -39,7 +43,7 @@ function serve(invitation: InvitationPreview | null, me: UserPublic = GRACE) {
   });
 }
 
-function renderAt(path: string): void {
+function renderAt(path: string | { pathname: string; state: unknown }): void {
   const router = createMemoryRouter(
     [
       { path: "/invite", element: <AcceptInvitationPage /> },
@@ -96,6 +100,61 @@ describe("AcceptInvitationPage", () => {
     await userEvent.click(screen.getByRole("link", { name: "Sign in" }));
     expect(screen.getByRole("heading", { name: "Sign in" })).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("you will accept it next");
+  });
+
+  it("fills in the invited address on the sign-up form, where it cannot be changed, and signs up with it", async () => {
+    renderAt("/invite?code=vginv_abc");
+    await userEvent.click(await screen.findByRole("link", { name: "Create an account" }));
+    const email = await screen.findByDisplayValue("grace@example.com");
+    expect(email).toBe(screen.getByLabelText("Email"));
+    expect(email).toHaveAttribute("readonly");
+    expect(email).toHaveAccessibleDescription(
+      "The invitation was sent to this address and can only be accepted with it. To use another one, ask for a new invitation.",
+    );
+    expect(screen.getByTestId("auth-invite-note")).toHaveTextContent(
+      "You are joining Analytical Engines: create your account with the email address the invitation was sent to; you will accept it next.",
+    );
+    await userEvent.type(email, "x");
+    expect(email).toHaveValue("grace@example.com");
+
+    await userEvent.type(screen.getByLabelText("Password"), "correct horse battery");
+    await userEvent.click(screen.getByRole("button", { name: "Sign up" }));
+    // back on the invitation, signed in with the invited address
+    const accept = await screen.findByRole("button", { name: "Accept invitation" });
+    await waitFor(() => expect(accept).toBeEnabled());
+    expect(screen.getByTestId("invite-user")).toHaveTextContent("grace@example.com");
+    const signup = fetchSpy.mock.calls.map(([input]) => input).find((r) => r instanceof Request && r.url.endsWith("/auth/signup"));
+    expect(await (signup as Request).json()).toMatchObject({ email: "grace@example.com" });
+  });
+
+  it("fills in the invited address on the sign-in form too, where another one can be typed", async () => {
+    renderAt("/invite?code=vginv_abc");
+    await userEvent.click(await screen.findByRole("link", { name: "Sign in" }));
+    const email = await screen.findByDisplayValue("grace@example.com");
+    expect(email).not.toHaveAttribute("readonly");
+    await userEvent.clear(email);
+    await userEvent.type(email, "grace.hopper@example.com");
+    expect(email).toHaveValue("grace.hopper@example.com");
+  });
+
+  it("fills in nothing when the invitation can no longer be accepted", async () => {
+    useBackend({ ...PENDING, state: "expired" });
+    renderAt({ pathname: "/signup", state: { from: "/invite?code=vginv_abc" } });
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalled());
+    expect(await screen.findByTestId("auth-invite-note")).toHaveTextContent(
+      "Create your account with the email address the invitation was sent to",
+    );
+    const email = screen.getByLabelText("Email");
+    expect(email).toHaveValue("");
+    expect(email).not.toHaveAttribute("readonly");
+  });
+
+  it("titles the window after the workspace it invites to", async () => {
+    renderAt("/invite?code=vginv_abc");
+    await screen.findByTestId("invite-summary");
+    expect(document.title).toBe("Join Analytical Engines · Vigil");
+    await userEvent.click(screen.getByRole("link", { name: "Create an account" }));
+    expect(document.title).toBe("Create an account · Vigil");
   });
 
   it("offers to accept when signed in with the invited address", async () => {

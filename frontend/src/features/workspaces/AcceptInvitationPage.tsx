@@ -6,6 +6,7 @@ import { Spinner } from "@/components/ui/Spinner";
 import { useCurrentUser, useLogout, useToken } from "@/features/auth/hooks/useAuth";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import type { Invitation } from "./api";
 import { useAcceptInvitation, useInvitation } from "./hooks/useWorkspaces";
 import "./workspaces.css";
@@ -62,6 +63,7 @@ export function AcceptInvitationPage(): ReactElement {
   const accept = useAcceptInvitation();
   const navigate = useNavigate();
   const here = `/invite?${new URLSearchParams({ code }).toString()}`;
+  useDocumentTitle([invitation.data ? `Join ${invitation.data.workspace_name}` : "Invitation"]);
 
   let body: ReactElement;
   if (!code) {

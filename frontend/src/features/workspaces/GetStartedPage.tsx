@@ -5,16 +5,13 @@ import { Button } from "@/components/ui/Button";
 import { Spinner } from "@/components/ui/Spinner";
 import { useDashboards } from "@/features/dashboards/hooks/useDashboards";
 import { CopyButton } from "@/features/workspace-admin/components/CopyButton";
-import { useCreateKey } from "@/features/workspace-admin/hooks/useApiKeys";
+import { useApiKeys, useCreateKey } from "@/features/workspace-admin/hooks/useApiKeys";
 import { toUserMessage } from "@/lib/apiError";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import { canAdmin } from "./hooks/useWorkspaces";
+import { agentCommand, curlCommand, gatewayUrl, nextAgentKeyName } from "./ingestSetup";
+import { canAdmin, useMeta } from "./hooks/useWorkspaces";
 import "./workspaces.css";
-
-/** The agent command line for `key`; the gateway address is the operator's (8001 by default). */
-export function agentCommand(key: string): string {
-  return `VIGIL_INGEST_KEY=${key} vigil-agent -gateway.url=http://<gateway-host>:8001`;
-}
 
 /**
  * Where a new workspace opens: create an ingest key (shown once), start an agent with it,
@@ -22,12 +19,22 @@ export function agentCommand(key: string): string {
  */
 export function GetStartedPage(): ReactElement {
   const workspace = useCurrentWorkspace();
+  useDocumentTitle(["Get started", workspace.name]);
   const admin = canAdmin(workspace.role);
   const create = useCreateKey(workspace.id);
+  const keys = useApiKeys(workspace.id, admin);
+  const meta = useMeta();
   const dashboards = useDashboards(workspace.id);
   const hostOverview = dashboards.data?.data.find((d) => d.title === "Host overview");
   const base = `/w/${workspace.id}`;
-  const key = create.data?.key;
+  const created = create.data;
+  const gateway = gatewayUrl(meta.data?.gateway_url, window.location.hostname);
+  // Before the key is created, the count is of the keys agents can use already.
+  const ingestKeys = created ? 0 : (keys.data?.data.filter((k) => k.scope === "ingest" && !k.revoked_at).length ?? 0);
+  const onCreate = (): void => {
+    const names = keys.isError ? undefined : keys.data?.data.map((k) => k.name);
+    create.mutate({ name: nextAgentKeyName(names), scope: "ingest" });
+  };
 
   return (
     <div className="page get-started">
@@ -42,33 +49,62 @@ export function GetStartedPage(): ReactElement {
           </p>
           {!admin ? (
             <Alert tone="info">Ask an owner or admin of this workspace for an ingest key.</Alert>
-          ) : key ? (
-            <Alert tone="success" title="Your ingest key — copy it now, it will not be shown again" testId="new-key">
+          ) : created ? (
+            <Alert
+              tone="success"
+              title={`Your ingest key “${created.name}” — copy it now, it will not be shown again`}
+              testId="new-key"
+            >
               <div className="row">
                 <code className="secret" data-testid="new-key-value">
-                  {key}
+                  {created.key}
                 </code>
-                <CopyButton text={key} label="Copy key" />
+                <CopyButton text={created.key} label="Copy key" />
               </div>
               <p>Start the agent on each host you want to watch:</p>
               <div className="row">
-                <code className="secret">{agentCommand(key)}</code>
-                <CopyButton text={agentCommand(key)} label="Copy agent command" />
+                <code className="secret" data-testid="agent-command">
+                  {agentCommand(created.key, gateway)}
+                </code>
+                <CopyButton text={agentCommand(created.key, gateway)} label="Copy agent command" />
+              </div>
+              <p>Or send one point in Influx line protocol, to check the key:</p>
+              <div className="row">
+                <code className="secret" data-testid="curl-command">
+                  {curlCommand(created.key, gateway)}
+                </code>
+                <CopyButton text={curlCommand(created.key, gateway)} label="Copy curl command" />
               </div>
             </Alert>
           ) : (
-            <div className="row">
-              <Button
-                variant="primary"
-                disabled={create.isPending}
-                onClick={() => create.mutate({ name: "first agent", scope: "ingest" })}
-              >
-                Create an ingest key
-              </Button>
-              <Link to={`${base}/settings/keys`}>Manage keys</Link>
-            </div>
+            <>
+              {ingestKeys > 0 ? (
+                <p data-testid="existing-keys">
+                  This workspace has {ingestKeys} ingest {ingestKeys === 1 ? "key" : "keys"} —{" "}
+                  <Link to={`${base}/settings/keys`}>manage them</Link>. Agents can share one, or each get their own.
+                </p>
+              ) : null}
+              <div className="row">
+                <Button variant="primary" disabled={create.isPending || keys.isPending} onClick={onCreate}>
+                  {ingestKeys > 0 ? "Create another ingest key" : "Create an ingest key"}
+                </Button>
+                {ingestKeys > 0 ? null : <Link to={`${base}/settings/keys`}>Manage keys</Link>}
+              </div>
+            </>
           )}
           {create.isError ? <Alert>{toUserMessage(create.error)}</Alert> : null}
+          <p className="muted small" data-testid="gateway-url">
+            Agents send to <code>{gateway}</code>
+            {meta.data && !meta.data.gateway_url ? (
+              <>
+                {" "}
+                (this page&apos;s host on the gateway&apos;s default port; an operator can set the real address with{" "}
+                <code>VIGIL_PUBLIC_GATEWAY_URL</code>).
+              </>
+            ) : (
+              "."
+            )}
+          </p>
         </li>
         <li className="card stack" aria-labelledby="step-dashboard">
           <h2 id="step-dashboard">2 · Watch your hosts</h2>

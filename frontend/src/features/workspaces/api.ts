@@ -1,17 +1,19 @@
 import {
   membersAcceptInvitation,
   membersReadInvitationByCode,
+  metaReadMeta,
   workspacesCreateWorkspace,
   workspacesDeleteWorkspace,
   workspacesReadWorkspaces,
   workspacesUpdateWorkspace,
 } from "@/client/sdk.gen";
-import type { InvitationPreview, WorkspacePublic, WorkspacesPublic } from "@/client/types.gen";
+import type { InvitationPreview, MetaPublic, WorkspacePublic, WorkspacesPublic } from "@/client/types.gen";
 import "@/lib/apiClient";
 
 export type Workspace = WorkspacePublic;
 export type Workspaces = WorkspacesPublic;
 export type Invitation = InvitationPreview;
+export type Meta = MetaPublic;
 
 export async function listWorkspaces(signal?: AbortSignal): Promise<Workspaces> {
   const res = await workspacesReadWorkspaces({ signal, throwOnError: true });
@@ -50,5 +52,11 @@ export async function readInvitation(code: string, signal?: AbortSignal): Promis
 /** Joins the workspace an invitation code names; the signed-in email must be the invited one. */
 export async function acceptInvitation(code: string): Promise<Workspace> {
   const res = await membersAcceptInvitation({ body: { code }, throwOnError: true });
+  return res.data;
+}
+
+/** Facts about this installation the UI shows, such as where agents send data. */
+export async function readMeta(signal?: AbortSignal): Promise<Meta> {
+  const res = await metaReadMeta({ signal, throwOnError: true });
   return res.data;
 }

@@ -1,9 +1,9 @@
 import { useId, useState, type ReactElement } from "react";
+import { RefreshPicker } from "@/components/time/RefreshPicker";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import type { DashboardSpec, DashboardVariable } from "../api";
 import { moveItem, panelsUsingVariable, parseTagValuesQuery, renameVariableInPanels } from "../variableEditor";
-import { RefreshPicker } from "./RefreshPicker";
 import { TimeShiftPicker } from "./TimeShiftPicker";
 import { VariableEditor } from "./VariableEditor";
 

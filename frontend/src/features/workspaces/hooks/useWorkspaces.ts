@@ -12,8 +12,10 @@ import {
   deleteWorkspace,
   listWorkspaces,
   readInvitation,
+  readMeta,
   renameWorkspace,
   type Invitation,
+  type Meta,
   type Workspace,
   type Workspaces,
 } from "../api";
@@ -103,6 +105,11 @@ export function useAcceptInvitation() {
         qc.invalidateQueries({ queryKey: ["invitation", code] }),
       ]),
   });
+}
+
+/** Facts about this installation (the gateway's public address); they do not change while the page is open. */
+export function useMeta(): UseQueryResult<Meta> {
+  return useQuery({ queryKey: ["meta"], queryFn: ({ signal }) => readMeta(signal), staleTime: Infinity });
 }
 
 /** Roles that may change dashboards, saved queries and settings. */

@@ -1,10 +1,11 @@
-import { parseDuration } from "@/lib/time";
+import { parseDuration } from "./time";
 
 /**
- * Auto refresh: a dashboard re-runs every panel's queries together every `refresh`
- * (`30s`, `5m` …), the relative time range moving forward each time. A dashboard may save a
- * default (`spec.refresh`); the URL's `refresh` overrides it (`refresh=10s`, or `refresh=off`
- * for none) so a shared link refreshes the same way.
+ * Auto refresh, the same in Explore and on dashboards: the page runs its queries again every
+ * `refresh` (`30s`, `5m` …), the relative time range moving forward each time. The URL's
+ * `refresh` parameter holds it (`refresh=10s`) so a shared link refreshes the same way. A
+ * dashboard may save a default (`spec.refresh`), which the URL overrides (`refresh=off` for
+ * none); Explore has no default, so there no parameter means off.
  */
 
 export const REFRESH_PRESETS: { value: string; label: string }[] = [

@@ -1,12 +1,12 @@
 import { useId, type ReactElement } from "react";
 import { Button } from "@/components/ui/Button";
-import { refreshChoices } from "../refresh";
+import { refreshChoices } from "@/lib/refresh";
 
 export interface RefreshPickerProps {
   /** The auto refresh in effect (`30s`), or empty when off. */
   value: string;
   onChange: (refresh: string) => void;
-  /** Asks every panel again now; without it there is no Refresh button (the settings' menu). */
+  /** Asks every panel again now; without it there is no Refresh button (Explore, the settings' menu). */
   onRefresh?: () => void;
   /** Panels are being asked for their data. */
   refreshing?: boolean;
@@ -16,7 +16,11 @@ export interface RefreshPickerProps {
   testId?: string;
 }
 
-/** Refresh now, and how often the dashboard refreshes on its own: off, 5s … 1h. */
+/**
+ * How often the page runs its queries again on its own (off, 5s … 1h: `REFRESH_PRESETS`),
+ * and optionally a button that does it now. Explore, dashboards and a dashboard's saved
+ * default all use this one menu; the value is what the URL's `refresh` holds.
+ */
 export function RefreshPicker({
   value,
   onChange,
