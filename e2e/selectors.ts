@@ -19,6 +19,8 @@ export const testIds = {
   newKeyValue: "new-key-value",
   keysTable: "keys-table",
   panelChart: "panel-chart",
+  /** Wraps a heatmap's chart; carries `data-row-count` and `data-column-count`. */
+  heatmap: "heatmap",
   dashboardsTable: "dashboards-table",
   variable: (name: string) => `variable-${name}`,
   panel: "panel",
@@ -54,4 +56,8 @@ export const testIds = {
 export const chartAttrs = {
   seriesCount: "data-series-count",
   pointCount: "data-point-count",
+  /** `"true"` once the chart's current data is on the canvas. */
+  ready: "data-ready",
+  /** On a heatmap's wrapper (`testIds.heatmap`): one row per series. */
+  rowCount: "data-row-count",
 } as const;

@@ -68,6 +68,7 @@ test("Host overview: the Busiest hosts top list ranks hosts as bars, and the das
   // The saved auto refresh (30s) is what the picker shows when the link does not choose one.
   await dash.goto(own.workspaceId, dashboardId);
   await expect(page.getByLabel("Auto refresh")).toHaveValue("30s");
+  await expect(page).toHaveTitle(`Host overview · Dashboards · ${own.workspaceName} · Vigil`);
 
   // Busiest hosts: one bar per host, largest first, values in percent; no line chart.
   const busiest = dash.panel("Busiest hosts (CPU user %)");
@@ -125,4 +126,84 @@ test("a variable value from the link that is not among the options is shown as i
   }).toPass({ timeout: 30_000 });
   await expect(host).toHaveValues(["zzz"]);
   await expect(host.getByRole("option", { name: "zzz (no such value)" })).toHaveCount(1);
+});
+
+test("a heatmap panel: chosen in the panel editor, saved, one row per host, readable in light and dark", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const own = await createOwnWorkspace(request, "heatmap");
+  // three hosts, 10 minutes each, at different levels: alpha 10–19, beta 40–49, gamma 70–79
+  const lines = [cpuLines("alpha", 10), cpuLines("beta", 10), cpuLines("gamma", 10)]
+    .map((l, h) => l.replace(/usage_user=(\d+)/g, (_, v: string) => `usage_user=${Number(v) + 30 * h}`))
+    .join("\n");
+  expect(await pushLines(request, own.ingestKey, lines)).toBe(204);
+
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill("Heat");
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: "Heat" })).toBeVisible();
+  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
+  const dash = new DashboardPage(page);
+  await expect(async () => {
+    await page.reload();
+    await expect(dash.chartOf("CPU user %")).toHaveAttribute(chartAttrs.seriesCount, "3", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+
+  // A new panel keeps its query when it becomes a heatmap; the preview draws one row per host.
+  await dash.startEditing();
+  await page.getByTestId(testIds.addPanel).click();
+  await expect(dash.editor).toBeVisible();
+  await dash.editor.getByLabel("Title").fill("CPU by host");
+  await dash.editor.getByRole("radio", { name: "Heatmap" }).click();
+  await dash.editor.getByLabel("Unit").selectOption("percent");
+  await dash.editor.getByLabel("Colours").selectOption("Blues");
+  await expect(dash.editor.getByRole("group", { name: "Thresholds" })).toHaveCount(0);
+  const preview = dash.editor.getByTestId(testIds.heatmap);
+  await expect(preview).toHaveAttribute(chartAttrs.rowCount, "3");
+  await expect(preview.getByTestId(testIds.panelChart)).toHaveAttribute(chartAttrs.ready, "true");
+  await page.screenshot({ path: testInfo.outputPath("heatmap-editor.png") });
+  await dash.editor.getByRole("button", { name: "Apply" }).click();
+  await expect(dash.editor).toBeHidden();
+  await dash.save();
+
+  const res = await request.get(`/api/v1/workspaces/${own.workspaceId}/dashboards/${dashboardId}`, {
+    headers: { Authorization: `Bearer ${own.token}` },
+  });
+  const saved = (await res.json()) as { spec: { panels: { title: string; type: string; color_scheme?: string; queries: unknown[] }[] } };
+  const panel = saved.spec.panels.find((p) => p.title === "CPU by host");
+  expect(panel).toMatchObject({ type: "heatmap", color_scheme: "blues", queries: [{ query: expect.stringContaining("BY host") }] });
+
+  // Reopened: rows alpha, beta, gamma (named to screen readers with the range of values),
+  // each host's minutes as cells; the line panel beside it is unchanged.
+  await page.reload();
+  const heatmap = dash.panel("CPU by host").getByTestId(testIds.heatmap);
+  const chart = dash.chartOf("CPU by host");
+  await expect(heatmap).toHaveAttribute(chartAttrs.rowCount, "3");
+  await expect(chart).toHaveAttribute(chartAttrs.ready, "true");
+  await expect(chart).toHaveAttribute("aria-label", /^CPU by host heatmap: 3 series, 1\d(\.\d)?% to 79%$/);
+  await expect.poll(async () => Number(await chart.getAttribute(chartAttrs.pointCount))).toBeGreaterThanOrEqual(27);
+  expect(Number(await chart.getAttribute(chartAttrs.pointCount))).toBeLessThanOrEqual(30);
+  await expect(dash.chartOf("CPU user %")).toHaveAttribute(chartAttrs.seriesCount, "3");
+
+  // Pointing at a cell of the middle row names the host and the value in the unit.
+  const box = await chart.boundingBox();
+  if (!box) throw new Error("the heatmap is not visible");
+  await page.mouse.move(box.x + box.width - 60, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width - 50, box.y + box.height / 2 - 20);
+  await expect(chart).toContainText(/beta\s*4\d(\.\d)?%/);
+  await page.screenshot({ path: testInfo.outputPath("heatmap-light.png"), fullPage: true });
+
+  // The dark theme draws the chart again, in its own colours.
+  await page.mouse.move(0, 0);
+  await chart.locator("canvas").first().evaluate((c) => c.setAttribute("data-light", ""));
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(chart.locator("canvas[data-light]")).toHaveCount(0);
+  await expect(chart).toHaveAttribute(chartAttrs.ready, "true");
+  await expect(heatmap).toHaveAttribute(chartAttrs.rowCount, "3");
+  await page.screenshot({ path: testInfo.outputPath("heatmap-dark.png"), fullPage: true });
+  await page.emulateMedia({ colorScheme: "light" });
 });

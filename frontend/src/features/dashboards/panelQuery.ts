@@ -1,10 +1,10 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { queryRawBatched } from "@/features/explore/api";
 import type { DqlResult } from "@/features/explore/dql";
+import { effectiveRefresh } from "@/lib/refresh";
 import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
 import type { DashboardSpec, Panel } from "./api";
 import type { PanelCompare } from "./panelOption";
-import { effectiveRefresh } from "./refresh";
 import { effectiveTimeShift, parseTimeShift, shiftRange } from "./timeShift";
 import { interpolateVariables, referencedVariables, variablesFromSearch } from "./variables";
 
@@ -61,11 +61,12 @@ export function isChart(type: Panel["type"]): boolean {
 }
 
 /**
- * Whether a comparison draws past series on the panel: charts over time do; a top list
- * (one value per series, ranked) has nowhere to draw them, so it does not ask for them.
+ * Whether a comparison draws past series on the panel: line, area and bar charts do; a top
+ * list (one value per series, ranked) and a heatmap (one row per series) have nowhere to draw
+ * them, so they do not ask for them.
  */
 export function comparesWithPast(type: Panel["type"]): boolean {
-  return isChart(type) && type !== "toplist";
+  return isChart(type) && type !== "toplist" && type !== "heatmap";
 }
 
 /** The start of every panel query's key in a workspace: what a dashboard refresh refetches. */

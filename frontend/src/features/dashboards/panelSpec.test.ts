@@ -59,8 +59,32 @@ describe("changePanelType", () => {
     expect("limit" in changePanelType(top, "stat")).toBe(false);
   });
 
-  it("edits a heatmap as lines", () => {
-    expect(visualisationOf({ ...stat, type: "heatmap" } as Panel)).toBe("timeseries");
+  it("edits a heatmap as a heatmap, keeping the query and its colours both ways", () => {
+    const heatmap = { ...stat, type: "heatmap", color_scheme: "reds", reduce: undefined, sparkline: undefined } as Panel;
+    expect(visualisationOf(heatmap)).toBe("heatmap");
     expect(visualisationOf(stat)).toBe("stat");
+    expect(VISUALISATIONS.map((v) => v.label)).toContain("Heatmap");
+    expect(compactPanel(changePanelType(heatmap, "heatmap"))).toEqual({
+      id: "p",
+      type: "heatmap",
+      title: "Load",
+      grid: stat.grid,
+      queries: stat.queries,
+      unit: "short",
+      thresholds: stat.thresholds,
+      color_scheme: "reds",
+    });
+    // to and from a heatmap: the query stays, fields of the other type go
+    const fromStat = compactPanel(changePanelType(stat, "heatmap"));
+    expect(fromStat).toMatchObject({ type: "heatmap", queries: stat.queries, unit: "short" });
+    expect(Object.keys(fromStat)).not.toContain("reduce");
+    expect(Object.keys(fromStat)).not.toContain("color_scheme");
+    const line = compactPanel(changePanelType(heatmap, "timeseries"));
+    expect(line).toMatchObject({ type: "timeseries", queries: stat.queries });
+    expect("color_scheme" in line).toBe(false);
+  });
+
+  it("edits a panel of a type it does not know as lines", () => {
+    expect(visualisationOf({ ...stat, type: "sankey" } as unknown as Panel)).toBe("timeseries");
   });
 });

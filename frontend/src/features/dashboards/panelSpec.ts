@@ -1,10 +1,11 @@
 import type { Panel } from "./api";
 
-/** The visualisations the panel editor offers (the schema also has heatmap, drawn as time series). */
+/** The visualisations the panel editor offers: every panel type of the schema. */
 export const VISUALISATIONS = [
   { value: "timeseries", label: "Line" },
   { value: "area", label: "Area" },
   { value: "bar", label: "Bar" },
+  { value: "heatmap", label: "Heatmap" },
   { value: "stat", label: "Stat" },
   { value: "toplist", label: "Top list" },
   { value: "table", label: "Table" },
@@ -19,7 +20,7 @@ type Reducer = "last" | "first" | "avg" | "min" | "max" | "sum" | "count";
  * The same panel as another visualisation. The schema refuses fields a type does not have
  * (a table has no `sparkline`), so only the shared fields are kept, plus the type's own
  * settings carried over where they mean the same thing (`stack`, `reduce`, a top list's
- * `limit` and `order`).
+ * `limit` and `order`, a heatmap's `color_scheme`).
  */
 export function changePanelType(panel: Panel, type: Visualisation): Panel {
   const base = {
@@ -42,6 +43,8 @@ export function changePanelType(panel: Panel, type: Visualisation): Panel {
       return { ...base, type, stack, fill_opacity: "fill_opacity" in panel ? panel.fill_opacity : undefined };
     case "bar":
       return { ...base, type, stack };
+    case "heatmap":
+      return { ...base, type, color_scheme: "color_scheme" in panel ? panel.color_scheme : undefined };
     case "stat":
       return { ...base, type, reduce: reduce ?? "last", sparkline: "sparkline" in panel ? panel.sparkline : true };
     case "toplist":
@@ -75,7 +78,7 @@ export function newPanel(id: string, grid: Panel["grid"], query: string): Panel 
   };
 }
 
-/** The visualisation a stored panel is edited as (a heatmap falls back to line). */
+/** The visualisation a stored panel is edited as (line for a type this version does not know). */
 export function visualisationOf(panel: Panel): Visualisation {
   return VISUALISATIONS.some((v) => v.value === panel.type) ? (panel.type as Visualisation) : "timeseries";
 }

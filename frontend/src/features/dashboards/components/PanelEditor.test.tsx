@@ -5,6 +5,7 @@ import { useState, type ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
 import type { Panel } from "../api";
+import { VISUALISATIONS } from "../panelSpec";
 import { PanelEditor } from "./PanelEditor";
 
 const busiest: Panel = {
@@ -122,6 +123,65 @@ describe("PanelEditor", () => {
     await user.selectOptions(within(editor).getByLabelText("Order"), "Smallest first");
     await user.click(within(editor).getByRole("button", { name: "Apply" }));
     expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ type: "toplist", reduce: "max", limit: 5, order: "asc" }));
+  });
+
+  it("moves through the visualisations with the arrow keys, one Tab stop for all of them", async () => {
+    const { editor, onApply } = await openEditor();
+    const labels = VISUALISATIONS.map((v) => v.label);
+    const at = labels.indexOf("Top list");
+    const group = within(editor).getByRole("radiogroup", { name: "Visualisation" });
+    expect(within(group).getAllByRole("radio").filter((r) => r.tabIndex === 0)).toEqual([
+      within(group).getByRole("radio", { name: "Top list" }),
+    ]);
+    within(group).getByRole("radio", { name: "Top list" }).focus();
+    await user.keyboard("{ArrowRight}");
+    const next = VISUALISATIONS[(at + 1) % labels.length];
+    expect(within(group).getByRole("radio", { name: next.label })).toHaveFocus();
+    expect(within(group).getByRole("radio", { checked: true })).toHaveAccessibleName(next.label);
+    await user.keyboard("{Home}");
+    expect(within(group).getByRole("radio", { name: labels[0] })).toHaveAttribute("aria-checked", "true");
+    await user.keyboard("{ArrowUp}");
+    expect(within(group).getByRole("radio", { name: labels[labels.length - 1] })).toHaveFocus();
+    await user.keyboard("{End}{ArrowDown}{ArrowDown}");
+    expect(within(group).getByRole("radio", { name: labels[1] })).toHaveFocus();
+    await user.click(within(editor).getByRole("button", { name: "Apply" }));
+    expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ type: VISUALISATIONS[1].value }));
+  });
+
+  it("turns a panel into a heatmap and back, keeping its query, with a colour scheme and a colour scale", async () => {
+    const { editor, onApply } = await openEditor();
+    await user.click(within(editor).getByRole("radio", { name: "Heatmap" }));
+    expect(within(editor).getByRole("radio", { name: "Heatmap" })).toHaveAttribute("aria-checked", "true");
+    // a heatmap is coloured by its scale: no thresholds, no reducer, no legend values
+    expect(within(editor).queryByRole("group", { name: "Thresholds" })).not.toBeInTheDocument();
+    expect(within(editor).queryByText("Thresholds")).not.toBeInTheDocument();
+    expect(within(editor).queryByLabelText("Value")).not.toBeInTheDocument();
+    expect(within(editor).queryByRole("group", { name: "Values in the legend" })).not.toBeInTheDocument();
+    expect(within(editor).getByLabelText("Colours")).toHaveValue("viridis");
+    await user.selectOptions(within(editor).getByLabelText("Colours"), "Blues");
+    await user.selectOptions(within(editor).getByLabelText("Placement"), "Right");
+    expect(within(editor).getByLabelText("Show colour scale")).toBeChecked();
+    await user.click(within(editor).getByRole("button", { name: "Apply" }));
+    const applied = onApply.mock.calls[0][0] as Panel;
+    expect(applied).toMatchObject({
+      type: "heatmap",
+      color_scheme: "blues",
+      queries: busiest.queries,
+      unit: "percent",
+      legend: { position: "right" },
+    });
+    expect("reduce" in applied).toBe(false);
+  });
+
+  it("keeps the query when a heatmap becomes lines", async () => {
+    const { editor, onApply } = await openEditor();
+    await user.click(within(editor).getByRole("radio", { name: "Heatmap" }));
+    await user.click(within(editor).getByRole("radio", { name: "Line" }));
+    expect(within(editor).queryByLabelText("Colours")).not.toBeInTheDocument();
+    await user.click(within(editor).getByRole("button", { name: "Apply" }));
+    const applied = onApply.mock.calls[0][0] as Panel;
+    expect(applied).toMatchObject({ type: "timeseries", queries: busiest.queries });
+    expect("color_scheme" in applied).toBe(false);
   });
 
   it("turns another panel into a top list from the visualisation switcher", async () => {

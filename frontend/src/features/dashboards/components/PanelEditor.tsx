@@ -1,7 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactElement } from "react";
+import { DEFAULT_HEATMAP_SCHEME, HEATMAP_SCHEMES, type HeatmapScheme } from "@/components/charts/heatmapOption";
 import { REDUCERS, type Reducer } from "@/components/charts/statReduce";
 import { UNITS } from "@/components/charts/units";
 import { Button } from "@/components/ui/Button";
+import { RadioGroup } from "@/components/ui/RadioGroup";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { queryRaw } from "@/features/explore/api";
 import { dqlCompletionSource } from "@/features/explore/editor/dqlCompletion";
@@ -109,6 +111,7 @@ export function PanelEditor({
   const legendValues = legend.values ?? [];
   const vis = visualisationOf(draft);
   const isChart = vis === "timeseries" || vis === "area" || vis === "bar";
+  const isHeatmap = vis === "heatmap";
 
   return (
     <div
@@ -182,20 +185,13 @@ export function PanelEditor({
           </div>
           <fieldset>
             <legend>Visualisation</legend>
-            <div className="segmented wrap" role="radiogroup" aria-label="Visualisation">
-              {VISUALISATIONS.map((v) => (
-                <button
-                  key={v.value}
-                  type="button"
-                  role="radio"
-                  aria-checked={vis === v.value}
-                  className={vis === v.value ? "seg active" : "seg"}
-                  onClick={() => setDraft((d) => changePanelType(d, v.value))}
-                >
-                  {v.label}
-                </button>
-              ))}
-            </div>
+            <RadioGroup
+              label="Visualisation"
+              className="wrap"
+              options={VISUALISATIONS}
+              value={vis}
+              onChange={(v) => setDraft((d) => changePanelType(d, v))}
+            />
           </fieldset>
           <div className="row">
             <div className="field grow">
@@ -297,16 +293,32 @@ export function PanelEditor({
               Stack series
             </label>
           ) : null}
-          {isChart ? (
+          {draft.type === "heatmap" ? (
+            <div className="field">
+              <label htmlFor={`${titleId}-scheme`}>Colours</label>
+              <select
+                id={`${titleId}-scheme`}
+                value={draft.color_scheme ?? DEFAULT_HEATMAP_SCHEME}
+                onChange={(e) => update({ color_scheme: e.target.value as HeatmapScheme } as Partial<Panel>)}
+              >
+                {HEATMAP_SCHEMES.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+          {isChart || isHeatmap ? (
             <fieldset>
-              <legend>Legend</legend>
+              <legend>{isHeatmap ? "Colour scale" : "Legend"}</legend>
               <label className="check">
                 <input
                   type="checkbox"
                   checked={legend.show !== false}
                   onChange={(e) => update({ legend: { ...legend, show: e.target.checked } })}
                 />
-                Show legend
+                {isHeatmap ? "Show colour scale" : "Show legend"}
               </label>
               <div className="field">
                 <label htmlFor={`${titleId}-legpos`}>Placement</label>
@@ -320,31 +332,34 @@ export function PanelEditor({
                   <option value="right">Right</option>
                 </select>
               </div>
-              <div className="row" role="group" aria-label="Values in the legend">
-                {LEGEND_VALUES.map((v) => (
-                  <label key={v.value} className="check">
-                    <input
-                      type="checkbox"
-                      disabled={legend.show === false}
-                      checked={legendValues.includes(v.value)}
-                      onChange={(e) =>
-                        update({
-                          legend: {
-                            ...legend,
-                            values: e.target.checked
-                              ? LEGEND_VALUES.map((x) => x.value).filter((x) => x === v.value || legendValues.includes(x))
-                              : legendValues.filter((x) => x !== v.value),
-                          },
-                        })
-                      }
-                    />
-                    {v.label}
-                  </label>
-                ))}
-              </div>
+              {isHeatmap ? null : (
+                <div className="row" role="group" aria-label="Values in the legend">
+                  {LEGEND_VALUES.map((v) => (
+                    <label key={v.value} className="check">
+                      <input
+                        type="checkbox"
+                        disabled={legend.show === false}
+                        checked={legendValues.includes(v.value)}
+                        onChange={(e) =>
+                          update({
+                            legend: {
+                              ...legend,
+                              values: e.target.checked
+                                ? LEGEND_VALUES.map((x) => x.value).filter((x) => x === v.value || legendValues.includes(x))
+                                : legendValues.filter((x) => x !== v.value),
+                            },
+                          })
+                        }
+                      />
+                      {v.label}
+                    </label>
+                  ))}
+                </div>
+              )}
             </fieldset>
           ) : null}
-          {vis !== "table" || ("reduce" in draft && draft.reduce) ? (
+          {/* a heatmap colours its cells by the scale above, not by thresholds */}
+          {(vis !== "table" || ("reduce" in draft && draft.reduce)) && !isHeatmap ? (
             <ThresholdsEditor value={draft.thresholds ?? []} onChange={(thresholds) => update({ thresholds })} />
           ) : null}
         </aside>

@@ -65,3 +65,65 @@ describe("PanelView: top list", () => {
     expect(sent[0].queries).toHaveLength(1);
   });
 });
+
+class NoResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+
+describe("PanelView: heatmap", () => {
+  const sent: { queries: { query: string }[] }[] = [];
+  beforeEach(() => {
+    client.setConfig({ baseUrl: "http://vigil.test" });
+    sent.length = 0;
+    vi.stubGlobal("ResizeObserver", NoResizeObserver);
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const body = (await req.json()) as { queries: { query: string }[] };
+      sent.push(body);
+      const series = Object.entries(HOSTS).map(([host, v]) => ({
+        name: "cpu",
+        columns: ["time", "avg(usage_user)"],
+        tags: { host },
+        values: [
+          [NOW - 120_000, v],
+          [NOW - 60_000, null],
+          [NOW, v / 2],
+        ],
+      }));
+      const content = body.queries.map(() => ({ series }));
+      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
+    });
+  });
+  afterEach(() => {
+    client.setConfig({ baseUrl: "" });
+    vi.unstubAllGlobals();
+  });
+
+  it("draws a row per host, named for screen readers with the range of values, without a past", async () => {
+    const heatmap: Panel = {
+      id: "cpu-heat",
+      type: "heatmap",
+      title: "CPU by host",
+      grid: { x: 0, y: 0, w: 24, h: 8 },
+      queries: [{ ref_id: "A", query: "M::cpu:(avg(usage_user)) [1h::1m] BY host" }],
+      unit: "percent",
+      decimals: 1,
+      color_scheme: "oranges",
+    };
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <PanelView workspaceId="w1" panel={heatmap} timeRange={{ from: "now-1h", to: "now" }} variables={{}} compare="1d" />
+      </QueryClientProvider>,
+    );
+    const chart = await screen.findByRole("img", { name: "CPU by host heatmap: 4 series, 1.5% to 87.5%" });
+    expect(chart).toHaveAttribute("data-testid", "panel-chart");
+    const wrapper = screen.getByTestId("heatmap");
+    expect(wrapper).toHaveAttribute("data-row-count", "4");
+    expect(Number(wrapper.dataset.columnCount)).toBeGreaterThanOrEqual(3);
+    // a heatmap has no row for a past: only the present range was asked for
+    expect(sent).toHaveLength(1);
+    expect(sent[0].queries).toHaveLength(1);
+  });
+});

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, type ReactElement, type ReactNode } from "react";
+import { HeatmapChart } from "@/components/charts/HeatmapChart";
 import { LinesChart } from "@/components/charts/LinesChart";
 import { StatChart, type StatItem } from "@/components/charts/StatChart";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
@@ -52,7 +53,7 @@ export function PanelView({
   const series = useMemo(() => toChartSeries(data?.result), [data]);
   const option = useMemo(
     () =>
-      data && isChart(panel.type) && panel.type !== "toplist"
+      data && isChart(panel.type) && panel.type !== "toplist" && panel.type !== "heatmap"
         ? toPanelOption({ panel, result: data.result, series, range: data.range, compare: data.compare })
         : undefined,
     [data, series, panel],
@@ -88,6 +89,22 @@ export function PanelView({
       thresholds: panel.thresholds,
     });
     body = <TopListChart list={list} unit={panel.unit} decimals={panel.decimals} label={`${title} ranking`} />;
+  } else if (panel.type === "heatmap") {
+    body = (
+      <HeatmapChart
+        series={series}
+        range={data.range}
+        unit={panel.unit}
+        decimals={panel.decimals}
+        scheme={panel.color_scheme}
+        legend={panel.legend}
+        label={`${title} heatmap`}
+        loadingLabel={`Loading ${title}`}
+        onBrushX={onZoom}
+        style={{ height: "100%" }}
+        testId="panel-chart"
+      />
+    );
   } else if (panel.type === "stat") {
     const reducer: Reducer = "reduce" in panel && panel.reduce ? panel.reduce : "last";
     const items: StatItem[] = series.map((s) => ({
