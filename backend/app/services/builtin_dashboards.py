@@ -138,8 +138,10 @@ def host_overview() -> DashboardCreate:
             ],
             x=12,
             y=12,
-            type="bar",
+            # one value per mount, fullest first: a ranked list, not bars at one instant
+            type="toplist",
             unit="percent",
+            limit=10,
             thresholds=[{"value": 80, "color": "orange"}, {"value": 90, "color": "red"}],
         ),
         _panel(

@@ -3,6 +3,7 @@ import { useMemo, useState, type CSSProperties, type ReactElement } from "react"
 import { ChartLegend, legendEntries } from "./ChartLegend";
 import { EChart } from "./EChart";
 import { mergeLines } from "./mergeLines";
+import { withoutFixedBounds } from "./valueAxis";
 
 /**
  * Above this many series the legend is drawn as HTML beside the chart (ChartLegend) instead
@@ -68,10 +69,11 @@ export function LinesChart({
     () => new Set(entries.filter((e) => hidden.has(e.name)).map((e) => e.name)),
     [entries, hidden],
   );
-  const shown = useMemo(
-    () => (many ? mergeLines(option, hiddenNow) : html ? withHtmlLegend(option, hiddenNow) : option),
-    [option, many, html, hiddenNow],
-  );
+  const shown = useMemo(() => {
+    // with series hidden, the value axis fits the ones left (valueAxisBounds)
+    const fitted = hiddenNow.size > 0 ? withoutFixedBounds(option) : option;
+    return many ? mergeLines(fitted, hiddenNow) : html ? withHtmlLegend(fitted, hiddenNow) : fitted;
+  }, [option, many, html, hiddenNow]);
 
   const chart = (
     <EChart

@@ -2,16 +2,25 @@ import { LineChart } from "echarts/charts";
 import { GridComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
-import { AXIS_LABEL_MARGIN, labelWidth, valueAxisSpace, valueAxisTicks, valueExtent } from "./valueAxis";
+import { formatValue } from "./units";
+import {
+  AXIS_LABEL_MARGIN,
+  labelWidth,
+  valueAxisBounds,
+  valueAxisSpace,
+  valueAxisTicks,
+  valueExtent,
+  withoutFixedBounds,
+} from "./valueAxis";
 
 echarts.use([LineChart, GridComponent, SVGRenderer]);
 
 /** The ticks ECharts itself puts on a value axis over `data` (rendered server-side, SVG). */
-function echartsTicks(values: number[], scale: boolean): number[] {
+function echartsTicks(values: number[], scale: boolean, bounds: object = {}): number[] {
   const chart = echarts.init(null, null, { renderer: "svg", ssr: true, width: 400, height: 300 });
   chart.setOption({
     xAxis: { type: "time" },
-    yAxis: { type: "value", scale },
+    yAxis: { type: "value", scale, ...bounds },
     series: [{ type: "line", data: values.map((v, i) => [i * 60_000, v]) }],
   });
   // getTicks is not part of ECharts' typed API
@@ -47,6 +56,58 @@ describe("valueAxisTicks", () => {
   it("has a fallback for no data and never lists more than 50 ticks", () => {
     expect(valueAxisTicks(Infinity, -Infinity)).toEqual([0, 1]);
     expect(valueAxisTicks(0, 1e300).length).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("byte axes", () => {
+  const GiB = 1024 ** 3;
+  const MiB = 1024 ** 2;
+  const cases: [number, number][] = [
+    [0.2 * GiB, 1.9 * GiB],
+    [3 * MiB, 97 * MiB],
+    [0, 2.2e12],
+    [1000, 800_000],
+    [12, 930],
+    [-5 * MiB, 40 * MiB],
+    [7 * GiB, 7 * GiB],
+  ];
+
+  it.each(cases)("step by a power of two over [%d, %d], and ECharts draws those ticks", (min, max) => {
+    for (const includeZero of [false, true]) {
+      const ticks = valueAxisTicks(min, max, includeZero, "bytes");
+      const step = ticks[1] - ticks[0];
+      expect(Math.log2(step) % 1).toBe(0);
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+      expect(ticks.length).toBeLessThanOrEqual(9);
+      expect(ticks[0]).toBeLessThanOrEqual(includeZero ? Math.min(min, 0) : min);
+      expect(ticks[ticks.length - 1]).toBeGreaterThanOrEqual(max);
+      const bounds = valueAxisBounds(min, max, includeZero, "bytes/s");
+      expect(echartsTicks([min, max], !includeZero, bounds)).toEqual(ticks);
+    }
+  });
+
+  it("labels read as round binary sizes", () => {
+    const labels = valueAxisTicks(0.2 * GiB, 1.9 * GiB, false, "bytes").map((v) => formatValue(v, "bytes"));
+    expect(labels).toEqual(["0 B", "512 MiB", "1 GiB", "1.5 GiB", "2 GiB"]);
+    // ECharts' decimal steps, for comparison: 0, 286 MiB, 572 MiB, 858 MiB, 1.12 GiB …
+    expect(valueAxisTicks(0.2 * GiB, 1.9 * GiB).map((v) => formatValue(v, "bytes")).slice(0, 5)).toEqual([
+      "0 B",
+      "286 MiB",
+      "572 MiB",
+      "858 MiB",
+      "1.12 GiB",
+    ]);
+  });
+
+  it("leave other units to ECharts, and are dropped when a legend hides series", () => {
+    expect(valueAxisBounds(3, 97, false, "percent")).toEqual({});
+    expect(valueAxisBounds(3, 97, false)).toEqual({});
+    expect(valueAxisBounds(Infinity, -Infinity, false, "bytes")).toEqual({});
+    const option = { yAxis: { type: "value", scale: true, ...valueAxisBounds(0, 3 * GiB, false, "bytes") } };
+    expect(option.yAxis).toMatchObject({ min: 0, max: 3 * GiB, interval: GiB });
+    expect(withoutFixedBounds(option)).toEqual({ yAxis: { type: "value", scale: true } });
+    const plain = { yAxis: { type: "value" } };
+    expect(withoutFixedBounds(plain)).toBe(plain);
   });
 });
 

@@ -32,8 +32,28 @@ export function valueAxisScale(kind: ValueChartKind, stacked = false): { scale: 
   return { scale: kind !== "bar" && !stacked };
 }
 
-/** The labels a value axis over `[min, max]` shows; `includeZero` for axes that start at 0. */
-export function valueAxisTicks(min: number, max: number, includeZero = false): number[] {
+/**
+ * Units shown in powers of 1024 (KiB, MiB …, see units.ts). Their axes step by a power of two
+ * (0, 512 MiB, 1 GiB, 1.5 GiB) instead of ECharts' decimal steps, which read as 0, 477 MiB,
+ * 954 MiB, 1.4 GiB.
+ */
+export const BINARY_UNITS: ReadonlySet<string> = new Set(["bytes", "bytes/s"]);
+
+/**
+ * The step between ticks for a span: ECharts' `nice(span / 5)`, or the power of two at or
+ * above a fifth of the span (three to six ticks).
+ */
+function tickStep(span: number, unit?: string): number {
+  const raw = span / 5;
+  if (unit !== undefined && BINARY_UNITS.has(unit) && raw >= 1) return 2 ** Math.ceil(Math.log2(raw) - 1e-9);
+  return number.nice(raw, true);
+}
+
+/**
+ * The labels a value axis over `[min, max]` shows; `includeZero` for axes that start at 0.
+ * For a unit of BINARY_UNITS they are the ones `valueAxisBounds` asks ECharts for.
+ */
+export function valueAxisTicks(min: number, max: number, includeZero = false, unit?: string): number[] {
   if (!Number.isFinite(min) || !Number.isFinite(max) || min > max) return [0, 1];
   let lo = includeZero ? Math.min(min, 0) : min;
   let hi = includeZero ? Math.max(max, 0) : max;
@@ -45,7 +65,7 @@ export function valueAxisTicks(min: number, max: number, includeZero = false): n
       hi += half;
     }
   }
-  const interval = number.nice((hi - lo) / 5, true);
+  const interval = tickStep(hi - lo, unit);
   const precision = number.getPrecision(interval) + 2;
   const first = number.round(Math.floor(lo / interval) * interval, precision);
   const last = number.round(Math.ceil(hi / interval) * interval, precision);
@@ -56,6 +76,35 @@ export function valueAxisTicks(min: number, max: number, includeZero = false): n
     ticks.push(v);
   }
   return ticks;
+}
+
+/**
+ * What a value axis in `unit` over `[min, max]` sets beyond ECharts' defaults: for a unit of
+ * BINARY_UNITS, its extent and step (power-of-two ticks); for others nothing (ECharts' own
+ * ticks, which `valueAxisTicks` reproduces). The bounds are those of every series: a chart
+ * whose legend hides some drops them (`withoutFixedBounds`) so that the axis fits what is left.
+ */
+export function valueAxisBounds(
+  min: number,
+  max: number,
+  includeZero = false,
+  unit?: string,
+): { min?: number; max?: number; interval?: number } {
+  if (unit === undefined || !BINARY_UNITS.has(unit) || !Number.isFinite(min) || !Number.isFinite(max)) return {};
+  const ticks = valueAxisTicks(min, max, includeZero, unit);
+  if (ticks.length < 2) return {};
+  return { min: ticks[0], max: ticks[ticks.length - 1], interval: ticks[1] - ticks[0] };
+}
+
+/** The value axis option without the bounds `valueAxisBounds` fixed (the axis fits the data shown). */
+export function withoutFixedBounds<T extends { yAxis?: unknown }>(option: T): T {
+  const axis = option.yAxis;
+  if (!axis || Array.isArray(axis) || typeof axis !== "object" || !("interval" in axis)) return option;
+  const rest: Record<string, unknown> = { ...axis };
+  delete rest.min;
+  delete rest.max;
+  delete rest.interval;
+  return { ...option, yAxis: rest };
 }
 
 let context: CanvasRenderingContext2D | null | undefined;
@@ -79,9 +128,10 @@ export function valueAxisSpace(
   max: number,
   format: (v: number) => string,
   includeZero = false,
+  unit?: string,
 ): number {
   let widest = 0;
-  for (const v of valueAxisTicks(min, max, includeZero)) widest = Math.max(widest, labelWidth(format(v)));
+  for (const v of valueAxisTicks(min, max, includeZero, unit)) widest = Math.max(widest, labelWidth(format(v)));
   return Math.ceil(widest) + AXIS_LABEL_MARGIN;
 }
 

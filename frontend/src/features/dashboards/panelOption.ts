@@ -5,7 +5,7 @@ import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { thresholdBands, sortThresholds } from "@/components/charts/thresholds";
 import { formatValue } from "@/components/charts/units";
 import type { DqlResult } from "@/features/explore/dql";
-import { valueAxisScale, valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
+import { valueAxisBounds, valueAxisScale, valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
 import {
   chartGrid,
   chartSeriesOption,
@@ -178,10 +178,12 @@ export function toPanelOption({ panel, result, series: given, range, compare, ti
   const canvasLegend = showLegend && panelLegendMode(panel, allSeries.length) === "canvas";
   const tooltipFormat = (v: unknown): string => (typeof v === "number" ? formatValue(v, unit, decimals) : "–");
   const axisFormat = (v: number): string => formatValue(v, unit);
+  const axisScale = valueAxisScale(kind, Boolean(stack));
+  const [lo, hi] = drawnExtent(current, past, Boolean(stack));
   return {
     ...base,
     grid: chartGrid({
-      left: 8 + valueAxisSpace(...drawnExtent(current, past, Boolean(stack)), axisFormat, !valueAxisScale(kind, Boolean(stack)).scale),
+      left: 8 + valueAxisSpace(lo, hi, axisFormat, !axisScale.scale, unit),
       right: right && canvasLegend ? legendWidth + 16 : 16,
       top: 16,
       bottom: canvasLegend && !right ? 56 : 32,
@@ -205,7 +207,12 @@ export function toPanelOption({ panel, result, series: given, range, compare, ti
     },
     tooltip: { ...(base.tooltip as object), valueFormatter: tooltipFormat },
     // Bars start at zero: an axis fitted to the values would leave the smallest bar with no height.
-    yAxis: { type: "value", ...valueAxisScale(kind, Boolean(stack)), axisLabel: { formatter: axisFormat } },
+    yAxis: {
+      type: "value",
+      ...axisScale,
+      ...valueAxisBounds(lo, hi, !axisScale.scale, unit),
+      axisLabel: { formatter: axisFormat },
+    },
     series,
   };
 }

@@ -2,7 +2,13 @@ import type { BarSeriesOption, EChartsOption, LineSeriesOption } from "echarts";
 import { legendModeFor } from "@/components/charts/LinesChart";
 import { SERIES_COLORS } from "@/components/charts/palette";
 import { formatValue } from "@/components/charts/units";
-import { TIME_AXIS_LABEL_HEIGHT, valueAxisScale, valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
+import {
+  TIME_AXIS_LABEL_HEIGHT,
+  valueAxisBounds,
+  valueAxisScale,
+  valueAxisSpace,
+  valueExtent,
+} from "@/components/charts/valueAxis";
 import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel } from "@/lib/time";
 import type { DqlResult, DqlSeries } from "./dql";
 
@@ -170,7 +176,7 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
     animation: false,
     backgroundColor: "transparent",
     grid: chartGrid({
-      left: 16 + valueAxisSpace(extent[0], extent[1], format, !axis.scale),
+      left: 16 + valueAxisSpace(extent[0], extent[1], format, !axis.scale, unit),
       right: 24,
       top: 16,
       bottom: canvasLegend ? 64 : 40,
@@ -204,6 +210,7 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
     yAxis: {
       type: "value",
       ...axis,
+      ...valueAxisBounds(extent[0], extent[1], !axis.scale, unit),
       axisLabel: { formatter: (v: number) => format(v) },
     },
     series: lines,
