@@ -20,6 +20,14 @@ describe("effectiveRefresh", () => {
     expect(effectiveRefresh(null, null)).toBe("");
     expect(effectiveRefresh(null, undefined)).toBe("");
   });
+
+  it("reads the milliseconds of Explore's older links as the interval they meant", () => {
+    expect(effectiveRefresh("10000", null)).toBe("10s");
+    expect(effectiveRefresh("300000", null)).toBe("5m");
+    expect(effectiveRefresh("3600000", null)).toBe("1h");
+    expect(effectiveRefresh("1500", null)).toBe("");
+    expect(effectiveRefresh("0", "30s")).toBe("30s");
+  });
 });
 
 describe("refreshParam", () => {

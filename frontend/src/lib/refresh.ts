@@ -47,7 +47,20 @@ function validRefresh(text: string | null | undefined): string {
  */
 export function effectiveRefresh(param: string | null, saved: string | null | undefined): string {
   if (param !== null && param.trim() === NO_REFRESH) return "";
-  return validRefresh(param) || validRefresh(saved);
+  return validRefresh(fromMilliseconds(param)) || validRefresh(saved);
+}
+
+/**
+ * Explore's links used to give the interval in milliseconds (`refresh=10000`): such a value is
+ * read as the interval it meant (`10s`), so that those links keep refreshing.
+ */
+function fromMilliseconds(param: string | null): string | null {
+  const v = param?.trim();
+  if (!v || !/^[0-9]+$/.test(v)) return param;
+  const ms = Number(v);
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return ms % 1000 === 0 ? `${ms / 1000}s` : param;
 }
 
 /**

@@ -23,19 +23,30 @@ export function useTimeRangeParam(defaults: TimeRangeSpec = DEFAULT_TIME_RANGE):
   return [range, set];
 }
 
-/** One string search parameter with a default; setting the default removes it from the URL. */
-export function useStringParam(name: string, fallback: string): [string, (v: string) => void] {
+/**
+ * One string search parameter with a default; setting the default removes it from the URL.
+ * `replace`: a change replaces the history entry instead of adding one (a choice stepped
+ * through with the arrow keys would otherwise take as many presses of Back).
+ */
+export function useStringParam(
+  name: string,
+  fallback: string,
+  { replace = false }: { replace?: boolean } = {},
+): [string, (v: string) => void] {
   const [params, setParams] = useSearchParams();
   const value = params.get(name) ?? fallback;
   const set = useCallback(
     (v: string) =>
-      setParams((prev) => {
-        const next = new URLSearchParams(prev);
-        if (v === fallback) next.delete(name);
-        else next.set(name, v);
-        return next;
-      }),
-    [name, fallback, setParams],
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (v === fallback) next.delete(name);
+          else next.set(name, v);
+          return next;
+        },
+        { replace },
+      ),
+    [name, fallback, replace, setParams],
   );
   return [value, set];
 }

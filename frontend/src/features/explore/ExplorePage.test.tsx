@@ -78,7 +78,7 @@ describe("ExplorePage", () => {
     expect(screen.getByLabelText("Auto refresh")).toHaveValue("");
   });
 
-  it("switches the visualisation with the arrow keys, into the URL", async () => {
+  it("switches the visualisation with the arrow keys, into the URL (replacing the history entry)", async () => {
     const router = open("?view=bar");
     const group = screen.getByRole("radiogroup", { name: "Visualisation" });
     const bar = within(group).getByRole("radio", { name: "Bar" });
@@ -88,6 +88,8 @@ describe("ExplorePage", () => {
     await user.keyboard("{ArrowRight}");
     expect(within(group).getByRole("radio", { name: "Stat" })).toHaveFocus();
     expect(new URLSearchParams(router.state.location.search).get("view")).toBe("stat");
+    // stepping through the choices does not leave a history entry per key press
+    expect(router.state.historyAction).toBe("REPLACE");
     await user.keyboard("{End}");
     expect(new URLSearchParams(router.state.location.search).get("view")).toBe("table");
     await user.keyboard("{Home}");

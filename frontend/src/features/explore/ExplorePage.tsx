@@ -47,7 +47,7 @@ export function ExplorePage(): ReactElement {
     setDraft(query);
   }
 
-  const [viewParam, setView] = useStringParam("view", "line");
+  const [viewParam, setView] = useStringParam("view", "line", { replace: true });
   const view: View = (VIEWS as readonly string[]).includes(viewParam) ? (viewParam as View) : "line";
   // `refresh=30s` in the URL, as on dashboards; none means off
   const [refresh, setRefresh] = useRefreshParam();
