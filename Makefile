@@ -42,6 +42,7 @@ bench-api: ## query API concurrency sweep, 1..128 clients, against the running `
 	@.vigil/venv/bin/python backend/scripts/bench_api.py --env-file .vigil/demo.env --seconds $${SECONDS_PER_LEVEL:-10}
 bench-ui: ## a 12-panel dashboard over 1,000 series: time to interactive in Chromium (needs make up)
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
+	@[ -x /usr/bin/chromium ] || infra/install.sh test
 	@test -d e2e/node_modules || (cd e2e && npm ci --no-audit --no-fund)
 	@source infra/lib.sh && cd e2e && VIGIL_BASE_URL=$$VIGIL_BACKEND_URL VIGIL_GATEWAY_URL=$$VIGIL_GATEWAY_URL node bench/ui-dashboard.mjs
 BENCH = .vigil/venv/bin/vigil-bench
