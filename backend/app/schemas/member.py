@@ -63,10 +63,13 @@ class InvitationPreview(BaseModel):
 
     workspace_name: str
     role: Role = Field(description="The role the invitation offers")
-    email: str = Field(description="The address the invitation was sent to")
+    email: str | None = Field(
+        description="The address the invitation was sent to; null once it is no longer pending"
+    )
     inviter_name: str | None = Field(description="Null when the inviter gave no name")
     inviter_email: str | None = Field(
-        description="Null when the inviter's account is gone or an API key invited"
+        description="Null when the inviter's account is gone, an API key invited, "
+        "or the invitation is no longer pending"
     )
     expires_at: datetime
     state: InvitationState = Field(

@@ -1511,9 +1511,9 @@ export type InvitationPreview = {
     /**
      * Email
      *
-     * The address the invitation was sent to
+     * The address the invitation was sent to; null once it is no longer pending
      */
-    email: string;
+    email: string | null;
     /**
      * Inviter Name
      *
@@ -1523,7 +1523,7 @@ export type InvitationPreview = {
     /**
      * Inviter Email
      *
-     * Null when the inviter's account is gone or an API key invited
+     * Null when the inviter's account is gone, an API key invited, or the invitation is no longer pending
      */
     inviter_email: string | null;
     /**

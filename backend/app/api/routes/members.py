@@ -170,12 +170,16 @@ def read_invitation_by_code(
     invitation, workspace, inviter = members.find_invitation(db, code=code)
     # The code is a secret: keep the answer out of shared caches and browser history.
     response.headers["Cache-Control"] = "no-store"
+    state = members.invitation_state(invitation, now=datetime.now(UTC))
+    # A link that no longer works (used, revoked, expired) may have reached someone else:
+    # it no longer tells either person's address.
+    pending = state == "pending"
     return InvitationPreview(
         workspace_name=workspace.name,
         role=invitation.role,
-        email=invitation.email,
+        email=invitation.email if pending else None,
         inviter_name=inviter.full_name if inviter else None,
-        inviter_email=inviter.email if inviter else None,
+        inviter_email=inviter.email if inviter and pending else None,
         expires_at=invitation.expires_at,
-        state=members.invitation_state(invitation, now=datetime.now(UTC)),
+        state=state,
     )

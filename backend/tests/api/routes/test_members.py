@@ -196,13 +196,18 @@ def test_invitation_lookup_follows_the_invitation_state(client: TestClient, db: 
     assert r.status_code == 200
     r = client.get(f"/api/v1/invitations/{accepted['code']}")
     assert r.status_code == 200 and r.json()["state"] == "accepted"
+    # A link that no longer works tells neither address.
+    assert r.json()["email"] is None and r.json()["inviter_email"] is None
 
     revoked = _invite(client, owner, ws["id"], "revoked@example.com")
     r = client.delete(
         f"/api/v1/workspaces/{ws['id']}/invitations/{revoked['id']}", headers=owner.headers
     )
     assert r.status_code == 200
-    assert client.get(f"/api/v1/invitations/{revoked['code']}").json()["state"] == "revoked"
+    closed = client.get(f"/api/v1/invitations/{revoked['code']}").json()
+    assert closed["state"] == "revoked"
+    assert closed["email"] is None and closed["inviter_email"] is None
+    assert closed["workspace_name"] == ws["name"] and closed["role"] == "editor"
 
     expired = _invite(client, owner, ws["id"], "late@example.com")
     past = datetime.now(UTC) - timedelta(minutes=1)
@@ -214,6 +219,7 @@ def test_invitation_lookup_follows_the_invitation_state(client: TestClient, db: 
     assert r.status_code == 200
     assert r.json()["state"] == "expired"
     assert r.json()["inviter_name"] is None  # the owner gave no name
+    assert r.json()["email"] is None and r.json()["inviter_email"] is None
     # Expired wins over nothing, but accepted and revoked win over expired.
     db.execute(
         update(Invitation).where(Invitation.id == uuid.UUID(revoked["id"])).values(expires_at=past)

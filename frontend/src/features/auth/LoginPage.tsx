@@ -3,6 +3,7 @@ import { Link, Navigate, useLocation, useNavigate } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { TextField } from "@/components/ui/TextField";
+import { pendingInvitation } from "@/features/workspaces/api";
 import { useInvitation } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { sessionExpired } from "@/lib/session";
@@ -45,7 +46,7 @@ export function LoginPage({ mode = "login" }: LoginPageProps): ReactElement {
   const from = (location.state as { from?: string } | null)?.from ?? "/";
   const invitation = useInvitation(invitationCodeOf(from));
   // only a pending invitation can still be accepted; for any other the address does not matter
-  const invited = invitation.data?.state === "pending" ? invitation.data : undefined;
+  const invited = pendingInvitation(invitation.data);
   const fixedEmail = mode === "signup" && invited !== undefined;
   const [typedEmail, setEmail] = useState<string | null>(null);
   const email = fixedEmail ? invited.email : (typedEmail ?? invited?.email ?? "");

@@ -18,6 +18,14 @@ const PENDING: InvitationPreview = {
   expires_at: "2026-11-28T08:00:00Z",
   state: "pending",
 };
+/** The API tells neither address once an invitation is no longer pending. */
+const closed = (state: "expired" | "revoked" | "accepted", extra: Partial<InvitationPreview> = {}): InvitationPreview => ({
+  ...PENDING,
+  email: null,
+  inviter_email: null,
+  state,
+  ...extra,
+});
 
 const GRACE: UserPublic = { id: "u1", email: "grace@example.com", full_name: null, created_at: "2026-11-21T08:00:00Z" };
 
@@ -138,7 +146,7 @@ describe("AcceptInvitationPage", () => {
   });
 
   it("fills in nothing when the invitation can no longer be accepted", async () => {
-    useBackend({ ...PENDING, state: "expired" });
+    useBackend(closed("expired"));
     renderAt({ pathname: "/signup", state: { from: "/invite?code=vginv_abc" } });
     await waitFor(() => expect(fetchSpy).toHaveBeenCalled());
     expect(await screen.findByTestId("auth-invite-note")).toHaveTextContent(
@@ -186,14 +194,14 @@ describe("AcceptInvitationPage", () => {
     ["accepted", "This invitation has already been used", /^Each invitation works once\. If you accepted it, open Vigil and pick Analytical Engines from your workspaces\.$/],
   ] as const)("explains a %s invitation and offers no way to accept it", async (state, title, text) => {
     setSession({ access_token: "session-token", refresh_token: "r", expires_in: 900 });
-    useBackend({ ...PENDING, state, expires_at: "2026-11-20T08:00:00Z" });
+    useBackend(closed(state, { expires_at: "2026-11-20T08:00:00Z" }));
     renderAt("/invite?code=vginv_abc");
     const alert = await screen.findByTestId("invite-state");
     expect(alert.querySelector(".alert-title")).toHaveTextContent(title);
     expect(alert.querySelector(".alert-title")?.nextElementSibling).toHaveTextContent(text);
     // Still says what it was.
     expect(screen.getByTestId("invite-summary")).toHaveTextContent(
-      "Ada Lovelace (ada@example.com) invited you to join Analytical Engines as an editor.",
+      "Ada Lovelace invited you to join Analytical Engines as an editor.",
     );
     expect(screen.getByTestId("invite-summary")).not.toHaveTextContent("expires");
     expect(screen.queryByRole("button", { name: "Accept invitation" })).not.toBeInTheDocument();

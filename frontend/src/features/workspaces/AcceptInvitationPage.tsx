@@ -7,7 +7,7 @@ import { useCurrentUser, useLogout, useToken } from "@/features/auth/hooks/useAu
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
-import type { Invitation } from "./api";
+import { pendingInvitation, type Invitation } from "./api";
 import { useAcceptInvitation, useInvitation } from "./hooks/useWorkspaces";
 import "./workspaces.css";
 
@@ -63,6 +63,7 @@ export function AcceptInvitationPage(): ReactElement {
   const accept = useAcceptInvitation();
   const navigate = useNavigate();
   const here = `/invite?${new URLSearchParams({ code }).toString()}`;
+  const pending = pendingInvitation(invitation.data);
   useDocumentTitle([invitation.data ? `Join ${invitation.data.workspace_name}` : "Invitation"]);
 
   let body: ReactElement;
@@ -81,13 +82,13 @@ export function AcceptInvitationPage(): ReactElement {
         {toUserMessage(invitation.error)}
       </Alert>
     );
-  } else if (invitation.data.state !== "pending") {
+  } else if (pending === undefined) {
     body = <ClosedInvitation inv={invitation.data} />;
   } else if (!token) {
     body = (
       <>
         <p>
-          Sign in, or create an account, with <strong>{invitation.data.email}</strong>, the email address the invitation
+          Sign in, or create an account, with <strong>{pending.email}</strong>, the email address the invitation
           was sent to. You will come back here to accept it.
         </p>
         <div className="row">
@@ -101,7 +102,7 @@ export function AcceptInvitationPage(): ReactElement {
       </>
     );
   } else {
-    const invitedEmail = invitation.data.email;
+    const invitedEmail = pending.email;
     const otherAddress = me.data !== undefined && me.data.email.toLowerCase() !== invitedEmail.toLowerCase();
     const wrongAccount = otherAddress || (accept.error instanceof ApiError && accept.error.status === 403);
     body = (

@@ -13,6 +13,12 @@ import "@/lib/apiClient";
 export type Workspace = WorkspacePublic;
 export type Workspaces = WorkspacesPublic;
 export type Invitation = InvitationPreview;
+/** An invitation that can still be accepted: the API tells its address only then. */
+export type PendingInvitation = Invitation & { state: "pending"; email: string };
+
+export function pendingInvitation(inv: Invitation | undefined): PendingInvitation | undefined {
+  return inv?.state === "pending" && inv.email !== null ? (inv as PendingInvitation) : undefined;
+}
 export type Meta = MetaPublic;
 
 export async function listWorkspaces(signal?: AbortSignal): Promise<Workspaces> {
