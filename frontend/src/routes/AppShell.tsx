@@ -66,9 +66,9 @@ export function AppShell(): ReactElement {
         {isPending ? (
           <Spinner label="Loading workspace" />
         ) : error ? (
-          <Alert title="Could not load your workspaces">{toUserMessage(error)}</Alert>
+          <Alert title="Could not load your workspaces" titleAs="h1">{toUserMessage(error)}</Alert>
         ) : !workspace ? (
-          <Alert title="Workspace not found">
+          <Alert title="Workspace not found" titleAs="h1">
             This workspace does not exist or you are not a member. Pick another one above.
           </Alert>
         ) : (

@@ -36,7 +36,7 @@ export function HomeRedirect(): ReactElement {
   if (error) {
     return (
       <main className="center-page">
-        <Alert title="Could not load your workspaces">{toUserMessage(error)}</Alert>
+        <Alert title="Could not load your workspaces" titleAs="h1">{toUserMessage(error)}</Alert>
       </main>
     );
   }

@@ -24,7 +24,7 @@ function RouteError(): ReactElement {
   useDocumentTitle(["Page failed to load"]);
   return (
     <main className="center-page">
-      <Alert title="This page failed to load">{toUserMessage(error)}</Alert>
+      <Alert title="This page failed to load" titleAs="h1">{toUserMessage(error)}</Alert>
       <p>
         <a href="/">Back to Vigil</a>
       </p>

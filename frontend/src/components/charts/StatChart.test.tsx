@@ -22,15 +22,19 @@ describe("StatChart", () => {
       />,
     );
     const group = screen.getByRole("group", { name: "Memory" });
-    const hot = within(group).getByLabelText("web-01: 95%");
-    expect(hot).toHaveStyle({ color: "#e02f44" });
-    expect(within(group).getByLabelText("web-02: 12.3%")).toHaveAttribute("data-color", BASE_COLOR);
+    // each tile reads as the series' name, then its value
+    const [hot, cool] = within(group).getAllByTestId("stat-item");
+    expect(hot).toHaveTextContent(/^web-01\s*95%$/);
+    expect(within(hot).getByText("95%")).toHaveStyle({ color: "#e02f44" });
+    expect(cool).toHaveTextContent(/^web-02\s*12\.3%$/);
+    expect(within(cool).getByText("12.3%")).toHaveAttribute("data-color", BASE_COLOR);
     expect(within(group).getAllByTestId("stat-sparkline")).toHaveLength(2);
   });
 
   it("leaves values uncoloured without thresholds and shows a dash for no value", () => {
     render(<StatChart label="Uptime" unit="s" sparkline={false} items={[{ name: "a", value: undefined, points: [] }]} />);
-    const value = screen.getByLabelText("a: –");
+    expect(screen.getByTestId("stat-item")).toHaveTextContent(/^a\s*–$/);
+    const value = screen.getByText("–");
     expect(value).toHaveAttribute("data-color", "");
     expect(screen.queryByTestId("stat-sparkline")).toBeNull();
   });

@@ -50,16 +50,13 @@ export function StatChart({
         const color = hasThresholds ? (thresholdColor(item.value, thresholds) ?? BASE_COLOR) : undefined;
         const path = sparkline ? sparklinePath(item.points, SPARK_W, SPARK_H) : "";
         return (
+          // The series' name comes first, so it is read before its value ("web-01 95%"); the
+          // stylesheet shows the value above it.
           <div key={item.name} className="stat" data-testid="stat-item">
-            <span
-              className="stat-value"
-              style={color ? { color } : undefined}
-              data-color={color ?? ""}
-              aria-label={`${item.name}: ${text}`}
-            >
+            {item.name ? <span className="muted small stat-name">{item.name}</span> : null}
+            <span className="stat-value" style={color ? { color } : undefined} data-color={color ?? ""}>
               {text}
             </span>
-            {item.name ? <span className="muted small stat-name">{item.name}</span> : null}
             {path ? (
               <svg
                 className="stat-sparkline"

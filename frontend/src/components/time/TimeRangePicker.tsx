@@ -91,7 +91,7 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
         id={buttonId}
         aria-haspopup="dialog"
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-controls={open ? panelId : undefined}
         data-testid="time-range-button"
         onClick={() => {
           setAbsFrom(toLocalInput(start));

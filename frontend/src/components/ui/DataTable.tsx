@@ -31,7 +31,9 @@ export interface DataTableProps<T> {
   rowKey: (row: T) => Key;
   /**
    * Names the table (its `<caption>`). For screen readers only unless `captionVisible`: the
-   * pages around tables usually have a heading that says it already.
+   * pages around tables usually have a heading that says it already. Say more than that
+   * heading ("Members and their roles" under "Members"): the scrolling box is a region named
+   * by the caption, and two regions of the same name cannot be told apart.
    */
   caption: ReactNode;
   captionVisible?: boolean;

@@ -54,7 +54,7 @@ export function BenchmarkRunPage(): ReactElement {
     const missing = run.error instanceof ApiError && run.error.status === 404;
     return (
       <div className="page">
-        <Alert title={missing ? "Benchmark run not found" : "Could not load the benchmark run"}>
+        <Alert title={missing ? "Benchmark run not found" : "Could not load the benchmark run"} titleAs="h1">
           {missing ? "It may have been deleted." : toUserMessage(run.error)}
         </Alert>
         <p>

@@ -194,7 +194,7 @@ export function DashboardPage(): ReactElement {
 
   if (dashboard.isPending) return <Spinner label="Loading dashboard" />;
   if (dashboard.isError || !current || !server) {
-    return <Alert title="Could not open this dashboard">{toUserMessage(dashboard.error)}</Alert>;
+    return <Alert title="Could not open this dashboard" titleAs="h1">{toUserMessage(dashboard.error)}</Alert>;
   }
 
   const panels = current.spec.panels ?? [];
@@ -235,13 +235,16 @@ export function DashboardPage(): ReactElement {
             <Link to={`/w/${workspace.id}/dashboards`}>Dashboards</Link> /
           </p>
           {editing ? (
-            <input
-              className="title-input"
-              aria-label="Dashboard title"
-              value={current.title}
-              maxLength={200}
-              onChange={(e) => change((d) => ({ ...d, title: e.target.value }))}
-            />
+            // still the page's heading while its text is edited
+            <h1>
+              <input
+                className="title-input"
+                aria-label="Dashboard title"
+                value={current.title}
+                maxLength={200}
+                onChange={(e) => change((d) => ({ ...d, title: e.target.value }))}
+              />
+            </h1>
           ) : (
             <h1>{current.title}</h1>
           )}

@@ -52,7 +52,7 @@ describe("InvitationsPage", () => {
         <RouterProvider router={router} />
       </QueryClientProvider>,
     );
-    await screen.findByRole("table", { name: "Invitations" });
+    await screen.findByRole("table", { name: "Invitations and their status" });
     await userEvent.type(screen.getByRole("textbox", { name: "Email" }), "grace@example.com");
     await userEvent.click(screen.getByRole("button", { name: "Create invitation" }));
     expect(await screen.findByRole("alert")).toHaveTextContent(DUPLICATE);

@@ -150,7 +150,7 @@ export function InvitationsPage(): ReactElement {
         <h2 id="invitations-title">Invitations</h2>
         {revoke.isError ? <Alert>{toUserMessage(revoke.error)}</Alert> : null}
         <DataTable
-          caption="Invitations"
+          caption="Invitations and their status"
           testId="invitations-table"
           loading={invitations.isPending}
           loadingLabel="Loading invitations"

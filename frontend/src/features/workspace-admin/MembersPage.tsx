@@ -120,7 +120,7 @@ export function MembersPage(): ReactElement {
         <Alert testId="members-error">{toUserMessage(mutationError)}</Alert>
       ) : null}
       <DataTable
-        caption="Members"
+        caption="Members and their roles"
         testId="members-table"
         loading={members.isPending}
         loadingLabel="Loading members"

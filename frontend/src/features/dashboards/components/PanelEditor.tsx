@@ -139,8 +139,9 @@ export function PanelEditor({
       </header>
       <div className="panel-editor-body">
         <div className="panel-editor-main">
-          <div className="panel-editor-preview" aria-label="Preview" role="region">
+          <div className="panel-editor-preview">
             <PanelView
+              preview
               workspaceId={workspaceId}
               panel={preview}
               timeRange={timeRange}

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
 import type { Panel } from "../api";
@@ -64,6 +64,28 @@ describe("PanelView: top list", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].queries).toHaveLength(1);
   });
+
+  it("is a section named by its title under a level-2 heading; in the editor's preview, named apart at level 3", async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const props = { workspaceId: "w1", panel: busiest, timeRange: { from: "now-1h", to: "now" }, variables: {} };
+    const { unmount } = render(
+      <QueryClientProvider client={client}>
+        <PanelView {...props} />
+      </QueryClientProvider>,
+    );
+    const panel = screen.getByRole("region", { name: "Busiest hosts" });
+    expect(within(panel).getByRole("heading", { level: 2, name: "Busiest hosts" })).toBeInTheDocument();
+    await within(panel).findByRole("list", { name: "Busiest hosts ranking" });
+    unmount();
+    render(
+      <QueryClientProvider client={client}>
+        <PanelView {...props} preview />
+      </QueryClientProvider>,
+    );
+    const preview = screen.getByRole("region", { name: "Preview of Busiest hosts" });
+    expect(within(preview).getByRole("heading", { level: 3, name: "Busiest hosts" })).toBeInTheDocument();
+    await within(preview).findByRole("list", { name: "Busiest hosts ranking" });
+  });
 });
 
 class NoResizeObserver {
@@ -97,6 +119,8 @@ describe("PanelView: heatmap", () => {
     });
   });
   afterEach(() => {
+    // unmount while the ResizeObserver stub is still there: the chart lets go of its observer
+    cleanup();
     client.setConfig({ baseUrl: "" });
     vi.unstubAllGlobals();
   });

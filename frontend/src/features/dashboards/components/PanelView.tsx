@@ -31,6 +31,11 @@ export interface PanelViewProps {
   actions?: ReactNode;
   /** Class of the header, e.g. the grid's drag handle. */
   headerClassName?: string;
+  /**
+   * The panel editor's preview: named "Preview of <title>" (the dashboard behind the editor
+   * still has the panel itself) under a level-3 heading, below the editor's own.
+   */
+  preview?: boolean;
 }
 
 /** One dashboard panel: runs its (visible) queries with variables filled in and draws them. */
@@ -44,6 +49,7 @@ export function PanelView({
   onZoom,
   actions,
   headerClassName,
+  preview = false,
 }: PanelViewProps): ReactElement {
   const query = panelQuery(workspaceId, panel, timeRange, variables, compare, pending);
   const queries = panelQueries(panel, variables);
@@ -74,9 +80,10 @@ export function PanelView({
           unit={panel.unit}
           decimals={panel.decimals}
           thresholds={panel.thresholds}
+          label={`${title} values`}
         />
       ) : (
-        <ResultTable result={data.result} />
+        <ResultTable result={data.result} label={`${title} table`} />
       );
   }
   else if (counts.points === 0) {
@@ -136,10 +143,17 @@ export function PanelView({
     );
   } else body = <Spinner />;
 
+  // a dashboard's panels are the sections under its title (h1)
+  const Heading = preview ? "h3" : "h2";
   return (
-    <section className="panel card" aria-label={title} data-testid="panel" data-panel-id={panel.id}>
+    <section
+      className="panel card"
+      aria-label={preview ? `Preview of ${title}` : title}
+      data-testid="panel"
+      data-panel-id={panel.id}
+    >
       <header className={headerClassName ? `panel-header ${headerClassName}` : "panel-header"}>
-        <h3 title={panel.description || undefined}>{title}</h3>
+        <Heading title={panel.description || undefined}>{title}</Heading>
         <div className="panel-actions">
           {run.isFetching ? <Spinner label="Refreshing" /> : null}
           {actions}

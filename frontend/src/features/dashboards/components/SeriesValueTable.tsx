@@ -10,31 +10,42 @@ export interface SeriesValueTableProps {
   unit?: string;
   decimals?: number | null;
   thresholds?: readonly ThresholdStep[];
+  /** Names the scrolling box (a focusable region, so the keyboard can scroll it). */
+  label?: string;
 }
 
 /** A table panel with `reduce` set: one row per series with its reduced value. */
-export function SeriesValueTable({ series, reducer, unit, decimals, thresholds }: SeriesValueTableProps): ReactElement {
+export function SeriesValueTable({
+  series,
+  reducer,
+  unit,
+  decimals,
+  thresholds,
+  label = "Values",
+}: SeriesValueTableProps): ReactElement {
   const heading = REDUCERS.find((r) => r.value === reducer)?.label ?? reducer;
   const coloured = (thresholds?.length ?? 0) > 0;
   return (
-    <table className="data-table" data-testid="series-value-table">
-      <thead>
-        <tr>
-          <th scope="col">Series</th>
-          <th scope="col">{heading}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {series.map((s) => {
-          const v = reducePoints(s.points, reducer);
-          return (
-            <tr key={s.name}>
-              <td>{s.name}</td>
-              <td style={coloured ? { color: thresholdColor(v, thresholds) } : undefined}>{formatValue(v, unit, decimals)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div className="result-tables" role="region" aria-label={label} tabIndex={0}>
+      <table className="data-table" data-testid="series-value-table">
+        <thead>
+          <tr>
+            <th scope="col">Series</th>
+            <th scope="col">{heading}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {series.map((s) => {
+            const v = reducePoints(s.points, reducer);
+            return (
+              <tr key={s.name}>
+                <td>{s.name}</td>
+                <td style={coloured ? { color: thresholdColor(v, thresholds) } : undefined}>{formatValue(v, unit, decimals)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

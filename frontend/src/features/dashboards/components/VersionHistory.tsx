@@ -89,7 +89,7 @@ export function VersionHistory({
 
   return (
     <div className="drawer-backdrop" onClick={onClose}>
-      <aside
+      <div
         className="drawer card"
         role="dialog"
         aria-modal="true"
@@ -117,7 +117,7 @@ export function VersionHistory({
           columns={columns}
         />
         {confirmDialog}
-      </aside>
+      </div>
     </div>
   );
 }

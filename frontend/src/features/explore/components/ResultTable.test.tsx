@@ -21,6 +21,13 @@ describe("ResultTable", () => {
     expect(cells.map((c) => c.textContent).slice(1)).toEqual(["16.072", "12345678"]);
   });
 
+  it("scrolls in a region the keyboard reaches, named by its label", () => {
+    render(<ResultTable result={result} label="CPU table" />);
+    const region = screen.getByRole("region", { name: "CPU table" });
+    expect(region).toBe(screen.getByTestId("result-table"));
+    expect(region).toHaveAttribute("tabindex", "0");
+  });
+
   it("shows numbers in the chosen unit", () => {
     render(<ResultTable result={result} unit="percent" />);
     const cells = within(screen.getByTestId("result-table")).getAllByRole("cell");

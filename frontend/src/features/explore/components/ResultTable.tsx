@@ -23,11 +23,23 @@ function cell(v: unknown, column: string, unit?: string): string {
   return String(v);
 }
 
-/** The raw result, one table per series, with its tags as the caption; values in `unit`. */
-export function ResultTable({ result, unit }: { result: DqlResult; unit?: string }): ReactElement {
+/**
+ * The raw result, one table per series, with its tags as the caption; values in `unit`.
+ * The tables scroll inside their box, a region named `label` that takes keyboard focus so
+ * the arrow keys scroll it without a mouse.
+ */
+export function ResultTable({
+  result,
+  unit,
+  label = "Result table",
+}: {
+  result: DqlResult;
+  unit?: string;
+  label?: string;
+}): ReactElement {
   let shown = 0;
   return (
-    <div className="result-tables" data-testid="result-table">
+    <div className="result-tables" data-testid="result-table" role="region" aria-label={label} tabIndex={0}>
       {result.series.map((s, i) => {
         const rows = s.values.slice(0, Math.max(0, MAX_ROWS - shown));
         shown += rows.length;

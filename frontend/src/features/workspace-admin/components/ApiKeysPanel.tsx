@@ -131,7 +131,7 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
           ) : null}
           {revoke.isError ? <Alert>{toUserMessage(revoke.error)}</Alert> : null}
           <DataTable
-            caption="API keys"
+            caption="API keys and their status"
             testId="keys-table"
             loading={keys.isPending}
             loadingLabel="Loading keys"
