@@ -164,4 +164,20 @@ describe("LimitsPage", () => {
     expect(screen.queryByTestId("usage-history-storage-error")).not.toBeInTheDocument();
     expect(screen.queryByRole("status", { name: /storage/i })).not.toBeInTheDocument();
   });
+
+  it("says the active series chart waits for its first record while series are already active", async () => {
+    vi.stubGlobal("fetch", serve());
+    renderLimits();
+    expect(await screen.findByTestId("usage-series-pending")).toHaveTextContent(
+      "No record of active series yetStorage records each workspace's count of active series at an interval (once a minute by default); the chart starts with the first record.",
+    );
+    expect(screen.getByTestId("usage-active-series")).toHaveTextContent("120");
+  });
+
+  it("says there were no active series when there are none now either", async () => {
+    vi.stubGlobal("fetch", serve({ usage: { ...USAGE, active_series: 0 } }));
+    renderLimits();
+    expect(await screen.findByText("No active series in this period")).toBeInTheDocument();
+    expect(screen.queryByTestId("usage-series-pending")).not.toBeInTheDocument();
+  });
 });

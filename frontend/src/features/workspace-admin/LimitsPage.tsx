@@ -234,7 +234,12 @@ function UsageSection({ workspaceId, limits }: { workspaceId: string; limits: Li
       ) : history.isError ? (
         <Alert title="Could not load the usage history">{toUserMessage(history.error)}</Alert>
       ) : (
-        <UsageCharts history={history.data} limits={limits} storageErrorShown={Boolean(usage.data?.storage_error)} />
+        <UsageCharts
+          history={history.data}
+          limits={limits}
+          storageErrorShown={Boolean(usage.data?.storage_error)}
+          activeSeriesNow={usage.data?.active_series ?? null}
+        />
       )}
     </section>
   );
@@ -285,11 +290,14 @@ function UsageCharts({
   history,
   limits,
   storageErrorShown,
+  activeSeriesNow,
 }: {
   history: UsageHistory;
   limits: Limits | undefined;
   /** The figures above already say storage is down: say it once. */
   storageErrorShown: boolean;
+  /** The figure above: series are active now even before their count's first record. */
+  activeSeriesNow: number | null;
 }): ReactElement {
   const range: [number, number] = [history.start, history.end];
   const rate = useMemo(
@@ -340,7 +348,14 @@ function UsageCharts({
         <div>
           <h3>Active series</h3>
           {history.active_series.length === 0 && !history.storage_error ? (
-            <EmptyState title="No active series in this period" />
+            activeSeriesNow ? (
+              <EmptyState title="No record of active series yet" testId="usage-series-pending">
+                Storage records each workspace&apos;s count of active series at an interval (once a minute by default);
+                the chart starts with the first record.
+              </EmptyState>
+            ) : (
+              <EmptyState title="No active series in this period" />
+            )
           ) : (
             <EChart option={series} label="Active series over time, with the active series limit" testId="usage-series-chart" style={{ height: 260 }} />
           )}
