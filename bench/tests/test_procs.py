@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -112,5 +113,16 @@ def test_free_ports_stay_out_of_the_stacks_port_blocks() -> None:
         assert stack_port(port), port
     for port in (33333, 40123, 47999, 50000, 60999):
         assert not stack_port(port), port
-    ports = {free_port() for _ in range(300)}
+    ports = [free_port() for _ in range(300)]
     assert not [p for p in ports if stack_port(p)]
+
+
+def test_free_ports_are_never_ones_a_client_connection_could_take_and_never_repeat() -> None:
+    # Outgoing connections draw their local port from the ephemeral range: a server port found
+    # free there may be taken before the server binds it ("address already in use").
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    ports = [free_port() for _ in range(300)]
+    assert all(1024 <= p < low for p in ports), [p for p in ports if not 1024 <= p < low]
+    assert len(set(ports)) == len(ports)
+    with socket.socket() as s:  # and each is free to bind
+        s.bind(("127.0.0.1", ports[-1]))

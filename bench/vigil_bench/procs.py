@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -36,21 +37,41 @@ def stack_port(port: int) -> bool:
     return port % 10_000 >= 8000 or port % 10_000 == 5432
 
 
-def free_port() -> int:
-    """A free loopback port outside the Vigil stacks' port blocks."""
-    held: list[socket.socket] = []
+def _ephemeral_low() -> int:
+    """Where the kernel starts picking ports for outgoing connections (and for ``bind(0)``)."""
     try:
-        for _ in range(200):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            held.append(s)  # held until the end, so the kernel offers another port next
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-            if not stack_port(port):
-                return port
-        raise ServiceError("no free loopback port outside the Vigil stacks' port blocks")
-    finally:
-        for s in held:
-            s.close()
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_handed_out: set[int] = set()
+
+
+def free_port() -> int:
+    """A free loopback port outside the Vigil stacks' port blocks, for a server to start on.
+
+    It is taken below the kernel's ephemeral range, which outgoing connections draw from: a
+    port found free there could be taken by any client connection before the server binds it
+    (seen as "address already in use"). Within this process, no port is handed out twice.
+    """
+    high = min(_ephemeral_low(), 65536)
+    low = max(1024, high - 12_000)
+    rng = random.SystemRandom()
+    for _ in range(500):
+        port = rng.randrange(low, high)
+        if stack_port(port) or port in _handed_out:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _handed_out.add(port)
+        return port
+    raise ServiceError(
+        f"no free loopback port in {low}-{high - 1} outside the Vigil stacks' port blocks"
+    )
 
 
 class Service:
