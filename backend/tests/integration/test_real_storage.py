@@ -40,14 +40,15 @@ def stack_client(stack_app: FastAPI) -> Iterator[TestClient]:
 
 @pytest.fixture()
 def live(stack_app: FastAPI) -> Iterator[str]:
+    # the server gets the bound socket itself: a port closed and bound again could be taken
+    # in between (by any outgoing connection)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    sock.close()
     server = uvicorn.Server(
         uvicorn.Config(stack_app, host="127.0.0.1", port=port, log_level="warning")
     )
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
@@ -56,6 +57,7 @@ def live(stack_app: FastAPI) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(5)
+    sock.close()
 
 
 def write_line(real_storage: tuple[str, str], workspace_id: str, body: str) -> None:

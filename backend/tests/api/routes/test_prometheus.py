@@ -25,12 +25,13 @@ from tests.storage_mock import StorageMock
 
 @pytest.fixture()
 def live_server(app: Any) -> Iterator[str]:
+    # the server gets the bound socket itself: a port closed and bound again could be taken
+    # in between (by any outgoing connection)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    sock.close()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
@@ -39,6 +40,7 @@ def live_server(app: Any) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(5)
+    sock.close()
 
 
 def _setup(client: TestClient) -> tuple[dict[str, Any], str, Any]:
