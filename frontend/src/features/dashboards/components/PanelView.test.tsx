@@ -22,24 +22,31 @@ const busiest: Panel = {
   limit: 3,
 };
 
+type Sent = { queries: { query: string }[] };
+
+/** A query API answering each query with one `cpu` series per host of HOSTS, its points from `values`. */
+function serveHosts(sent: Sent[], values: (v: number) => [number, number | null][]) {
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const body = (await req.json()) as Sent;
+    sent.push(body);
+    const series = Object.entries(HOSTS).map(([host, v]) => ({
+      name: "cpu",
+      columns: ["time", "avg(usage_user)"],
+      tags: { host },
+      values: values(v),
+    }));
+    const content = body.queries.map(() => ({ series }));
+    return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
+  };
+}
+
 describe("PanelView: top list", () => {
-  const sent: { queries: { query: string }[] }[] = [];
+  const sent: Sent[] = [];
   beforeEach(() => {
     client.setConfig({ baseUrl: "http://vigil.test" });
     sent.length = 0;
-    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = input instanceof Request ? input : new Request(input, init);
-      const body = (await req.json()) as { queries: { query: string }[] };
-      sent.push(body);
-      const series = Object.entries(HOSTS).map(([host, v]) => ({
-        name: "cpu",
-        columns: ["time", "avg(usage_user)"],
-        tags: { host },
-        values: [[NOW, v]],
-      }));
-      const content = body.queries.map(() => ({ series }));
-      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
-    });
+    vi.stubGlobal("fetch", serveHosts(sent, (v) => [[NOW, v]]));
   });
   afterEach(() => {
     client.setConfig({ baseUrl: "" });
@@ -95,28 +102,19 @@ class NoResizeObserver {
 }
 
 describe("PanelView: heatmap", () => {
-  const sent: { queries: { query: string }[] }[] = [];
+  const sent: Sent[] = [];
   beforeEach(() => {
     client.setConfig({ baseUrl: "http://vigil.test" });
     sent.length = 0;
     vi.stubGlobal("ResizeObserver", NoResizeObserver);
-    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = input instanceof Request ? input : new Request(input, init);
-      const body = (await req.json()) as { queries: { query: string }[] };
-      sent.push(body);
-      const series = Object.entries(HOSTS).map(([host, v]) => ({
-        name: "cpu",
-        columns: ["time", "avg(usage_user)"],
-        tags: { host },
-        values: [
-          [NOW - 120_000, v],
-          [NOW - 60_000, null],
-          [NOW, v / 2],
-        ],
-      }));
-      const content = body.queries.map(() => ({ series }));
-      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
-    });
+    vi.stubGlobal(
+      "fetch",
+      serveHosts(sent, (v) => [
+        [NOW - 120_000, v],
+        [NOW - 60_000, null],
+        [NOW, v / 2],
+      ]),
+    );
   });
   afterEach(() => {
     // unmount while the ResizeObserver stub is still there: the chart lets go of its observer
