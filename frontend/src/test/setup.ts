@@ -1,9 +1,19 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterAll, afterEach, vi } from "vitest";
+import { client } from "@/client/client.gen";
 
 afterEach(() => {
   cleanup();
   window.sessionStorage.clear();
   window.localStorage.clear();
+});
+
+// Test files share their worker's modules and jsdom (vite.config.ts): what a file changed in
+// them is put back once it is done, so that the next file starts as if it were alone.
+afterAll(() => {
+  client.setConfig({ baseUrl: "", fetch: undefined });
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });

@@ -51,7 +51,7 @@ async function fill(current: string, next: string, repeat = next): Promise<void>
 
 afterEach(() => {
   window.sessionStorage.clear();
-  client.setConfig({ baseUrl: "", fetch: globalThis.fetch });
+  client.setConfig({ baseUrl: "", fetch: undefined });
 });
 
 describe("checkPasswordForm", () => {
