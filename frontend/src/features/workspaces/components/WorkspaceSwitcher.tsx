@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement } from "react";
+import { useState, type ReactElement } from "react";
 import { Dialog } from "@/components/ui/Dialog";
+import { useMenu } from "@/components/ui/useMenu";
 import type { Workspace } from "../api";
 import { disambiguators } from "../workspaceLabels";
 import { CreateWorkspaceForm } from "./CreateWorkspaceForm";
@@ -12,10 +13,6 @@ export interface WorkspaceSwitcherProps {
   onPick: (workspaceId: string) => void;
 }
 
-function menuItems(menu: HTMLElement | null): HTMLElement[] {
-  return Array.from(menu?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? []);
-}
-
 /** How a workspace is read out: its name, and the short id when another has the same name. */
 function spokenName(w: Workspace, shortId: string | undefined): string {
   return shortId ? `${w.name} (${shortId})` : w.name;
@@ -24,57 +21,13 @@ function spokenName(w: Workspace, shortId: string | undefined): string {
 /**
  * The header's workspace menu: the current workspace on a button; the menu lists every workspace
  * (a short id, dimmed, tells apart those that share a name) and ends with "New workspace", which
- * opens the create form in a dialog. Arrow keys, Home and End move in the menu, Escape closes it.
+ * opens the create form in a dialog. The keys are those of every menu button (`useMenu`).
  */
 export function WorkspaceSwitcher({ workspaces, current, onPick }: WorkspaceSwitcherProps): ReactElement {
-  const [open, setOpen] = useState(false);
+  const { open, close, rootRef, buttonProps, menuProps } = useMenu();
   const [creating, setCreating] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const menuId = useId();
   const shortIds = disambiguators(workspaces ?? []);
   const currentShort = current ? shortIds.get(current.id) : undefined;
-
-  // On opening, focus goes to the current workspace (or the first item).
-  useEffect(() => {
-    if (!open) return;
-    const all = menuItems(menuRef.current);
-    (all.find((el) => el.getAttribute("aria-checked") === "true") ?? all[0])?.focus();
-  }, [open]);
-
-  // A press anywhere else closes the menu.
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent): void => {
-      if (rootRef.current && !rootRef.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("mousedown", onDown);
-    return () => document.removeEventListener("mousedown", onDown);
-  }, [open]);
-
-  const close = (): void => {
-    setOpen(false);
-    buttonRef.current?.focus();
-  };
-
-  const onMenuKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
-    const all = menuItems(menuRef.current);
-    const at = all.indexOf(document.activeElement as HTMLElement);
-    const move = (to: number): void => {
-      e.preventDefault();
-      all[(to + all.length) % all.length]?.focus();
-    };
-    if (e.key === "ArrowDown") move(at + 1);
-    else if (e.key === "ArrowUp") move(at - 1);
-    else if (e.key === "Home") move(0);
-    else if (e.key === "End") move(all.length - 1);
-    else if (e.key === "Escape") {
-      e.preventDefault();
-      e.stopPropagation();
-      close();
-    } else if (e.key === "Tab") setOpen(false);
-  };
 
   const pick = (id: string): void => {
     close();
@@ -84,23 +37,12 @@ export function WorkspaceSwitcher({ workspaces, current, onPick }: WorkspaceSwit
   return (
     <div className="ws-switcher" ref={rootRef}>
       <button
-        ref={buttonRef}
-        type="button"
+        {...buttonProps}
         className="ws-switcher-button"
         data-testid="workspace-picker"
         data-workspace-id={current?.id ?? ""}
         aria-label={`Workspace: ${current ? spokenName(current, currentShort) : "none chosen"}`}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
         disabled={!workspaces}
-        onClick={() => setOpen((o) => !o)}
-        onKeyDown={(e) => {
-          if (e.key === "ArrowDown" && !open) {
-            e.preventDefault();
-            setOpen(true);
-          }
-        }}
       >
         <span className="ws-name">{current?.name ?? "Choose a workspace"}</span>
         {currentShort ? <span className="ws-short-id">{currentShort}</span> : null}
@@ -109,7 +51,7 @@ export function WorkspaceSwitcher({ workspaces, current, onPick }: WorkspaceSwit
         </span>
       </button>
       {open ? (
-        <div className="popover ws-menu" role="menu" id={menuId} aria-label="Workspaces" ref={menuRef} onKeyDown={onMenuKeyDown}>
+        <div {...menuProps} className="popover menu ws-menu" aria-label="Workspaces">
           {(workspaces ?? []).map((w) => {
             const shortId = shortIds.get(w.id);
             return (
@@ -121,7 +63,7 @@ export function WorkspaceSwitcher({ workspaces, current, onPick }: WorkspaceSwit
                 aria-label={`${spokenName(w, shortId)}, ${w.role}`}
                 title={shortId ? `Workspace id ${w.id}` : undefined}
                 tabIndex={-1}
-                className="ws-menu-item"
+                className="menu-item"
                 onClick={() => pick(w.id)}
               >
                 <span className="ws-check" aria-hidden="true">
@@ -133,12 +75,12 @@ export function WorkspaceSwitcher({ workspaces, current, onPick }: WorkspaceSwit
               </button>
             );
           })}
-          <div role="separator" className="ws-menu-separator" />
+          <div role="separator" className="menu-separator" />
           <button
             type="button"
             role="menuitem"
             tabIndex={-1}
-            className="ws-menu-item ws-menu-new"
+            className="menu-item ws-menu-new"
             onClick={() => {
               close();
               setCreating(true);
