@@ -168,6 +168,20 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
       }).toPass({ timeout: 30_000 });
       await expectAccessible(page, "Host overview", { ready: () => chartsReady(page) });
 
+      // a panel's menu, its data and the panel alone
+      await page.getByRole("button", { name: "Menu of Busiest hosts (CPU user %)" }).click();
+      await expect(page.getByRole("menu")).toBeVisible();
+      await expectAccessible(page, "panel menu", { include: '[role="menu"]' });
+      await page.getByRole("menuitem", { name: "Inspect data" }).click();
+      await expect(page.getByTestId("panel-inspect")).toBeVisible();
+      await expectAccessible(page, "panel data", { include: '[data-testid="panel-inspect"]' });
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Menu of Busiest hosts (CPU user %)" }).click();
+      await page.getByRole("menuitem", { name: "View" }).click();
+      await expect(busiest.getByTestId("toplist-row")).toHaveCount(HOSTS.length);
+      await expectAccessible(page, "one panel alone");
+      await page.getByRole("button", { name: "Back to the dashboard" }).click();
+
       await page.getByRole("button", { name: "History", exact: true }).click();
       await expect(page.getByRole("dialog", { name: /history/i })).toBeVisible();
       await expectAccessible(page, "dashboard history", { include: ".drawer" });

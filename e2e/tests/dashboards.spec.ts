@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { cpuLines, createOwnWorkspace, pushLines } from "../fixtures/api";
 import { DashboardPage } from "../pages/DashboardPage";
@@ -37,6 +38,76 @@ test("a new dashboard charts the workspace's hosts and its host variable filters
   // The link is the view: opening it again keeps the variable.
   await page.goto(page.url());
   await expect(chart).toHaveAttribute(chartAttrs.seriesCount, "1");
+});
+
+test("a panel's menu: the panel alone in the link, its data in tables and as CSV, its query in Explore", async ({
+  page,
+  request,
+}, testInfo) => {
+  const own = await createOwnWorkspace(request, "panelmenu");
+  expect(await pushLines(request, own.ingestKey, `${cpuLines("alpha", 5)}\n${cpuLines("beta", 5)}`)).toBe(204);
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(own.email, own.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill("Hosts");
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: "Hosts" })).toBeVisible();
+  const chart = page.getByTestId(testIds.panelChart);
+  await expect(async () => {
+    await page.reload();
+    await expect(chart).toHaveAttribute(chartAttrs.seriesCount, "2", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  const panel = page.getByTestId("panel");
+  const title = (await panel.getByRole("heading").textContent()) ?? "";
+  const menuButton = page.getByRole("button", { name: `Menu of ${title}` });
+
+  // View: the panel alone over the page, in a link of its own; Escape brings the dashboard back
+  await menuButton.click();
+  await page.getByRole("menuitem", { name: "View" }).click();
+  await expect(page).toHaveURL(/viewPanel=/);
+  await expect(page.getByTestId("panel-view").getByTestId(testIds.panelChart)).toHaveAttribute(chartAttrs.seriesCount, "2");
+  await expect(page.getByRole("button", { name: "Back to the dashboard" })).toBeFocused();
+  await page.screenshot({ path: testInfo.outputPath("panel-view.png") });
+  const viewLink = page.url();
+  await page.keyboard.press("Escape");
+  await expect(page).not.toHaveURL(/viewPanel=/);
+  await expect(page.getByTestId("dashboard-grid")).toBeVisible();
+  await page.goto(viewLink);
+  await expect(page.getByTestId("panel-view")).toBeVisible();
+  await page.getByRole("button", { name: "Back to the dashboard" }).click();
+
+  // Inspect data, by keyboard: the numbers as tables, one per host, and the same as a CSV file
+  await menuButton.focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menuitem", { name: "Inspect data" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: `Data of ${title}` });
+  await expect(dialog.getByRole("table")).toHaveCount(2);
+  await expect(dialog.locator("caption")).toHaveText([/host=alpha/, /host=beta/]);
+  await page.screenshot({ path: testInfo.outputPath("panel-inspect.png") });
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    dialog.getByRole("button", { name: "Download CSV" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const csv = await readFile(await download.path(), "utf8");
+  const [header, ...rows] = csv.trim().split("\n");
+  expect(header).toMatch(/^series,host,time,/);
+  expect(rows.some((r) => r.split(",")[1] === "alpha")).toBe(true);
+  expect(rows.some((r) => r.split(",")[1] === "beta")).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(menuButton).toBeFocused();
+
+  // Explore: the panel's query, over the dashboard's time range
+  await menuButton.click();
+  await page.getByRole("menuitem", { name: "Explore" }).click();
+  await expect(page).toHaveURL(/\/explore\?q=/);
+  await expect(page.getByRole("heading", { name: "Explore" })).toBeVisible();
+  await expect(page.getByTestId(testIds.chart)).toHaveAttribute(chartAttrs.seriesCount, "2");
 });
 
 /** vigil-agent style CPU points (`cpu=cpu-total`), `usage_user` = `value` once a minute up to now. */

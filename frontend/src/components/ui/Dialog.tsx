@@ -27,6 +27,8 @@ export interface DialogProps {
   initialFocus?: string;
   /** The description's class: `muted` unless said otherwise. */
   descriptionClassName?: string;
+  /** More classes on the dialog box, e.g. `dialog-wide` for a table. */
+  className?: string;
 }
 
 const stop = (e: SyntheticEvent): void => e.stopPropagation();
@@ -46,6 +48,7 @@ export function Dialog({
   role = "dialog",
   initialFocus,
   descriptionClassName = "confirm-message muted",
+  className,
 }: DialogProps): ReactElement {
   const titleId = useId();
   const descriptionId = useId();
@@ -88,7 +91,7 @@ export function Dialog({
         ref={dialogRef}
         // Focusable, so a click on its text keeps focus (and Escape) inside.
         tabIndex={-1}
-        className="confirm-dialog card"
+        className={className ? `confirm-dialog card ${className}` : "confirm-dialog card"}
         role={role}
         aria-modal="true"
         aria-labelledby={titleId}

@@ -2,6 +2,7 @@
  * CSV and Markdown of a result document: the same text `vigil-bench export --format csv|md`
  * writes (bench/vigil_bench/report.py `to_csv`, `to_markdown`), built in the browser.
  */
+import { csvField } from "@/lib/csv";
 import type { BenchmarkRunDocument } from "./api";
 import { fmtFigure, pyFixed, pyIsoformat, pyRepr, pyStr } from "./pyFormat";
 
@@ -25,10 +26,6 @@ export function labelsText(labels: Record<string, string> | undefined): string {
     .sort()
     .map((k) => `${k}=${(labels ?? {})[k]}`)
     .join(" ");
-}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function toCsv(run: BenchmarkRunDocument): string {

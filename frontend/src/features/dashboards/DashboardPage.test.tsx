@@ -158,4 +158,56 @@ describe("DashboardPage", () => {
     await open("?refresh=off");
     expect(screen.getByLabelText("Auto refresh")).toHaveValue("");
   });
+
+  it("shows one panel alone from its menu, in the link, until Back or Escape", async () => {
+    const router = await open("?from=now-6h&to=now");
+    await user.click(screen.getByRole("button", { name: "Menu of CPU" }));
+    const menu = screen.getByRole("menu", { name: "Menu of CPU" });
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual([
+      "View",
+      "Explore",
+      "Inspect data",
+      "Download CSV",
+    ]);
+    expect(within(menu).getByRole("menuitem", { name: "View" })).toHaveFocus();
+    const explore = within(menu).getByRole("menuitem", { name: "Explore" });
+    expect(new URL(explore.getAttribute("href")!, "http://x").searchParams.toString()).toBe(
+      new URLSearchParams({
+        q: "M::cpu:(avg(usage_user)) [::1m] BY host",
+        from: "now-6h",
+        to: "now",
+        view: "line",
+      }).toString(),
+    );
+
+    await user.keyboard("{Enter}");
+    expect(router.state.location.search).toBe("?from=now-6h&to=now&viewPanel=p1");
+    expect(screen.getByTestId("panel-view")).toBeInTheDocument();
+    expect(screen.queryByTestId("dashboard-grid")).not.toBeInTheDocument();
+    expect(document.title).toBe("CPU · Fleet · Dashboards · Ops · Vigil");
+    expect(screen.getByRole("button", { name: "Back to the dashboard" })).toHaveFocus();
+
+    await user.keyboard("{Enter}");
+    expect(router.state.location.search).toBe("?from=now-6h&to=now");
+    expect(screen.getByTestId("dashboard-grid")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("button", { name: "Menu of CPU" })).toHaveFocus());
+
+    await router.navigate("/w/w1/dashboards/d1?viewPanel=p1");
+    await screen.findByTestId("panel-view");
+    await user.keyboard("{Escape}");
+    expect(router.state.location.search).toBe("");
+  });
+
+  it("says when the panel a link shows alone is not on the dashboard, and edits the whole layout", async () => {
+    const router = await open("?viewPanel=p9");
+    expect(screen.getByRole("heading", { name: "This panel is not on the dashboard" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Show the whole dashboard" }));
+    expect(router.state.location.search).toBe("");
+
+    await router.navigate("/w/w1/dashboards/d1?viewPanel=p1");
+    await screen.findByTestId("panel-view");
+    await user.click(screen.getByRole("button", { name: "Edit" }));
+    expect(router.state.location.search).toBe("");
+    expect(gridPanels()).toEqual(["CPU"]);
+  });
 });

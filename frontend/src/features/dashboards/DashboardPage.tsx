@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from "react";
 import { Link, useBlocker, useParams, useSearchParams } from "react-router";
 import { RefreshPicker } from "@/components/time/RefreshPicker";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
@@ -52,8 +52,8 @@ interface Draft {
 type PanelEdit = { id: string; added?: undefined } | { id: string; added: Panel };
 
 /**
- * A dashboard. The time range, variables, comparison and auto refresh live in the URL (`from`,
- * `to`, `var-<name>`, `compare`, `refresh`) so the link shares the view; without them the
+ * A dashboard. The time range, variables, comparison, auto refresh and a panel shown alone live
+ * in the URL (`from`, `to`, `var-<name>`, `compare`, `refresh`, `viewPanel`) so the link shares the view; without them the
  * dashboard's saved defaults apply. Editors switch to edit mode to move, resize, add, edit and remove panels and
  * to change the variables and default comparison in Settings; changes stay local until saved
  * as a new version.
@@ -74,7 +74,6 @@ export function DashboardPage(): ReactElement {
   const [showSettings, setShowSettings] = useState(false);
   const [note, setNote] = useState("");
   const server = dashboard.data;
-  useDocumentTitle([server?.title ?? "Dashboard", "Dashboards", workspace.name]);
 
   const current: Draft | undefined =
     draft ?? (server ? { version: server.version, title: server.title, spec: server.spec } : undefined);
@@ -84,7 +83,18 @@ export function DashboardPage(): ReactElement {
     server !== undefined &&
     (draft.title !== server.title || !sameJson(draft.spec, server.spec));
 
-  const { range, compare, refresh, values, pending } = useMemo(() => dashboardView(spec, params), [spec, params]);
+  const { range, compare, refresh, values, pending, viewPanel } = useMemo(
+    () => dashboardView(spec, params),
+    [spec, params],
+  );
+  // one panel over the whole page (`viewPanel`), not while the layout is edited
+  const viewed = editing || !viewPanel ? undefined : (spec?.panels ?? []).find((p) => p.id === viewPanel);
+  useDocumentTitle([
+    ...(viewed ? [viewed.title || "Untitled panel"] : []),
+    server?.title ?? "Dashboard",
+    "Dashboards",
+    workspace.name,
+  ]);
   const { refresh: refreshNow, fetching } = useDashboardRefresh(workspace.id, refresh);
   const savedShift = spec?.time_shift;
   // the same value as `refresh` above (the URL's over the saved one); the setter keeps the URL short
@@ -110,6 +120,47 @@ export function DashboardPage(): ReactElement {
       }),
     [setParams],
   );
+  // a history entry of its own: Back returns to the whole dashboard
+  const setViewPanel = useCallback(
+    (id: string) =>
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        if (id) next.set("viewPanel", id);
+        else next.delete("viewPanel");
+        return next;
+      }),
+    [setParams],
+  );
+  // Focus follows the panel: to "Back to the dashboard" when it is shown alone, and back to its
+  // menu on the dashboard afterwards (the button that had it is gone either way).
+  const lastViewed = useRef(viewPanel);
+  useEffect(() => {
+    const was = lastViewed.current;
+    lastViewed.current = viewPanel;
+    if (was === viewPanel) return;
+    const target = viewPanel
+      ? '[data-testid="panel-view-back"]'
+      : `[data-testid="dashboard-grid"] [data-panel-id=${JSON.stringify(was)}] [aria-haspopup="menu"]`;
+    const focus = (): boolean => {
+      const el = document.querySelector<HTMLElement>(target);
+      el?.focus();
+      return el !== null;
+    };
+    // the grid lays its panels out once it knows its width: a frame later
+    if (focus()) return;
+    const frame = requestAnimationFrame(() => void focus());
+    return () => cancelAnimationFrame(frame);
+  }, [viewPanel]);
+  // Escape shows the whole dashboard again, unless it closes something open over the panel
+  useEffect(() => {
+    if (!viewPanel || editing) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== "Escape" || e.defaultPrevented || showHistory || document.querySelector(".popover")) return;
+      setViewPanel("");
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [viewPanel, editing, showHistory, setViewPanel]);
   const onZoom = useCallback(([a, b]: [number, number]) => setRange({ from: String(a), to: String(b) }), [setRange]);
   const setVariable = useCallback(
     (name: string, v: string[]): void =>
@@ -278,7 +329,13 @@ export function DashboardPage(): ReactElement {
                 Done editing
               </Button>
             ) : (
-              <Button variant="primary" onClick={() => setEditing(true)}>
+              <Button
+                variant="primary"
+                onClick={() => {
+                  setEditing(true);
+                  if (viewPanel) setViewPanel("");
+                }}
+              >
                 Edit
               </Button>
             )
@@ -371,7 +428,35 @@ export function DashboardPage(): ReactElement {
         </div>
       ) : null}
 
-      {panels.length === 0 ? (
+      {viewPanel && !editing ? (
+        viewed ? (
+          <div className="panel-view" data-testid="panel-view">
+            <PanelView
+              workspaceId={workspace.id}
+              panel={viewed}
+              timeRange={range}
+              variables={values}
+              pending={pending}
+              compare={compare}
+              onZoom={onZoom}
+              onToggleView={() => setViewPanel("")}
+              viewing
+              actions={
+                <Button size="sm" onClick={() => setViewPanel("")} title="Escape" data-testid="panel-view-back">
+                  Back to the dashboard
+                </Button>
+              }
+            />
+          </div>
+        ) : (
+          <Alert title="This panel is not on the dashboard" titleAs="h2">
+            <p>The link names a panel ({viewPanel}) this version of the dashboard does not have.</p>
+            <Button size="sm" onClick={() => setViewPanel("")}>
+              Show the whole dashboard
+            </Button>
+          </Alert>
+        )
+      ) : panels.length === 0 ? (
         <EmptyState title="This dashboard has no panels yet">
           {editable ? (
             <Button
@@ -401,6 +486,7 @@ export function DashboardPage(): ReactElement {
               pending={pending}
               compare={compare}
               onZoom={editing ? undefined : onZoom}
+              onToggleView={editing ? undefined : () => setViewPanel(p.id)}
               headerClassName={editing ? handle : undefined}
               actions={
                 editable && editing ? (

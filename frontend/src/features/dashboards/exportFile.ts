@@ -1,15 +1,9 @@
+import { fileSlug } from "@/lib/download";
 import type { DashboardExport } from "./api";
 
 /** `Host overview` → `host-overview.dashboard.json`. */
 export function exportFileName(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80);
-  return `${slug || "dashboard"}.dashboard.json`;
+  return `${fileSlug(title, "dashboard")}.dashboard.json`;
 }
 
 /**

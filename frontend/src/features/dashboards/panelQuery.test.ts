@@ -41,17 +41,21 @@ describe("dashboardView", () => {
       values: { host: ["h1"], dc: [] },
       // single-value without "All" and nothing chosen yet: waits for the picker's first value
       pending: ["dc"],
+      viewPanel: "",
     });
   });
 
   it("lets the URL override the range, the variables and the comparison", () => {
-    const params = new URLSearchParams("from=now-15m&to=now-5m&var-host=a&var-host=b&var-dc=eu&compare=off&refresh=off");
+    const params = new URLSearchParams(
+      "from=now-15m&to=now-5m&var-host=a&var-host=b&var-dc=eu&compare=off&refresh=off&viewPanel=load",
+    );
     expect(dashboardView(spec, params)).toEqual({
       range: { from: "now-15m", to: "now-5m" },
       compare: "",
       refresh: "",
       values: { host: ["a", "b"], dc: ["eu"] },
       pending: [],
+      viewPanel: "load",
     });
   });
 
@@ -112,6 +116,17 @@ describe("prefetchPanels", () => {
     expect(cpu.getCurrentResult().data?.compare?.shift).toBe("1d");
     unsubscribe();
     expect(bodies).toHaveLength(1);
+  });
+
+  it("asks only for the panel a link shows alone, and for every panel when the link names none there is", async () => {
+    const qc = new QueryClient();
+    prefetchPanels(qc, "w1", spec, new URLSearchParams("var-dc=eu&viewPanel=load"));
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0].map((q) => q.query)).toEqual(["M::system:(avg(load1)) { dc = re'eu' }"]);
+
+    prefetchPanels(new QueryClient(), "w1", spec, new URLSearchParams("var-dc=eu&viewPanel=gone"));
+    await vi.waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]).toHaveLength(3);
   });
 
   it("holds the panels that use a variable still waiting for its value, and only those", async () => {

@@ -11,7 +11,10 @@ import { interpolateVariables, referencedVariables, variablesFromSearch } from "
 /** Buckets a panel asks for at most: longer ranges widen the query's interval instead of failing. */
 export const PANEL_MAX_POINTS = 720;
 
-/** What a dashboard shows, from its URL (`from`, `to`, `var-<name>`, `compare`, `refresh`) over its saved defaults. */
+/**
+ * What a dashboard shows, from its URL (`from`, `to`, `var-<name>`, `compare`, `refresh`,
+ * `viewPanel`) over its saved defaults.
+ */
 export interface DashboardView {
   range: TimeRangeSpec;
   /** The time shift drawn beside the data ("" = none). */
@@ -26,6 +29,8 @@ export interface DashboardView {
    * asking with `.*`, which an exact filter (`{host = '$host'}`) never matches.
    */
   pending: string[];
+  /** The panel shown alone, over the whole page (`viewPanel`; "" = the whole dashboard). */
+  viewPanel: string;
 }
 
 export function dashboardView(spec: DashboardSpec | undefined, params: URLSearchParams): DashboardView {
@@ -47,6 +52,7 @@ export function dashboardView(spec: DashboardSpec | undefined, params: URLSearch
     refresh: effectiveRefresh(params.get("refresh"), spec?.refresh),
     values,
     pending,
+    viewPanel: params.get("viewPanel") ?? "",
   };
 }
 
@@ -74,9 +80,16 @@ export function panelQueryPrefix(workspaceId: string): unknown[] {
   return ["dql-panel", workspaceId];
 }
 
+/** A panel's visible queries, each with its reference (`A`, `B` …) and the variables filled in. */
+export function visibleQueries(panel: Panel, variables: Record<string, string[]>): { refId: string; query: string }[] {
+  return panel.queries
+    .filter((q) => !q.hidden)
+    .map((q, i) => ({ refId: q.ref_id ?? String.fromCharCode(65 + i), query: interpolateVariables(q.query, variables) }));
+}
+
 /** A panel's queries as sent: the visible ones, with the variables filled in. */
 export function panelQueries(panel: Panel, variables: Record<string, string[]>): string[] {
-  return panel.queries.filter((q) => !q.hidden).map((q) => interpolateVariables(q.query, variables));
+  return visibleQueries(panel, variables).map((q) => q.query);
 }
 
 /** Whether a visible query of `panel` uses one of the `pending` variables. */
@@ -135,7 +148,10 @@ export function panelQuery(
   });
 }
 
-/** Asks for every panel's data of a dashboard opened at `params`, in one request. */
+/**
+ * Asks for every panel's data of a dashboard opened at `params`, in one request; only the
+ * viewed panel's when the link shows one panel (`viewPanel`).
+ */
 export function prefetchPanels(
   client: QueryClient,
   workspaceId: string,
@@ -143,7 +159,8 @@ export function prefetchPanels(
   params: URLSearchParams,
 ): void {
   const view = dashboardView(spec, params);
-  for (const panel of spec.panels ?? []) {
+  const viewed = (spec.panels ?? []).filter((p) => p.id === view.viewPanel);
+  for (const panel of viewed.length ? viewed : (spec.panels ?? [])) {
     const options = panelQuery(workspaceId, panel, view.range, view.values, view.compare, view.pending);
     if (options.enabled) void client.prefetchQuery(options);
   }

@@ -96,4 +96,23 @@ describe("ExplorePage", () => {
     expect(within(group).getByRole("radio", { name: "Line" })).toHaveAttribute("aria-checked", "true");
     expect(new URLSearchParams(router.state.location.search).has("view")).toBe(false);
   });
+
+  it("downloads the result as CSV once there is one", async () => {
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const series = [{ name: "cpu", tags: { host: "a" }, columns: ["time", "avg(usage)"], values: [[0, 1.5]] }];
+      const body = req.method === "POST" ? { content: [{ series }] } : { data: [], count: 0 };
+      return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+    });
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
+      blobs.push(b as Blob);
+      return "blob:x";
+    });
+    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
+    open("?view=table");
+    await user.click(await screen.findByRole("button", { name: "Download CSV" }));
+    expect(await blobs[0].text()).toBe("series,host,time,avg(usage)\ncpu,a,1970-01-01T00:00:00.000Z,1.5\n");
+  });
 });

@@ -12,6 +12,7 @@ import { Spinner } from "@/components/ui/Spinner";
 import { SavedQueries } from "@/features/saved-queries/SavedQueries";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError } from "@/lib/apiError";
+import { downloadText } from "@/lib/download";
 import { parseRefresh } from "@/lib/refresh";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useRefreshParam, useStringParam, useTimeRangeParam } from "@/lib/useUrlState";
@@ -27,6 +28,7 @@ import { DEFAULT_QUERY, formatCost } from "./dql";
 import { useDqlQuery } from "./hooks/useDqlQuery";
 import { pushHistory, readHistory } from "./queryHistory";
 import { resultCut } from "./resultLimits";
+import { csvFileName, resultCsv } from "./resultCsv";
 import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
 
 const VIEWS = ["line", "area", "bar", "stat", "table"] as const;
@@ -171,6 +173,15 @@ export function ExplorePage(): ReactElement {
               : ""}
           </span>
           {run.isFetching ? <Spinner label="Running query" /> : null}
+          {data && counts.series > 0 ? (
+            <Button
+              size="sm"
+              onClick={() => downloadText(resultCsv(data.result), csvFileName("explore"), "text/csv")}
+              data-testid="result-csv"
+            >
+              Download CSV
+            </Button>
+          ) : null}
         </div>
         {!run.isError && counts.points > 0 ? <ResultLimitNotice cut={cut} /> : null}
         {run.isError ? (

@@ -12,9 +12,10 @@ import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOptio
 import type { TimeRangeSpec } from "@/lib/time";
 import type { Panel } from "../api";
 import { toPanelOption } from "../panelOption";
-import { isChart, panelQueries, panelQuery } from "../panelQuery";
+import { isChart, panelQuery, visibleQueries } from "../panelQuery";
 import { toTopList } from "../topList";
 import { SeriesValueTable } from "./SeriesValueTable";
+import { PanelMenu } from "./PanelMenu";
 import { TopListChart } from "./TopListChart";
 
 export interface PanelViewProps {
@@ -36,6 +37,10 @@ export interface PanelViewProps {
    * still has the panel itself) under a level-3 heading, below the editor's own.
    */
   preview?: boolean;
+  /** Shows this panel alone over the page, or the whole dashboard again (the menu's View). */
+  onToggleView?: () => void;
+  /** Whether this panel is shown alone. */
+  viewing?: boolean;
 }
 
 /** One dashboard panel: runs its (visible) queries with variables filled in and draws them. */
@@ -50,9 +55,12 @@ export function PanelView({
   actions,
   headerClassName,
   preview = false,
+  onToggleView,
+  viewing = false,
 }: PanelViewProps): ReactElement {
   const query = panelQuery(workspaceId, panel, timeRange, variables, compare, pending);
-  const queries = panelQueries(panel, variables);
+  const visible = useMemo(() => visibleQueries(panel, variables), [panel, variables]);
+  const queries = visible.map((q) => q.query);
   const run = useQuery({ ...query, placeholderData: keepPreviousData });
 
   const data = run.data;
@@ -156,6 +164,18 @@ export function PanelView({
         <Heading title={panel.description || undefined}>{title}</Heading>
         <div className="panel-actions">
           {run.isFetching ? <Spinner label="Refreshing" /> : null}
+          {preview ? null : (
+            <PanelMenu
+              workspaceId={workspaceId}
+              panel={panel}
+              title={title}
+              queries={visible}
+              timeRange={timeRange}
+              data={data}
+              onToggleView={onToggleView}
+              viewing={viewing}
+            />
+          )}
           {actions}
         </div>
       </header>

@@ -1,0 +1,121 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Panel } from "../api";
+import type { PanelData } from "../panelQuery";
+import { PanelMenu } from "./PanelMenu";
+
+const PANEL = {
+  id: "p1",
+  type: "toplist",
+  title: "Busiest hosts",
+  unit: "percent",
+  grid: { x: 0, y: 0, w: 6, h: 8 },
+  queries: [
+    { ref_id: "A", query: "M::cpu:(avg(usage)) { host = re'a|b' } BY host" },
+    { ref_id: "B", query: "M::mem:(avg(used)) BY host" },
+  ],
+} as Panel;
+
+const DATA: PanelData = {
+  range: [Date.UTC(2026, 10, 22, 9, 0), Date.UTC(2026, 10, 22, 10, 0)],
+  result: {
+    series: [
+      { name: "cpu", tags: { host: "a" }, columns: ["time", "avg(usage)"], values: [[Date.UTC(2026, 10, 22, 9, 0), 41.5], [Date.UTC(2026, 10, 22, 9, 1), 42]] },
+      { name: "cpu", tags: { host: "b" }, columns: ["time", "avg(usage)"], values: [[Date.UTC(2026, 10, 22, 9, 0), 7]] },
+    ],
+  },
+};
+
+function renderMenu(data: PanelData | undefined): void {
+  render(
+    <MemoryRouter>
+      <PanelMenu
+        workspaceId="w1"
+        panel={PANEL}
+        title="Busiest hosts"
+        queries={PANEL.queries.map((q) => ({ refId: q.ref_id!, query: q.query }))}
+        timeRange={{ from: "now-1h", to: "now" }}
+        data={data}
+      />
+    </MemoryRouter>,
+  );
+}
+
+describe("PanelMenu", () => {
+  const user = userEvent.setup({ delay: null });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("opens Explore once per query, drawn as a table in the panel's unit; no View without a dashboard to go back to", async () => {
+    renderMenu(DATA);
+    await user.click(screen.getByRole("button", { name: "Menu of Busiest hosts" }));
+    const items = within(screen.getByRole("menu")).getAllByRole("menuitem");
+    expect(items.map((i) => i.textContent)).toEqual(["Explore query A", "Explore query B", "Inspect data", "Download CSV"]);
+    const link = new URL(items[0].getAttribute("href")!, "http://x");
+    expect(link.pathname).toBe("/w/w1/explore");
+    expect(Object.fromEntries(link.searchParams)).toEqual({
+      q: "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
+      from: "now-1h",
+      to: "now",
+      view: "table",
+      unit: "percent",
+    });
+  });
+
+  it("moves with the arrow keys and closes on Escape, focus back on its button", async () => {
+    renderMenu(DATA);
+    const button = screen.getByRole("button", { name: "Menu of Busiest hosts" });
+    button.focus();
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("menuitem", { name: "Explore query A" })).toHaveFocus();
+    await user.keyboard("{ArrowUp}");
+    expect(screen.getByRole("menuitem", { name: "Download CSV" })).toHaveFocus();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("menu")).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
+
+  it("shows the data behind the drawing in tables, with the queries as sent, and downloads it as CSV", async () => {
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
+      blobs.push(b as Blob);
+      return "blob:x";
+    });
+    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
+    renderMenu(DATA);
+    const button = screen.getByRole("button", { name: "Menu of Busiest hosts" });
+    await user.click(button);
+    await user.click(screen.getByRole("menuitem", { name: "Inspect data" }));
+
+    const dialog = screen.getByRole("dialog", { name: "Data of Busiest hosts" });
+    expect(dialog).toHaveAccessibleDescription(/^2 series, 3 rows, from .* to .*\.$/);
+    const region = within(dialog).getByRole("region", { name: "Data of Busiest hosts" });
+    expect(region).toHaveFocus();
+    const tables = within(region).getAllByRole("table");
+    expect(tables.map((t) => t.querySelector("caption")?.textContent)).toEqual(["cpu · host=a", "cpu · host=b"]);
+    expect(within(tables[0]).getAllByRole("cell").map((c) => c.textContent)).toContain("41.5%");
+    expect(within(dialog).getByText("A: M::cpu:(avg(usage)) { host = re'a|b' } BY host")).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole("button", { name: "Download CSV" }));
+    expect(blobs).toHaveLength(1);
+    expect(blobs[0].type).toBe("text/csv");
+    expect((await blobs[0].text()).split("\n")[0]).toBe("series,host,time,avg(usage)");
+
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
+
+  it("offers the data only once there is some", async () => {
+    renderMenu(undefined);
+    await user.click(screen.getByRole("button", { name: "Menu of Busiest hosts" }));
+    const inspect = screen.getByRole("menuitem", { name: "Inspect data" });
+    expect(inspect).toHaveAttribute("aria-disabled", "true");
+    expect(screen.getByRole("menuitem", { name: "Download CSV" })).toHaveAttribute("aria-disabled", "true");
+    await user.click(inspect);
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(screen.getByRole("menu")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,169 @@
+import { useState, type ReactElement } from "react";
+import { Link } from "react-router";
+import { Button } from "@/components/ui/Button";
+import { Dialog } from "@/components/ui/Dialog";
+import { useMenu } from "@/components/ui/useMenu";
+import { ResultTable } from "@/features/explore/components/ResultTable";
+import { csvFileName, resultCsv } from "@/features/explore/resultCsv";
+import { downloadText } from "@/lib/download";
+import { formatDateTime, type TimeRangeSpec } from "@/lib/time";
+import type { Panel } from "../api";
+import type { PanelData } from "../panelQuery";
+
+export interface PanelMenuProps {
+  workspaceId: string;
+  panel: Panel;
+  title: string;
+  /** The panel's visible queries as sent (variables filled in). */
+  queries: { refId: string; query: string }[];
+  timeRange: TimeRangeSpec;
+  /** The panel's data, once it has some. */
+  data: PanelData | undefined;
+  /** Shows the panel alone over the page, or the dashboard again; no "View" item without it. */
+  onToggleView?: () => void;
+  viewing?: boolean;
+}
+
+/** The Explore view that draws a panel the closest way. */
+function exploreView(type: Panel["type"]): string {
+  switch (type) {
+    case "area":
+    case "bar":
+    case "stat":
+    case "table":
+      return type;
+    case "toplist":
+      return "table";
+    default:
+      return "line";
+  }
+}
+
+/** Explore with `query` over the panel's time range, drawn as the panel draws it, in its unit. */
+export function exploreLink(workspaceId: string, panel: Panel, query: string, range: TimeRangeSpec): string {
+  const params = new URLSearchParams({ q: query, from: range.from, to: range.to, view: exploreView(panel.type) });
+  if ("unit" in panel && panel.unit && panel.unit !== "none") params.set("unit", panel.unit);
+  return `/w/${workspaceId}/explore?${params.toString()}`;
+}
+
+/**
+ * A panel's menu (⋮ in its header): View (the panel alone over the page, `viewPanel` in the
+ * link), Explore (each query with the variables filled in and the time range), Inspect data
+ * (the numbers behind the drawing, as tables a keyboard and a screen reader can read) and
+ * Download CSV.
+ */
+export function PanelMenu({
+  workspaceId,
+  panel,
+  title,
+  queries,
+  timeRange,
+  data,
+  onToggleView,
+  viewing = false,
+}: PanelMenuProps): ReactElement {
+  const { open, close, rootRef, buttonProps, menuProps } = useMenu();
+  const [inspecting, setInspecting] = useState(false);
+  const rows = data ? data.result.series.reduce((n, s) => n + s.values.length, 0) : 0;
+  const download = (): void => {
+    if (data) downloadText(resultCsv(data.result), csvFileName(title), "text/csv");
+  };
+  const unit = "unit" in panel ? panel.unit : undefined;
+
+  return (
+    <div className="panel-menu no-drag" ref={rootRef}>
+      <Button {...buttonProps} variant="ghost" size="sm" aria-label={`Menu of ${title}`} title="Panel menu">
+        <span aria-hidden="true">⋮</span>
+      </Button>
+      {open ? (
+        <div {...menuProps} className="popover menu panel-menu-list" aria-label={`Menu of ${title}`}>
+          {onToggleView ? (
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              className="menu-item"
+              onClick={() => {
+                close();
+                onToggleView();
+              }}
+            >
+              {viewing ? "Back to the dashboard" : "View"}
+            </button>
+          ) : null}
+          {queries.map((q) => (
+            <Link
+              key={q.refId}
+              role="menuitem"
+              tabIndex={-1}
+              className="menu-item"
+              to={exploreLink(workspaceId, panel, q.query, timeRange)}
+              title={q.query}
+            >
+              {queries.length > 1 ? `Explore query ${q.refId}` : "Explore"}
+            </Link>
+          ))}
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            className="menu-item"
+            aria-disabled={!data}
+            onClick={() => {
+              if (!data) return;
+              close();
+              setInspecting(true);
+            }}
+          >
+            Inspect data
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            className="menu-item"
+            aria-disabled={!data}
+            onClick={() => {
+              if (!data) return;
+              close();
+              download();
+            }}
+          >
+            Download CSV
+          </button>
+        </div>
+      ) : null}
+      {inspecting && data ? (
+        <Dialog
+          title={`Data of ${title}`}
+          description={
+            <p>
+              {data.result.series.length} series, {rows} {rows === 1 ? "row" : "rows"}, from {formatDateTime(data.range[0])} to{" "}
+              {formatDateTime(data.range[1])}.
+            </p>
+          }
+          onClose={() => setInspecting(false)}
+          testId="panel-inspect"
+          className="dialog-wide"
+          initialFocus=".result-tables"
+        >
+          <details className="panel-inspect-queries">
+            <summary>{queries.length > 1 ? "Queries as sent" : "Query as sent"}</summary>
+            {queries.map((q) => (
+              <pre key={q.refId}>
+                <code>{queries.length > 1 ? `${q.refId}: ${q.query}` : q.query}</code>
+              </pre>
+            ))}
+          </details>
+          <ResultTable result={data.result} unit={unit} label={`Data of ${title}`} />
+          <div className="confirm-actions">
+            <Button onClick={download}>Download CSV</Button>
+            <Button variant="primary" onClick={() => setInspecting(false)}>
+              Close
+            </Button>
+          </div>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}
