@@ -104,6 +104,26 @@ test.describe("explore: errors, suggestions and views", () => {
     await expect(button).toBeFocused();
   });
 
+  test("the range moves half its length earlier and later, back to following now, and zooms out", async ({ page }) => {
+    const explore = new ExplorePage(page);
+    await explore.goto(own.workspaceId, "M::cpu:(usage_user) [::1m]");
+    await page.getByTestId(testIds.timeRangeButton).click();
+    await page.getByRole("dialog", { name: "Time range" }).getByRole("button", { name: "Last 1 hour" }).click();
+    const later = page.getByRole("button", { name: "Later: move the time range forward by 30m" });
+    await expect(later).toBeDisabled();
+    await page.getByRole("button", { name: "Zoom out: twice as long a time range" }).click();
+    await expect(page.getByTestId(testIds.timeRangeButton)).toHaveText("Last 2h");
+    await page.getByRole("button", { name: "Earlier: move the time range back by 1h" }).click();
+    const url = new URL(page.url());
+    const [from, to] = [Number(url.searchParams.get("from")), Number(url.searchParams.get("to"))];
+    expect(to - from).toBe(2 * 3_600_000);
+    expect(Date.now() - to).toBeGreaterThanOrEqual(3_600_000 - 5_000);
+    await expect(page.getByTestId(testIds.timeRangeButton)).toHaveText(/→/);
+    await page.getByRole("button", { name: "Later: move the time range forward by 1h" }).click();
+    await expect(page.getByTestId(testIds.timeRangeButton)).toHaveText("Last 2h");
+    expect(new URL(page.url()).searchParams.get("from")).toBe("now-2h");
+  });
+
   test("a few series get a keyboard legend whose choice survives a refresh; units and limits", async ({ page, request }, testInfo) => {
     expect(await pushLines(request, own.ingestKey, ["alpha", "beta"].map((h) => cpuLines(h, 3)).join("\n"))).toBe(204);
     const explore = new ExplorePage(page);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatDuration,
+  shiftTimeRange,
+  zoomOutTimeRange,
   describeTimeRange,
   formatAxisTime,
   formatDateTime,
@@ -23,6 +26,36 @@ describe("parseDuration", () => {
   it.each(["", "15", "m", "15x", "15m garbage", "-5m"])("refuses %j", (text) =>
     expect(parseDuration(text)).toBeUndefined(),
   );
+});
+
+describe("moving and zooming out a range", () => {
+  const now = Date.UTC(2026, 10, 22, 12, 0);
+  const H = 3_600_000;
+
+  it("writes durations in the largest unit that divides them", () => {
+    expect([formatDuration(2 * H), formatDuration(90 * 60_000), formatDuration(86_400_000 * 60), formatDuration(45_000), formatDuration(1500)]).toEqual(["2h", "90m", "60d", "45s", "1500ms"]);
+  });
+
+  it("moves half a range back, as epoch milliseconds", () => {
+    expect(shiftTimeRange({ from: "now-1h", to: "now" }, -1, now)).toEqual({ from: String(now - 1.5 * H), to: String(now - 0.5 * H) });
+  });
+
+  it("moves half a range later, up to now, where it follows now again; not past it", () => {
+    const earlier = { from: String(now - 4 * H), to: String(now - 2 * H) };
+    expect(shiftTimeRange(earlier, 1, now)).toEqual({ from: String(now - 3 * H), to: String(now - H) });
+    expect(shiftTimeRange({ from: String(now - 2.5 * H), to: String(now - 0.5 * H) }, 1, now)).toEqual({ from: "now-2h", to: "now" });
+    expect(shiftTimeRange({ from: "now-1h", to: "now" }, 1, now)).toBeUndefined();
+  });
+
+  it("zooms out to twice the length around the middle, ending now when it would reach past it", () => {
+    expect(zoomOutTimeRange({ from: String(now - 10 * H), to: String(now - 8 * H) }, now)).toEqual({
+      from: String(now - 11 * H),
+      to: String(now - 7 * H),
+    });
+    expect(zoomOutTimeRange({ from: "now-1h", to: "now" }, now)).toEqual({ from: "now-2h", to: "now" });
+    expect(zoomOutTimeRange({ from: "now-15m", to: "now" }, now)).toEqual({ from: "now-30m", to: "now" });
+    expect(zoomOutTimeRange({ from: String(now - 3 * H), to: String(now - H) }, now)).toEqual({ from: "now-4h", to: "now" });
+  });
 });
 
 describe("resolveTimeRange", () => {

@@ -71,6 +71,46 @@ export const RELATIVE_RANGES: { label: string; from: string }[] = [
 
 export const DEFAULT_TIME_RANGE: TimeRangeSpec = { from: "now-15m", to: "now" };
 
+/** `2h`, `90m`, `45s`: `ms` in the largest of `d h m s` that divides it exactly (else `ms`). */
+export function formatDuration(ms: number): string {
+  for (const unit of ["d", "h", "m", "s"] as const) {
+    if (ms >= UNIT_MS[unit] && ms % UNIT_MS[unit] === 0) return `${ms / UNIT_MS[unit]}${unit}`;
+  }
+  return `${Math.round(ms)}ms`;
+}
+
+/** A range over `[start, end]` ms: `now-<length>` → `now` when it ends now, epoch ms otherwise. */
+function rangeOf(start: number, end: number, now: number): TimeRangeSpec {
+  if (end >= now) return { from: `now-${formatDuration(now - start)}`, to: "now" };
+  return { from: String(Math.round(start)), to: String(Math.round(end)) };
+}
+
+/**
+ * The range moved by half its length, earlier (`-1`) or later (`1`). A later one stops at now
+ * and then follows it again (`now-1h` → `now`); undefined when it already ends now (or later).
+ */
+export function shiftTimeRange(spec: TimeRangeSpec, direction: -1 | 1, now: number = Date.now()): TimeRangeSpec | undefined {
+  const [start, end] = resolveTimeRange(spec, now);
+  const length = end - start;
+  if (direction === -1) return { from: String(Math.round(start - length / 2)), to: String(Math.round(end - length / 2)) };
+  if (end >= now) return undefined;
+  // within a twentieth of the range of now (Earlier, then Later a moment after) is now
+  let later = end + length / 2;
+  if (later >= now - Math.max(1_000, length / 20)) later = now;
+  return rangeOf(later - length, later, now);
+}
+
+/**
+ * The range twice as long around its middle. One that would then reach past now ends now,
+ * still twice as long (`now-1h` → `now` becomes `now-2h` → `now`).
+ */
+export function zoomOutTimeRange(spec: TimeRangeSpec, now: number = Date.now()): TimeRangeSpec {
+  const [start, end] = resolveTimeRange(spec, now);
+  const length = end - start;
+  if (end + length / 2 >= now) return rangeOf(now - 2 * length, now, now);
+  return rangeOf(start - length / 2, end + length / 2, now);
+}
+
 // The first Intl date formatter a page creates costs 30–50 ms (ICU's data and pattern set-up),
 // on the way to every chart's first frame. Times in the browser's own zone, which is what charts
 // and pickers show, are formatted from Date's local fields instead; Intl is used for other zones.

@@ -24,4 +24,33 @@ describe("TimeRangePicker", () => {
     expect(onChange).toHaveBeenCalledWith({ from: "now-1h", to: "now" });
     expect(button).toHaveFocus();
   });
+
+  it("moves the range half its length earlier or later and zooms out; later stops at now", async () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<TimeRangePicker value={{ from: "now-1h", to: "now" }} onChange={onChange} />);
+    const later = screen.getByRole("button", { name: "Later: move the time range forward by 30m" });
+    expect(later).toBeDisabled();
+    await userEvent.click(screen.getByRole("button", { name: "Zoom out: twice as long a time range" }));
+    expect(onChange).toHaveBeenLastCalledWith({ from: "now-2h", to: "now" });
+
+    const before = Date.now();
+    await userEvent.click(screen.getByRole("button", { name: "Earlier: move the time range back by 30m" }));
+    const earlier = onChange.mock.lastCall![0] as { from: string; to: string };
+    expect(Number(earlier.to) - Number(earlier.from)).toBe(3_600_000);
+    expect(Number(earlier.to)).toBeGreaterThanOrEqual(before - 1_800_000);
+    expect(Number(earlier.to)).toBeLessThanOrEqual(Date.now() - 1_800_000);
+
+    rerender(<TimeRangePicker value={earlier} onChange={onChange} />);
+    expect(later).toBeEnabled();
+    await userEvent.click(later);
+    expect(onChange).toHaveBeenLastCalledWith({ from: "now-1h", to: "now" });
+  });
+
+  it("offers no step from a range it cannot read", async () => {
+    const onChange = vi.fn();
+    render(<TimeRangePicker value={{ from: "yesterday", to: "now" }} onChange={onChange} />);
+    await userEvent.click(screen.getByTestId("time-range-zoom-out"));
+    await userEvent.click(screen.getByTestId("time-range-earlier"));
+    expect(onChange).not.toHaveBeenCalled();
+  });
 });

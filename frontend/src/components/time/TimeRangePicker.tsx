@@ -3,10 +3,13 @@ import { Button } from "@/components/ui/Button";
 import {
   describeTimeRange,
   formatDateTime,
+  formatDuration,
   localTimeZone,
   RELATIVE_RANGES,
   resolveTimeRange,
+  shiftTimeRange,
   timeZoneLabel,
+  zoomOutTimeRange,
   type TimeRangeSpec,
 } from "@/lib/time";
 
@@ -26,7 +29,21 @@ function toLocalInput(ms: number): string {
   return formatDateTime(ms, localTimeZone(), false).replace(" ", "T");
 }
 
-/** Relative presets (5 minutes … 30 days) and an absolute range, in the local time zone. */
+/** A magnifier with a minus: zoom out. Drawn, as fonts differ in which symbols they have. */
+function ZoomOutIcon(): ReactElement {
+  return (
+    <svg className="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+      <circle cx="6.5" cy="6.5" r="4.75" fill="none" stroke="currentColor" strokeWidth="1.5" />
+      <path d="M4.25 6.5h4.5M10 10l4 4" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/**
+ * Relative presets (5 minutes … 30 days) and an absolute range, in the local time zone; beside
+ * it, buttons that move the range half its length earlier or later and zoom out to twice its
+ * length (Grafana's habits).
+ */
 export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): ReactElement {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string>();
@@ -85,8 +102,32 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
     close();
   };
 
+  const half = formatDuration((end - start) / 2);
+  const endsNow = end >= Date.now() - 1_000;
+  // a range that does not resolve (a hand-edited link) has no step; the picker shows why
+  const step = (next: () => TimeRangeSpec | undefined): void => {
+    let range: TimeRangeSpec | undefined;
+    try {
+      range = next();
+    } catch {
+      range = undefined;
+    }
+    if (range) onChange(range);
+  };
+
   return (
     <div className="time-picker" ref={ref}>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="time-step"
+        aria-label={`Earlier: move the time range back by ${half}`}
+        title={`Earlier (back ${half})`}
+        data-testid="time-range-earlier"
+        onClick={() => step(() => shiftTimeRange(value, -1))}
+      >
+        <span aria-hidden="true">‹</span>
+      </Button>
       <Button
         id={buttonId}
         aria-haspopup="dialog"
@@ -100,6 +141,29 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
         }}
       >
         {describeTimeRange(value)}
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="time-step"
+        aria-label={`Later: move the time range forward by ${half}`}
+        title={endsNow ? "Later (the range already ends now)" : `Later (forward ${half})`}
+        data-testid="time-range-later"
+        disabled={endsNow}
+        onClick={() => step(() => shiftTimeRange(value, 1))}
+      >
+        <span aria-hidden="true">›</span>
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="time-step"
+        aria-label="Zoom out: twice as long a time range"
+        title="Zoom out (twice as long)"
+        data-testid="time-range-zoom-out"
+        onClick={() => step(() => zoomOutTimeRange(value))}
+      >
+        <ZoomOutIcon />
       </Button>
       <span className="muted tz-label" data-testid="timezone-label" title="Times are shown in this time zone">
         {timeZoneLabel()}
