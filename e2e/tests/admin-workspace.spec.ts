@@ -97,6 +97,7 @@ test("the last owner cannot be demoted, a changed limit shows in usage, and the 
   page,
   request,
 }, testInfo) => {
+  test.setTimeout(150_000);
   const own = await createOwnWorkspace(request, "admin");
   expect(await pushLines(request, own.ingestKey, cpuLines(`admin-${uniqueSuffix()}`, 5))).toBe(204);
   const member = await addMember(request, own, "viewer");
@@ -131,7 +132,12 @@ test("the last owner cannot be demoted, a changed limit shows in usage, and the 
   }).toPass({ timeout: 30_000 });
   await expect(page.getByTestId("usage-active-series")).toContainText("of 1,000 allowed");
   await expect(page.getByTestId("usage-ingest-rate")).toContainText("of 12,345 allowed");
-  await expect(page.getByTestId("usage-series-chart")).toHaveAttribute(chartAttrs.seriesCount, "2");
+  // Storage records active series every 2 s in the test stack, once a minute in the dev stack
+  // (`make up`): reload until the first record is there.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("usage-series-chart")).toHaveAttribute(chartAttrs.seriesCount, "2", { timeout: 3_000 });
+  }).toPass({ timeout: 80_000 });
   await page.screenshot({ path: testInfo.outputPath("limits-usage.png"), fullPage: true });
 
   // Audit log: filter by action, then actor, then an action family; the URL keeps the filters.
