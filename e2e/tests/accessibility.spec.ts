@@ -237,6 +237,10 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
       await page.getByTestId(testIds.userEmail).click();
       await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
       await expectAccessible(page, "account");
+      await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
+      await expect(page.getByTestId("shortcuts-dialog")).toBeVisible();
+      await expectAccessible(page, "keyboard shortcuts", { include: '[data-testid="shortcuts-dialog"]' });
+      await page.keyboard.press("Escape");
 
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Benchmarks" }).click();
       await expect(page.getByTestId(testIds.benchmarksTable).getByRole("link", { name: run.run_id })).toBeVisible();

@@ -122,6 +122,23 @@ test.describe("explore: errors, suggestions and views", () => {
     await page.getByRole("button", { name: "Later: move the time range forward by 1h" }).click();
     await expect(page.getByTestId(testIds.timeRangeButton)).toHaveText("Last 2h");
     expect(new URL(page.url()).searchParams.get("from")).toBe("now-2h");
+
+    // the same from the keyboard (outside the editor), and the shortcuts' help
+    await page.getByRole("heading", { name: "Explore" }).click();
+    await page.keyboard.press("t");
+    await page.keyboard.press("z");
+    await expect(page.getByTestId(testIds.timeRangeButton)).toHaveText("Last 4h");
+    await page.keyboard.press("t");
+    await page.keyboard.press("ArrowLeft");
+    await expect(page.getByTestId(testIds.timeRangeButton)).toHaveText(/→/);
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(help.getByRole("row", { name: /Zoom out/ })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
+    await page.keyboard.press("g");
+    await page.keyboard.press("d");
+    await expect(page).toHaveURL(/\/dashboards$/);
   });
 
   test("a few series get a keyboard legend whose choice survives a refresh; units and limits", async ({ page, request }, testInfo) => {

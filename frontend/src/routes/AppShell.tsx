@@ -1,12 +1,14 @@
-import { useEffect, type ReactElement } from "react";
+import { useEffect, useState, type ReactElement } from "react";
 import { NavLink, Outlet, useLocation, useNavigate, useParams } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { ShortcutsDialog } from "@/components/ui/ShortcutsDialog";
 import { Spinner } from "@/components/ui/Spinner";
 import { useCurrentUser, useLogout } from "@/features/auth/hooks/useAuth";
 import { WorkspaceSwitcher } from "@/features/workspaces/components/WorkspaceSwitcher";
 import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
+import { useShortcuts } from "@/lib/shortcuts";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { rememberWorkspace } from "./HomeRedirect";
 
@@ -25,6 +27,16 @@ export function AppShell(): ReactElement {
   useEffect(() => {
     if (workspace) rememberWorkspace(workspace.id);
   }, [workspace]);
+
+  const [showShortcuts, setShowShortcuts] = useState(false);
+  useShortcuts({
+    "?": () => setShowShortcuts(true),
+    "g e": () => navigate(`/w/${workspaceId}/explore`),
+    "g d": () => navigate(`/w/${workspaceId}/dashboards`),
+    "g b": () => navigate(`/w/${workspaceId}/benchmarks`),
+    "g s": () => navigate(`/w/${workspaceId}/settings`),
+    "g a": () => navigate(`/w/${workspaceId}/account`),
+  });
 
   const onPick = (id: string): void => {
     // Keep the page (explore, dashboards, a settings section, …) but not workspace-specific ids or queries.
@@ -57,6 +69,16 @@ export function AppShell(): ReactElement {
           >
             {me.data?.email ?? ""}
           </NavLink>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => setShowShortcuts(true)}
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            aria-haspopup="dialog"
+          >
+            <span aria-hidden="true">?</span>
+          </Button>
           <Button size="sm" variant="ghost" onClick={() => void logout()}>
             Sign out
           </Button>
@@ -75,6 +97,7 @@ export function AppShell(): ReactElement {
           <Outlet context={workspace} />
         )}
       </main>
+      {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import {
   zoomOutTimeRange,
   type TimeRangeSpec,
 } from "@/lib/time";
+import { useShortcuts } from "@/lib/shortcuts";
 
 export interface TimeRangePickerProps {
   value: TimeRangeSpec;
@@ -115,6 +116,12 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
     if (range) onChange(range);
   };
 
+  useShortcuts({
+    "t left": () => step(() => shiftTimeRange(value, -1)),
+    "t right": () => step(() => shiftTimeRange(value, 1)),
+    "t z": () => step(() => zoomOutTimeRange(value)),
+  });
+
   return (
     <div className="time-picker" ref={ref}>
       <Button
@@ -122,7 +129,7 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
         size="sm"
         className="time-step"
         aria-label={`Earlier: move the time range back by ${half}`}
-        title={`Earlier (back ${half})`}
+        title={`Earlier (back ${half}) · t ←`}
         data-testid="time-range-earlier"
         onClick={() => step(() => shiftTimeRange(value, -1))}
       >
@@ -147,7 +154,7 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
         size="sm"
         className="time-step"
         aria-label={`Later: move the time range forward by ${half}`}
-        title={endsNow ? "Later (the range already ends now)" : `Later (forward ${half})`}
+        title={endsNow ? "Later (the range already ends now)" : `Later (forward ${half}) · t →`}
         data-testid="time-range-later"
         disabled={endsNow}
         onClick={() => step(() => shiftTimeRange(value, 1))}
@@ -159,7 +166,7 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
         size="sm"
         className="time-step"
         aria-label="Zoom out: twice as long a time range"
-        title="Zoom out (twice as long)"
+        title="Zoom out (twice as long) · t z"
         data-testid="time-range-zoom-out"
         onClick={() => step(() => zoomOutTimeRange(value))}
       >

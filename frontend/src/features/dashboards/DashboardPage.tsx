@@ -12,6 +12,7 @@ import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { downloadJson } from "@/lib/download";
 import type { TimeRangeSpec } from "@/lib/time";
+import { useShortcuts } from "@/lib/shortcuts";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useRefreshParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
@@ -131,6 +132,7 @@ export function DashboardPage(): ReactElement {
       }),
     [setParams],
   );
+  useShortcuts({ "d r": refreshNow });
   // Focus follows the panel: to "Back to the dashboard" when it is shown alone, and back to its
   // menu on the dashboard afterwards (the button that had it is gone either way).
   const lastViewed = useRef(viewPanel);
