@@ -251,6 +251,8 @@ export function DashboardPage(): ReactElement {
   }
 
   const panels = current.spec.panels ?? [];
+  // what every panel shows, alone or in the grid
+  const shown = { workspaceId: workspace.id, timeRange: range, variables: values, pending, compare };
   const panelBeingEdited = editingPanel?.added ?? panels.find((p) => p.id === editingPanel?.id);
   const conflict = save.error instanceof ApiError && save.error.status === 409;
 
@@ -434,12 +436,8 @@ export function DashboardPage(): ReactElement {
         viewed ? (
           <div className="panel-view" data-testid="panel-view">
             <PanelView
-              workspaceId={workspace.id}
+              {...shown}
               panel={viewed}
-              timeRange={range}
-              variables={values}
-              pending={pending}
-              compare={compare}
               onZoom={onZoom}
               onToggleView={() => setViewPanel("")}
               viewing
@@ -481,12 +479,8 @@ export function DashboardPage(): ReactElement {
           onPanelsChange={setPanels}
           renderPanel={(p, handle) => (
             <PanelView
-              workspaceId={workspace.id}
+              {...shown}
               panel={p}
-              timeRange={range}
-              variables={values}
-              pending={pending}
-              compare={compare}
               onZoom={editing ? undefined : onZoom}
               onToggleView={editing ? undefined : () => setViewPanel(p.id)}
               headerClassName={editing ? handle : undefined}

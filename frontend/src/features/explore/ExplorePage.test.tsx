@@ -7,6 +7,7 @@ import { client } from "@/client/client.gen";
 import type { Workspace } from "@/features/workspaces/api";
 import { REFRESH_PRESETS } from "@/lib/refresh";
 import { ExplorePage } from "./ExplorePage";
+import { captureDownloads } from "@/test/downloads";
 
 const WORKSPACE = { id: "w1", name: "Acme", role: "editor" } as Workspace;
 
@@ -104,13 +105,7 @@ describe("ExplorePage", () => {
       const body = req.method === "POST" ? { content: [{ series }] } : { data: [], count: 0 };
       return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
     });
-    const blobs: Blob[] = [];
-    vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
-      blobs.push(b as Blob);
-      return "blob:x";
-    });
-    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => undefined);
-    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
+    const blobs = captureDownloads();
     open("?view=table");
     await user.click(await screen.findByRole("button", { name: "Download CSV" }));
     expect(await blobs[0].text()).toBe("series,host,time,avg(usage)\ncpu,a,1970-01-01T00:00:00.000Z,1.5\n");

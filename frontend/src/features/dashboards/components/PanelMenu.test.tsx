@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Panel } from "../api";
 import type { PanelData } from "../panelQuery";
 import { PanelMenu } from "./PanelMenu";
+import { captureDownloads } from "@/test/downloads";
 
 const PANEL = {
   id: "p1",
@@ -77,13 +78,7 @@ describe("PanelMenu", () => {
   });
 
   it("shows the data behind the drawing in tables, with the queries as sent, and downloads it as CSV", async () => {
-    const blobs: Blob[] = [];
-    vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
-      blobs.push(b as Blob);
-      return "blob:x";
-    });
-    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => undefined);
-    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
+    const blobs = captureDownloads();
     renderMenu(DATA);
     const button = screen.getByRole("button", { name: "Menu of Busiest hosts" });
     await user.click(button);

@@ -2,6 +2,7 @@ import { useState, type ReactElement } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/Button";
 import { Dialog } from "@/components/ui/Dialog";
+import { MenuItem } from "@/components/ui/MenuItem";
 import { useMenu } from "@/components/ui/useMenu";
 import { ResultTable } from "@/features/explore/components/ResultTable";
 import { csvFileName, resultCsv } from "@/features/explore/resultCsv";
@@ -78,18 +79,14 @@ export function PanelMenu({
       {open ? (
         <div {...menuProps} className="popover menu panel-menu-list" aria-label={`Menu of ${title}`}>
           {onToggleView ? (
-            <button
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              className="menu-item"
-              onClick={() => {
+            <MenuItem
+              onSelect={() => {
                 close();
                 onToggleView();
               }}
             >
               {viewing ? "Back to the dashboard" : "View"}
-            </button>
+            </MenuItem>
           ) : null}
           {queries.map((q) => (
             <Link
@@ -103,34 +100,24 @@ export function PanelMenu({
               {queries.length > 1 ? `Explore query ${q.refId}` : "Explore"}
             </Link>
           ))}
-          <button
-            type="button"
-            role="menuitem"
-            tabIndex={-1}
-            className="menu-item"
-            aria-disabled={!data}
-            onClick={() => {
-              if (!data) return;
+          <MenuItem
+            disabled={!data}
+            onSelect={() => {
               close();
               setInspecting(true);
             }}
           >
             Inspect data
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            tabIndex={-1}
-            className="menu-item"
-            aria-disabled={!data}
-            onClick={() => {
-              if (!data) return;
+          </MenuItem>
+          <MenuItem
+            disabled={!data}
+            onSelect={() => {
               close();
               download();
             }}
           >
             Download CSV
-          </button>
+          </MenuItem>
         </div>
       ) : null}
       {inspecting && data ? (

@@ -1,5 +1,6 @@
 import { useState, type ReactElement } from "react";
 import { Dialog } from "@/components/ui/Dialog";
+import { MenuItem } from "@/components/ui/MenuItem";
 import { useMenu } from "@/components/ui/useMenu";
 import type { Workspace } from "../api";
 import { disambiguators } from "../workspaceLabels";
@@ -76,12 +77,9 @@ export function WorkspaceSwitcher({ workspaces, current, onPick }: WorkspaceSwit
             );
           })}
           <div role="separator" className="menu-separator" />
-          <button
-            type="button"
-            role="menuitem"
-            tabIndex={-1}
-            className="menu-item ws-menu-new"
-            onClick={() => {
+          <MenuItem
+            className="ws-menu-new"
+            onSelect={() => {
               close();
               setCreating(true);
             }}
@@ -90,7 +88,7 @@ export function WorkspaceSwitcher({ workspaces, current, onPick }: WorkspaceSwit
               +
             </span>
             <span className="ws-name">New workspace</span>
-          </button>
+          </MenuItem>
         </div>
       ) : null}
       {creating ? (
