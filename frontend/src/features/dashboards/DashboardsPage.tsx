@@ -1,5 +1,5 @@
-import { useState, type FormEvent, type ReactElement } from "react";
-import { Link, useNavigate } from "react-router";
+import { useDeferredValue, useId, useMemo, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
@@ -14,6 +14,18 @@ import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { DashboardSpec, DashboardSummary } from "./api";
 import { ImportDashboard } from "./components/ImportDashboard";
+import {
+  describeNoMatch,
+  filterDashboards,
+  filterFromParams,
+  isFiltering,
+  matchCount,
+  NO_FILTER,
+  toggleTag,
+  withFilterParams,
+  type DashboardFilter,
+} from "./dashboardFilter";
+import "./dashboards.css";
 import { useCreateDashboard, useDashboards, useDeleteDashboard, useDuplicateDashboard } from "./hooks/useDashboards";
 
 /** What a new dashboard starts with: a host variable and one CPU panel using it. */
@@ -37,6 +49,37 @@ export function starterSpec(): DashboardSpec {
   };
 }
 
+/**
+ * Marks the history entries the search field and the tag buttons wrote (`location.state`), so
+ * the field follows the URL only when something else changed it (a link, Back).
+ */
+const FILTER_WRITE = { dashboardsFilter: true };
+const isFilterWrite = (state: unknown): boolean =>
+  typeof state === "object" && state !== null && "dashboardsFilter" in state;
+
+/**
+ * The list's filter, kept in the URL (`q`, `tag`). The search text is also held here: a URL
+ * change reaches the page a moment later (a transition), and a field showing only the URL
+ * would lose its caret and keys typed quickly in between.
+ */
+function useDashboardFilter(): [DashboardFilter, (next: DashboardFilter) => void] {
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const fromUrl = useMemo(() => filterFromParams(params), [params]);
+  const [search, setSearch] = useState(fromUrl.search);
+  const [seenKey, setSeenKey] = useState(location.key);
+  if (location.key !== seenKey) {
+    setSeenKey(location.key);
+    if (!isFilterWrite(location.state)) setSearch(fromUrl.search);
+  }
+  const filter = useMemo(() => ({ search, tags: fromUrl.tags }), [search, fromUrl.tags]);
+  const setFilter = (next: DashboardFilter): void => {
+    setSearch(next.search);
+    setParams((prev) => withFilterParams(prev, next), { replace: true, state: FILTER_WRITE });
+  };
+  return [filter, setFilter];
+}
+
 export function DashboardsPage(): ReactElement {
   const workspace = useCurrentWorkspace();
   useDocumentTitle(["Dashboards", workspace.name]);
@@ -50,6 +93,24 @@ export function DashboardsPage(): ReactElement {
   const [titleError, setTitleError] = useState<string>();
   const [importing, setImporting] = useState(false);
   const [confirm, confirmDialog] = useConfirm();
+  const [filter, setFilter] = useDashboardFilter();
+  const searchId = useId();
+  const searchRef = useRef<HTMLInputElement>(null);
+  // Typing stays instant with a long list: the rows follow as soon as the browser can.
+  const shownFilter = useDeferredValue(filter);
+  const all = useMemo(() => list.data?.data ?? [], [list.data]);
+  const rows = useMemo(() => filterDashboards(all, shownFilter), [all, shownFilter]);
+  const filtering = isFiltering(filter);
+
+  const chooseTag = (tag: string): void => setFilter({ ...filter, tags: toggleTag(filter.tags, tag) });
+  const removeTag = (tag: string): void => {
+    setFilter({ ...filter, tags: filter.tags.filter((t) => t !== tag) });
+    searchRef.current?.focus(); // the chip pressed is gone
+  };
+  const clearFilters = (): void => {
+    setFilter(NO_FILTER);
+    searchRef.current?.focus();
+  };
 
   const onCreate = (e: FormEvent): void => {
     e.preventDefault();
@@ -67,7 +128,27 @@ export function DashboardsPage(): ReactElement {
   const mutationError = create.error ?? duplicate.error ?? remove.error;
   const columns: DataTableColumn<DashboardSummary>[] = [
     { id: "title", header: "Title", cell: (d) => <Link to={`/w/${workspace.id}/dashboards/${d.id}`}>{d.title}</Link> },
-    { id: "tags", header: "Tags", cell: (d) => d.tags.join(", ") },
+    {
+      id: "tags",
+      header: "Tags",
+      cell: (d) =>
+        d.tags.length > 0 ? (
+          <span className="tag-list">
+            {d.tags.map((tag) => (
+              <button
+                key={tag}
+                type="button"
+                className="tag-chip"
+                aria-label={`Filter by tag ${tag}`}
+                aria-pressed={filter.tags.includes(tag)}
+                onClick={() => chooseTag(tag)}
+              >
+                {tag}
+              </button>
+            ))}
+          </span>
+        ) : null,
+    },
     { id: "updated", header: "Updated", cell: (d) => formatDateTime(Date.parse(d.updated_at), undefined, false) },
     { id: "version", header: "Version", cell: (d) => d.version },
     {
@@ -125,6 +206,47 @@ export function DashboardsPage(): ReactElement {
       )}
       {mutationError ? <Alert>{toUserMessage(mutationError)}</Alert> : null}
       <section className="card" aria-label="Dashboard list">
+        {list.isSuccess && all.length === 0 ? null : (
+          <div className="dashboard-filters">
+            <div className="field dashboard-search">
+              <label htmlFor={searchId}>Search dashboards</label>
+              <input
+                ref={searchRef}
+                id={searchId}
+                type="search"
+                placeholder="Title or tag"
+                autoComplete="off"
+                value={filter.search}
+                onChange={(e) => setFilter({ ...filter, search: e.target.value })}
+              />
+            </div>
+            {filter.tags.length > 0 ? (
+              <ul className="tag-filters" aria-label="Tag filters">
+                {filter.tags.map((tag) => (
+                  <li key={tag}>
+                    <button
+                      type="button"
+                      className="tag-chip tag-filter"
+                      aria-label={`Remove tag filter ${tag}`}
+                      onClick={() => removeTag(tag)}
+                    >
+                      {tag}
+                      <span aria-hidden="true">×</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {filtering ? (
+              <Button size="sm" variant="ghost" onClick={clearFilters}>
+                Clear filters
+              </Button>
+            ) : null}
+            <p className="dashboard-count muted small" role="status">
+              {filtering && list.isSuccess ? matchCount(rows.length, all.length) : ""}
+            </p>
+          </div>
+        )}
         <DataTable
           caption="Dashboards"
           testId="dashboards-table"
@@ -132,8 +254,17 @@ export function DashboardsPage(): ReactElement {
           loadingLabel="Loading dashboards"
           error={list.error}
           errorTitle="Could not load dashboards"
-          empty={<EmptyState title="No dashboards yet">Create one above; it starts with a CPU panel and a host variable.</EmptyState>}
-          rows={list.data?.data ?? []}
+          empty={
+            all.length === 0 ? (
+              <EmptyState title="No dashboards yet">Create one above; it starts with a CPU panel and a host variable.</EmptyState>
+            ) : (
+              <EmptyState title="No dashboards match" testId="dashboards-no-match">
+                <p>{describeNoMatch(shownFilter)}</p>
+                <Button onClick={clearFilters}>Clear filters</Button>
+              </EmptyState>
+            )
+          }
+          rows={rows}
           rowKey={(d) => d.id}
           columns={columns}
         />
