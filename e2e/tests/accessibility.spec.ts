@@ -135,6 +135,11 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
       await expectAccessible(page, "Explore save query", { include: 'form[aria-label="Save query"]' });
       await page.getByRole("button", { name: "Save query" }).click();
 
+      await page.getByRole("button", { name: "Add to dashboard" }).click();
+      await expect(page.getByTestId("add-to-dashboard-dialog").getByRole("option").first()).toBeAttached();
+      await expectAccessible(page, "Explore add to dashboard", { include: '[data-testid="add-to-dashboard-dialog"]' });
+      await page.keyboard.press("Escape");
+
       await page.getByTestId(testIds.timeRangeButton).click();
       await expect(page.getByRole("dialog", { name: "Time range" })).toBeVisible();
       await expectAccessible(page, "Explore time range", { include: '[role="dialog"][aria-label="Time range"]' });

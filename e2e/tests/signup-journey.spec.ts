@@ -77,6 +77,19 @@ test("sign up, create a workspace, ingest with a new key, explore, save the quer
   await expect(page.getByRole("button", { name: "Saved queries (1)" })).toBeFocused();
   await expect(page.getByTestId("saved-queries-list")).toHaveCount(0);
 
+  // Add it to a new dashboard, drawn as an area chart, and land on that dashboard.
+  await page.getByRole("radiogroup", { name: "Visualisation" }).getByRole("radio", { name: "Area" }).click();
+  await page.getByRole("button", { name: "Add to dashboard" }).click();
+  const addDialog = page.getByRole("dialog", { name: "Add to dashboard" });
+  await expect(addDialog.getByLabel("Dashboard", { exact: true })).toHaveValue(/.+/);
+  await addDialog.getByLabel("Dashboard", { exact: true }).selectOption({ label: "A new dashboard…" });
+  await addDialog.getByLabel("New dashboard title").fill("Signup host");
+  await expect(addDialog.getByLabel("Panel title")).toHaveValue("cpu avg(usage_user)");
+  await addDialog.getByRole("button", { name: "Add panel" }).click();
+  await expect(page.getByRole("heading", { name: "Signup host", level: 1 })).toBeVisible();
+  const added = page.getByRole("region", { name: "cpu avg(usage_user)", exact: true });
+  await expect(added.getByTestId("panel-chart")).toHaveAttribute(chartAttrs.pointCount, "5");
+
   await page.goto(`/w/${workspaceId}/get-started`);
   await page.getByRole("link", { name: "Open Host overview" }).click();
   await expect(page.getByRole("heading", { name: "Host overview" })).toBeVisible();

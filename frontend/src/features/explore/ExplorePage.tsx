@@ -28,6 +28,7 @@ import { DEFAULT_QUERY, formatCost } from "./dql";
 import { useDqlQuery } from "./hooks/useDqlQuery";
 import { pushHistory, readHistory } from "./queryHistory";
 import { resultCut } from "./resultLimits";
+import { AddToDashboard } from "./components/AddToDashboard";
 import { csvFileName, resultCsv } from "./resultCsv";
 import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
 
@@ -173,6 +174,9 @@ export function ExplorePage(): ReactElement {
               : ""}
           </span>
           {run.isFetching ? <Spinner label="Running query" /> : null}
+          {canEdit(workspace.role) && query.trim() ? (
+            <AddToDashboard workspaceId={workspace.id} query={query} view={view} unit={unit} range={range} />
+          ) : null}
           {data && counts.series > 0 ? (
             <Button
               size="sm"

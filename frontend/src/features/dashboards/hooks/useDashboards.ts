@@ -1,5 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { listMembers } from "@/features/workspace-admin/api";
+import { ApiError } from "@/lib/apiError";
+import type { TimeRangeSpec } from "@/lib/time";
+import { panelFromExplore, specWithPanel, withPanel, type ExploredQuery } from "../addPanel";
 import { membersQueryKey } from "@/features/workspace-admin/hooks/useMembers";
 import {
   createDashboard,
@@ -57,6 +60,45 @@ export function useUpdateDashboard(workspaceId: string, dashboardId: string) {
   return useMutation({
     mutationFn: (body: DashboardUpdate) => updateDashboard(workspaceId, dashboardId, body),
     onSuccess: (d: Dashboard) => qc.setQueryData(dashboardKey(workspaceId, dashboardId), d),
+    onSettled: () => qc.invalidateQueries({ queryKey: key(workspaceId) }),
+  });
+}
+
+export interface AddPanelRequest {
+  /** The dashboard to add to, or a new one with this title. */
+  to: { dashboardId: string } | { newTitle: string };
+  explored: ExploredQuery;
+  /** A new dashboard's time range (Explore's). */
+  range: TimeRangeSpec;
+}
+
+/**
+ * Adds what Explore shows as a panel: a new version of the chosen dashboard (asked again once
+ * when someone saved it meanwhile: a panel added at the end overwrites nobody's changes), or a
+ * new dashboard holding only that panel.
+ */
+export function useAddPanel(workspaceId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ to, explored, range }: AddPanelRequest): Promise<Dashboard> => {
+      if ("newTitle" in to) {
+        return createDashboard(workspaceId, { title: to.newTitle, spec: specWithPanel(panelFromExplore([], explored), range) });
+      }
+      for (let attempt = 0; ; attempt += 1) {
+        const d = await readDashboard(workspaceId, to.dashboardId);
+        const panel = panelFromExplore(d.spec.panels ?? [], explored);
+        try {
+          return await updateDashboard(workspaceId, d.id, {
+            spec: withPanel(d.spec, panel),
+            message: `Added the panel "${panel.title}" from Explore`,
+            base_version: d.version,
+          });
+        } catch (e) {
+          if (attempt > 0 || !(e instanceof ApiError) || e.status !== 409) throw e;
+        }
+      }
+    },
+    onSuccess: (d: Dashboard) => qc.setQueryData(dashboardKey(workspaceId, d.id), d),
     onSettled: () => qc.invalidateQueries({ queryKey: key(workspaceId) }),
   });
 }

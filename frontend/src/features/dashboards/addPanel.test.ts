@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import type { Panel } from "./api";
+import { panelFromExplore, panelTypeForView, specWithPanel, titleForQuery, withPanel } from "./addPanel";
+
+const cpu = {
+  id: "panel-1",
+  type: "timeseries",
+  title: "CPU",
+  grid: { x: 0, y: 0, w: 12, h: 8 },
+  queries: [{ ref_id: "A", query: "M::cpu:(avg(usage_user))" }],
+} as Panel;
+
+describe("adding what Explore shows to a dashboard", () => {
+  it("draws each Explore view as the panel type that draws it the same way", () => {
+    expect(["line", "area", "bar", "stat", "table", "odd"].map(panelTypeForView)).toEqual([
+      "timeseries",
+      "area",
+      "bar",
+      "stat",
+      "table",
+      "timeseries",
+    ]);
+  });
+
+  it("starts the title from the measurement and the fields", () => {
+    expect(titleForQuery("M::cpu:(avg(usage_user)) [::1m] BY host")).toBe("cpu avg(usage_user)");
+    expect(titleForQuery("  M::`disk io`:(max(reads), max(writes)) BY host")).toBe("disk io max(reads), max(writes)");
+    expect(titleForQuery("show_measurement()")).toBe("New panel");
+  });
+
+  it("makes a panel beside or below the others, with a new id, the unit and the view's type", () => {
+    const panel = panelFromExplore([cpu], { title: " Load ", query: "M::system:(avg(load1))", view: "stat", unit: "percent" });
+    expect(panel).toEqual({
+      id: "panel-2",
+      type: "stat",
+      title: "Load",
+      grid: { x: 12, y: 0, w: 12, h: 8 },
+      queries: [{ ref_id: "A", query: "M::system:(avg(load1))" }],
+      unit: "percent",
+      legend: { show: true, position: "bottom", values: [] },
+      reduce: "last",
+      sparkline: true,
+    });
+    const table = panelFromExplore([], { title: "", query: "M::mem:(last(used))", view: "table", unit: "" });
+    expect([table.type, table.title, table.unit, "reduce" in table ? table.reduce : "?"]).toEqual(["table", "New panel", "none", null]);
+  });
+
+  it("adds the panel after the dashboard's, or makes a dashboard of it over Explore's range", () => {
+    const added = panelFromExplore([cpu], { title: "x", query: "M::a:(b)", view: "line", unit: "none" });
+    expect(withPanel({ schema_version: 1, panels: [cpu] }, added).panels?.map((p) => p.id)).toEqual(["panel-1", "panel-2"]);
+    expect(specWithPanel(added, { from: "now-6h", to: "now" })).toEqual({
+      schema_version: 1,
+      time: { from: "now-6h", to: "now" },
+      panels: [added],
+    });
+  });
+});

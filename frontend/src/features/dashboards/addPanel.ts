@@ -1,0 +1,49 @@
+import type { TimeRangeSpec } from "@/lib/time";
+import type { DashboardSpec, Panel } from "./api";
+import { newPanelId, nextPanelPosition } from "./layout";
+import { changePanelType, compactPanel, newPanel, type Visualisation } from "./panelSpec";
+
+/** Explore's view → the panel type that draws a result the same way. */
+export function panelTypeForView(view: string): Visualisation {
+  return view === "area" || view === "bar" || view === "stat" || view === "table" ? view : "timeseries";
+}
+
+/** `M::cpu:(avg(usage_user)) [::1m] BY host` → `cpu avg(usage_user)`; a title to start from. */
+export function titleForQuery(query: string): string {
+  const m = /^\s*M::`?([^`:]+)`?:\(/.exec(query);
+  if (!m) return "New panel";
+  // the field list runs to the bracket that closes the one after the measurement
+  let depth = 1;
+  let end = m[0].length;
+  for (; end < query.length && depth > 0; end += 1) {
+    if (query[end] === "(") depth += 1;
+    else if (query[end] === ")") depth -= 1;
+  }
+  if (depth > 0) return "New panel";
+  return `${m[1]} ${query.slice(m[0].length, end - 1)}`.slice(0, 200);
+}
+
+export interface ExploredQuery {
+  title: string;
+  query: string;
+  /** Explore's view: line, area, bar, stat or table. */
+  view: string;
+  unit: string;
+}
+
+/** A panel for what Explore shows, where the dashboard's Add panel would put it. */
+export function panelFromExplore(panels: readonly Panel[], q: ExploredQuery): Panel {
+  const base = newPanel(newPanelId(panels), nextPanelPosition(panels), q.query);
+  const panel = changePanelType({ ...base, title: q.title.trim() || "New panel", unit: q.unit || "none" }, panelTypeForView(q.view));
+  return compactPanel(panel);
+}
+
+/** `spec` with `panel` added after its panels. */
+export function withPanel(spec: DashboardSpec, panel: Panel): DashboardSpec {
+  return { ...spec, panels: [...(spec.panels ?? []), panel] };
+}
+
+/** A new dashboard holding only `panel`, over Explore's time range. */
+export function specWithPanel(panel: Panel, range: TimeRangeSpec): DashboardSpec {
+  return { schema_version: 1, time: { from: range.from, to: range.to }, panels: [panel] };
+}
