@@ -148,6 +148,12 @@ test("Host overview: the Busiest hosts top list ranks hosts as bars, and the das
     await page.reload();
     await expect(rows).toHaveCount(3, { timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
+  // What it shows is said beside its title, and to screen readers as its description.
+  await expect(busiest).toHaveAccessibleDescription(/the ten with the highest average CPU user time/);
+  await busiest.getByRole("button", { name: "About Busiest hosts (CPU user %)" }).click();
+  await expect(busiest.locator(".panel-description-text")).toContainText("whatever the Host variable says");
+  await page.keyboard.press("Escape");
+  await expect(busiest.locator(".panel-description-text")).toHaveCount(0);
   await expect(rows).toHaveText([/^beta\s*70%$/, /^gamma\s*50%$/, /^alpha\s*30%$/]);
   await expect(busiest.getByTestId(testIds.panelChart)).toHaveCount(0);
   const widths = await busiest

@@ -64,6 +64,8 @@ def host_overview() -> DashboardCreate:
             decimals=2,
             sparkline=False,
             thresholds=[{"value": 4, "color": "orange"}, {"value": 8, "color": "red"}],
+            description="Processes running or waiting for a CPU, averaged over the last minute. "
+            "Compare it with the number of cores: above it, work queues up.",
         ),
         _panel(
             "mem-used",
@@ -106,6 +108,8 @@ def host_overview() -> DashboardCreate:
             type="area",
             unit="percent",
             stack=True,
+            description="Share of all cores' time spent in programs (user), in the kernel "
+            "(system) and waiting for disk or network I/O (iowait), stacked.",
             legend={"show": True, "position": "bottom", "values": ["last", "max"]},
         ),
         _panel(
@@ -128,6 +132,8 @@ def host_overview() -> DashboardCreate:
             x=0,
             y=12,
             unit="bytes",
+            description="Used: memory programs hold. Available: what new programs can get "
+            "without swapping, page cache included.",
             legend={"show": True, "position": "bottom", "values": ["last"]},
         ),
         _panel(
@@ -154,6 +160,7 @@ def host_overview() -> DashboardCreate:
             x=0,
             y=20,
             unit="bytes/s",
+            description="Bytes read from and written to all disks, per second.",
         ),
         _panel(
             "net",
@@ -165,6 +172,7 @@ def host_overview() -> DashboardCreate:
             x=12,
             y=20,
             unit="bytes/s",
+            description="Bytes received and sent on all network interfaces, per second.",
         ),
         _panel(
             "top-cpu",
@@ -179,6 +187,8 @@ def host_overview() -> DashboardCreate:
             type="toplist",
             unit="percent",
             limit=10,
+            description="Every host of the workspace, whatever the Host variable says: the "
+            "ten with the highest average CPU user time over the time range.",
         ),
     ]
     return DashboardCreate.model_validate(

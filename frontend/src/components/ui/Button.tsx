@@ -1,6 +1,8 @@
-import type { ButtonHTMLAttributes, ReactElement } from "react";
+import type { ButtonHTMLAttributes, ReactElement, Ref } from "react";
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  /** The `<button>` itself (React passes `ref` as a prop). */
+  ref?: Ref<HTMLButtonElement>;
   variant?: "primary" | "secondary" | "danger" | "ghost";
   size?: "sm" | "md";
 }

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
 import type { Panel } from "../api";
@@ -51,6 +52,30 @@ describe("PanelView: top list", () => {
   afterEach(() => {
     client.setConfig({ baseUrl: "" });
     vi.unstubAllGlobals();
+  });
+
+  it("gives its description to screen readers, and shows it behind the ⓘ button until Escape", async () => {
+    const user = userEvent.setup({ delay: null });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <PanelView
+          workspaceId="w1"
+          panel={{ ...busiest, description: "Average CPU user time.\nAbove 80 % is red." }}
+          timeRange={{ from: "now-1h", to: "now" }}
+          variables={{}}
+        />
+      </QueryClientProvider>,
+    );
+    const panel = screen.getByRole("region", { name: "Busiest hosts" });
+    expect(panel).toHaveAccessibleDescription(/^Average CPU user time.\s+Above 80 % is red.$/);
+    const about = within(panel).getByRole("button", { name: "About Busiest hosts" });
+    expect(about).toHaveAttribute("aria-expanded", "false");
+    await user.click(about);
+    expect(about).toHaveAttribute("aria-expanded", "true");
+    expect(document.getElementById(about.getAttribute("aria-controls")!)).toHaveTextContent("Above 80 % is red.");
+    await user.keyboard("{Escape}");
+    expect(about).toHaveAttribute("aria-expanded", "false");
+    expect(about).toHaveFocus();
   });
 
   it("draws the series as bars ranked largest first, in the panel's unit and threshold colours, without a past", async () => {

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useMemo, type ReactElement, type ReactNode } from "react";
+import { useId, useMemo, type ReactElement, type ReactNode } from "react";
 import { HeatmapChart } from "@/components/charts/HeatmapChart";
 import { LinesChart } from "@/components/charts/LinesChart";
 import { StatChart, type StatItem } from "@/components/charts/StatChart";
@@ -15,6 +15,7 @@ import { toPanelOption } from "../panelOption";
 import { isChart, panelQuery, visibleQueries } from "../panelQuery";
 import { toTopList } from "../topList";
 import { SeriesValueTable } from "./SeriesValueTable";
+import { PanelDescription } from "./PanelDescription";
 import { PanelMenu } from "./PanelMenu";
 import { TopListChart } from "./TopListChart";
 
@@ -74,6 +75,7 @@ export function PanelView({
   );
   const counts = useMemo(() => countPoints(series), [series]);
   const title = panel.title || "Untitled panel";
+  const descriptionId = useId();
 
   let body: ReactElement;
   if (queries.length === 0) body = <EmptyState title="No query">Edit the panel and add a DQL query.</EmptyState>;
@@ -157,11 +159,17 @@ export function PanelView({
     <section
       className="panel card"
       aria-label={preview ? `Preview of ${title}` : title}
+      aria-describedby={panel.description ? descriptionId : undefined}
       data-testid="panel"
       data-panel-id={panel.id}
     >
       <header className={headerClassName ? `panel-header ${headerClassName}` : "panel-header"}>
-        <Heading title={panel.description || undefined}>{title}</Heading>
+        <div className="panel-title">
+          <Heading>{title}</Heading>
+          {panel.description ? (
+            <PanelDescription title={title} text={panel.description} descriptionId={descriptionId} />
+          ) : null}
+        </div>
         <div className="panel-actions">
           {run.isFetching ? <Spinner label="Refreshing" /> : null}
           {preview ? null : (

@@ -1,0 +1,76 @@
+import { useEffect, useId, useRef, useState, type ReactElement } from "react";
+import { Button } from "@/components/ui/Button";
+
+/** A circled "i", drawn: fonts differ in which symbols they have. */
+function InfoIcon(): ReactElement {
+  return (
+    <svg className="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+      <circle cx="8" cy="8" r="6.25" fill="none" stroke="currentColor" strokeWidth="1.5" />
+      <path d="M8 7.2v4M8 4.6v.1" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/**
+ * A panel's description behind an ⓘ button in its header: shown on a click or Enter, hidden
+ * again by Escape, a second press or a press elsewhere. Screen readers also get it as the
+ * panel's description (`descriptionId`, always in the page).
+ */
+export function PanelDescription({
+  title,
+  text,
+  descriptionId,
+}: {
+  title: string;
+  text: string;
+  descriptionId: string;
+}): ReactElement {
+  const [open, setOpen] = useState(false);
+  const popoverId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent): void => {
+      if (rootRef.current && !rootRef.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== "Escape") return;
+      e.preventDefault();
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="panel-description no-drag" ref={rootRef}>
+      <Button
+        ref={buttonRef}
+        variant="ghost"
+        size="sm"
+        aria-label={`About ${title}`}
+        aria-expanded={open}
+        aria-controls={open ? popoverId : undefined}
+        title={text}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <InfoIcon />
+      </Button>
+      <p id={descriptionId} className="sr-only">
+        {text}
+      </p>
+      {open ? (
+        <div id={popoverId} className="popover panel-description-text" aria-hidden="true">
+          {text}
+        </div>
+      ) : null}
+    </div>
+  );
+}
