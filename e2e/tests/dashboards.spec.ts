@@ -76,6 +76,12 @@ test("a panel's menu: the panel alone in the link, its data in tables and as CSV
   await page.goto(viewLink);
   await expect(page.getByTestId("panel-view")).toBeVisible();
   await page.getByRole("button", { name: "Back to the dashboard" }).click();
+  // the same by keyboard: v on the panel with the focus, v again to go back
+  await expect(menuButton).toBeFocused();
+  await page.keyboard.press("v");
+  await expect(page.getByTestId("panel-view")).toBeVisible();
+  await page.keyboard.press("v");
+  await expect(page.getByTestId("dashboard-grid")).toBeVisible();
 
   // Inspect data, by keyboard: the numbers as tables, one per host, and the same as a CSV file
   await menuButton.focus();

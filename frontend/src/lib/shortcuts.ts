@@ -30,6 +30,7 @@ export const SHORTCUTS: { section: string; items: { keys: string; does: string }
     section: "Dashboard",
     items: [
       { keys: "d r", does: "Refresh every panel" },
+      { keys: "v", does: "Show the panel with the focus (or under the pointer) alone; again to go back" },
       { keys: "Escape", does: "Back to the dashboard from a panel shown alone" },
     ],
   },

@@ -198,6 +198,20 @@ describe("DashboardPage", () => {
     expect(router.state.location.search).toBe("");
   });
 
+  it("shows the panel with the focus alone on v, and the dashboard again on a second v", async () => {
+    const router = await open();
+    screen.getByRole("button", { name: "Menu of CPU" }).focus();
+    await user.keyboard("v");
+    expect(router.state.location.search).toBe("?viewPanel=p1");
+    await user.keyboard("v");
+    expect(router.state.location.search).toBe("");
+    // not while the layout is edited
+    await user.click(screen.getByRole("button", { name: "Edit" }));
+    screen.getByRole("button", { name: "Menu of CPU" }).focus();
+    await user.keyboard("v");
+    expect(router.state.location.search).toBe("");
+  });
+
   it("says when the panel a link shows alone is not on the dashboard, and edits the whole layout", async () => {
     const router = await open("?viewPanel=p9");
     expect(screen.getByRole("heading", { name: "This panel is not on the dashboard" })).toBeInTheDocument();

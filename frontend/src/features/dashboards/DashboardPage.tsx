@@ -132,7 +132,19 @@ export function DashboardPage(): ReactElement {
       }),
     [setParams],
   );
-  useShortcuts({ "d r": refreshNow });
+  useShortcuts({
+    "d r": refreshNow,
+    // the panel with the focus, else the one under the pointer, alone; `v` again goes back
+    v: () => {
+      if (editing) return;
+      if (viewPanel) return setViewPanel("");
+      const grid = document.querySelector('[data-testid="dashboard-grid"]');
+      const focused = document.activeElement && grid?.contains(document.activeElement) ? document.activeElement : null;
+      const panel = (focused ?? grid?.querySelector("[data-panel-id]:hover"))?.closest("[data-panel-id]");
+      const id = panel?.getAttribute("data-panel-id");
+      if (id) setViewPanel(id);
+    },
+  });
   // Focus follows the panel: to "Back to the dashboard" when it is shown alone, and back to its
   // menu on the dashboard afterwards (the button that had it is gone either way).
   const lastViewed = useRef(viewPanel);
@@ -148,9 +160,14 @@ export function DashboardPage(): ReactElement {
       el?.focus();
       return el !== null;
     };
-    // the grid lays its panels out once it knows its width: a frame later
+    // the grid lays its panels out once it knows its width: a frame or a few later
     if (focus()) return;
-    const frame = requestAnimationFrame(() => void focus());
+    let frame = 0;
+    let tries = 0;
+    const retry = (): void => {
+      if (!focus() && (tries += 1) < 60) frame = requestAnimationFrame(retry);
+    };
+    frame = requestAnimationFrame(retry);
     return () => cancelAnimationFrame(frame);
   }, [viewPanel]);
   // Escape shows the whole dashboard again, unless it closes something open over the panel
