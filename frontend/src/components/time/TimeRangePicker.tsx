@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Button } from "@/components/ui/Button";
+import { ZoomOutIcon } from "@/components/ui/icons";
 import {
   describeTimeRange,
   formatDateTime,
@@ -28,16 +29,6 @@ function fromLocalInput(v: string): number | undefined {
 
 function toLocalInput(ms: number): string {
   return formatDateTime(ms, localTimeZone(), false).replace(" ", "T");
-}
-
-/** A magnifier with a minus: zoom out. Drawn, as fonts differ in which symbols they have. */
-function ZoomOutIcon(): ReactElement {
-  return (
-    <svg className="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
-      <circle cx="6.5" cy="6.5" r="4.75" fill="none" stroke="currentColor" strokeWidth="1.5" />
-      <path d="M4.25 6.5h4.5M10 10l4 4" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
-    </svg>
-  );
 }
 
 /**

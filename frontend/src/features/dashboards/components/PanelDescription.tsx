@@ -1,15 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactElement } from "react";
 import { Button } from "@/components/ui/Button";
-
-/** A circled "i", drawn: fonts differ in which symbols they have. */
-function InfoIcon(): ReactElement {
-  return (
-    <svg className="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
-      <circle cx="8" cy="8" r="6.25" fill="none" stroke="currentColor" strokeWidth="1.5" />
-      <path d="M8 7.2v4M8 4.6v.1" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-    </svg>
-  );
-}
+import { InfoIcon } from "@/components/ui/icons";
 
 /**
  * A panel's description behind an ⓘ button in its header: shown on a click or Enter, hidden
