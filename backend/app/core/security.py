@@ -66,6 +66,8 @@ def create_access_token(*, user_id: uuid.UUID, session_id: uuid.UUID) -> tuple[s
     payload = {
         "sub": str(user_id),
         "sid": str(session_id),
+        # unique per token: a renewal in the same second as the sign-in is still a new token
+        "jti": uuid.uuid4().hex,
         "iat": now,
         "exp": now + timedelta(seconds=expires_in),
         "typ": "access",
