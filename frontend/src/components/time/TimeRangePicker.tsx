@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from "react";
+import { useId, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Button } from "@/components/ui/Button";
 import { ZoomOutIcon } from "@/components/ui/icons";
+import { useDismiss } from "@/components/ui/useDismiss";
 import {
   describeTimeRange,
   formatDateTime,
@@ -59,23 +60,10 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
   const [absFrom, setAbsFrom] = useState(toLocalInput(start));
   const [absTo, setAbsTo] = useState(toLocalInput(end));
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key !== "Escape") return;
-      setOpen(false);
-      document.getElementById(buttonId)?.focus();
-    };
-    const onClick = (e: MouseEvent): void => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("mousedown", onClick);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("mousedown", onClick);
-    };
-  }, [open, buttonId]);
+  useDismiss(open, ref, (by) => {
+    setOpen(false);
+    if (by === "escape") document.getElementById(buttonId)?.focus();
+  });
 
   const applyAbsolute = (e: FormEvent): void => {
     e.preventDefault();

@@ -7,6 +7,7 @@ import {
   type KeyboardEvent,
   type RefObject,
 } from "react";
+import { useDismiss } from "./useDismiss";
 
 function menuItems(menu: HTMLElement | null): HTMLElement[] {
   return Array.from(menu?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? []);
@@ -56,14 +57,8 @@ export function useMenu(): MenuState {
     (all.find((el) => el.getAttribute("aria-checked") === "true") ?? all[0])?.focus();
   }, [open]);
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent): void => {
-      if (rootRef.current && !rootRef.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("mousedown", onDown);
-    return () => document.removeEventListener("mousedown", onDown);
-  }, [open]);
+  // Escape is the menu's own key (onMenuKeyDown), as are the arrows
+  useDismiss(open, rootRef, () => setOpen(false), { escape: false });
 
   const close = (): void => {
     setOpen(false);

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type ReactElement } from "react";
+import { useRef, useState, type ReactElement } from "react";
 import { Button } from "@/components/ui/Button";
+import { useDismiss } from "@/components/ui/useDismiss";
 import type { SavedQuery } from "./api";
 import { SavedQueriesList } from "./components/SavedQueriesList";
 import { SaveQueryForm } from "./components/SaveQueryForm";
@@ -28,24 +29,11 @@ export function SavedQueries({ workspaceId, query, canEdit, onOpen }: SavedQueri
   const opened = list.find((q) => q.id === openedId);
   const match = findSavedByText(list, query);
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key !== "Escape") return;
-      // Back to the button that opened the panel, so keyboard users keep their place.
-      ref.current?.querySelector<HTMLButtonElement>(`[data-panel="${open}"]`)?.focus();
-      setOpen(undefined);
-    };
-    const onClick = (e: MouseEvent): void => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(undefined);
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("mousedown", onClick);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("mousedown", onClick);
-    };
-  }, [open]);
+  useDismiss(open !== undefined, ref, (by) => {
+    // Back to the button that opened the panel, so keyboard users keep their place.
+    if (by === "escape") ref.current?.querySelector<HTMLButtonElement>(`[data-panel="${open}"]`)?.focus();
+    setOpen(undefined);
+  });
 
   const onPick = (q: SavedQuery): void => {
     setOpenedId(q.id);

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type ReactElement } from "react";
+import { useId, useRef, useState, type ReactElement } from "react";
 import { Button } from "@/components/ui/Button";
 import { InfoIcon } from "@/components/ui/icons";
+import { useDismiss } from "@/components/ui/useDismiss";
 
 /**
  * A panel's description behind an ⓘ button in its header: shown on a click or Enter, hidden
@@ -21,24 +22,10 @@ export function PanelDescription({
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent): void => {
-      if (rootRef.current && !rootRef.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key !== "Escape") return;
-      e.preventDefault();
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener("mousedown", onDown);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDown);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  useDismiss(open, rootRef, (by) => {
+    setOpen(false);
+    if (by === "escape") buttonRef.current?.focus();
+  });
 
   return (
     <div className="panel-description no-drag" ref={rootRef}>
