@@ -132,11 +132,20 @@ test("build a dashboard: variable, time shift, panel editor, drag and resize, th
   expect(await dash.gridPos("Beta CPU now")).toMatchObject({ x: 0, y: 0 });
   expect(await dash.gridPos("CPU user %")).toEqual(resized);
 
-  // The link is the view: a new tab shows the same variable, comparison, panels and layout.
+  // The link is the view: Share gives it (here with the time range locked to the minutes
+  // shown), and a new tab shows the same variable, comparison, panels and layout.
   await expect(page.getByRole("button", { name: "Edit", exact: true })).toBeVisible();
-  const link = page.url();
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  const share = page.getByRole("dialog", { name: /^Share “/ });
+  await expect(share.getByTestId("share-link")).toBeFocused();
+  await share.getByLabel("Lock the time range").check();
+  const link = await share.getByTestId("share-link").inputValue();
   expect(link).toMatch(/var-host=beta/);
   expect(link).toMatch(/compare=1d/);
+  expect(new URL(link).searchParams.get("from")).toMatch(/^\d{13}$/);
+  expect(new URL(link).searchParams.get("to")).toMatch(/^\d{13}$/);
+  await share.getByRole("button", { name: "Done" }).click();
+  await expect(share).toBeHidden();
   // A colleague opening it signs in first and lands on the same view.
   const colleague = await browser.newContext();
   const shared = await colleague.newPage();

@@ -88,6 +88,7 @@ test("a panel's menu: the panel alone in the link, its data in tables and as CSV
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
   await expect(page.getByRole("menuitem", { name: "Inspect data" })).toBeFocused();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: `Data of ${title}` });
@@ -289,4 +290,77 @@ test("a heatmap panel: chosen in the panel editor, saved, one row per host, read
   await expect(heatmap).toHaveAttribute(chartAttrs.rowCount, "3");
   await page.screenshot({ path: testInfo.outputPath("heatmap-dark.png"), fullPage: true });
   await page.emulateMedia({ colorScheme: "light" });
+});
+
+test("a text panel: Markdown from the panel editor, the variables' values in it, nothing in it runs", async ({
+  page,
+  request,
+}, testInfo) => {
+  const own = await createOwnWorkspace(request, "notes");
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill("On call");
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: "On call", level: 1 })).toBeVisible();
+  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
+  const dash = new DashboardPage(page);
+
+  await dash.startEditing();
+  await page.getByTestId(testIds.addPanel).click();
+  await expect(dash.editor).toBeVisible();
+  await dash.editor.getByLabel("Title").fill("Runbook");
+  await dash.editor.getByRole("radio", { name: "Text" }).click();
+  await expect(dash.editor.getByLabel("Panel query")).toHaveCount(0);
+  await expect(dash.editor.getByLabel("Unit")).toHaveCount(0);
+  const markdown = [
+    "# Hosts: $host",
+    "",
+    "1. Check **disk** on each host",
+    "2. Page the [database team](https://wiki.example.com/db)",
+    "",
+    "| host | role |",
+    "|---|---|",
+    "| alpha | primary |",
+    "",
+    '<img src="/nothing.png" alt="diagram" onerror="window.__ran = 1">',
+    "<script>window.__ran = 2</script>",
+    "[not a link](javascript:window.__ran=3)",
+  ].join("\n");
+  await dash.editor.getByLabel("Text (Markdown)").fill(markdown);
+  // the preview draws it, the variable read as All (nothing selected)
+  const preview = dash.editor.getByRole("region", { name: "Preview of Runbook" });
+  await expect(preview.getByRole("heading", { name: "Hosts: All", level: 3 })).toBeVisible();
+  await dash.editor.getByRole("button", { name: "Apply" }).click();
+  await expect(dash.editor).toBeHidden();
+  await dash.save();
+
+  const res = await request.get(`/api/v1/workspaces/${own.workspaceId}/dashboards/${dashboardId}`, {
+    headers: { Authorization: `Bearer ${own.token}` },
+  });
+  const saved = (await res.json()) as { spec: { panels: Record<string, unknown>[] } };
+  const stored = saved.spec.panels.find((p) => p.title === "Runbook");
+  expect(stored).toMatchObject({ type: "text", content: markdown });
+  expect(stored).not.toHaveProperty("queries");
+
+  // Opened from a link with two hosts: the heading lists them, the list, link and table are
+  // there, and nothing from the text ran.
+  await dash.goto(own.workspaceId, dashboardId, "var-host=alpha&var-host=beta");
+  const panel = dash.panel("Runbook");
+  await expect(panel.getByRole("heading", { name: "Hosts: alpha, beta", level: 3 })).toBeVisible();
+  await expect(panel.getByRole("listitem")).toHaveText(["Check disk on each host", "Page the database team"]);
+  const link = panel.getByRole("link", { name: "database team" });
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+  await expect(panel.getByRole("cell", { name: "primary" })).toBeVisible();
+  await expect(panel.getByRole("img", { name: "diagram" })).toHaveCount(1);
+  await expect(panel.getByText("not a link")).toBeVisible();
+  await expect(panel.locator('[href^="javascript"], [onerror], script')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran)).toBeUndefined();
+  await page.screenshot({ path: testInfo.outputPath("text-panel.png"), fullPage: true });
+
+  // its menu shows it alone or shares it: there is no data to inspect
+  await panel.getByRole("button", { name: "Menu of Runbook" }).click();
+  await expect(page.getByRole("menuitem")).toHaveText(["View", "Share"]);
+  await page.keyboard.press("Escape");
 });

@@ -97,11 +97,16 @@ Unit = Annotated[
 Reducer = Literal["last", "first", "avg", "min", "max", "sum", "count"]
 
 
-class _PanelBase(_Strict):
+class _PanelCommon(_Strict):
     id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
     title: str = Field(default="", max_length=200)
     description: str = Field(default="", max_length=2000)
     grid: GridPos
+
+
+class _PanelBase(_PanelCommon):
+    """A panel that draws the result of its DQL queries."""
+
     queries: list[PanelQuery] = Field(min_length=1, max_length=10)
     unit: Unit = "none"
     decimals: int | None = Field(default=None, ge=0, le=10)
@@ -154,8 +159,28 @@ class TopListPanel(_PanelBase):
     order: Literal["desc", "asc"] = "desc"
 
 
+class TextPanel(_PanelCommon):
+    """Notes beside the charts: Markdown (CommonMark with tables), no query.
+
+    ``$name`` in the text is replaced by the variable's value. HTML in it is kept, sanitised
+    when drawn: scripts, styles, event handlers and ``javascript:`` links are removed.
+    """
+
+    type: Literal["text"] = "text"
+    content: str = Field(
+        default="", max_length=20_000, examples=["## Runbook\nSee [the wiki](https://…)."]
+    )
+
+
 Panel = Annotated[
-    TimeseriesPanel | AreaPanel | BarPanel | StatPanel | TablePanel | HeatmapPanel | TopListPanel,
+    TimeseriesPanel
+    | AreaPanel
+    | BarPanel
+    | StatPanel
+    | TablePanel
+    | HeatmapPanel
+    | TopListPanel
+    | TextPanel,
     Field(discriminator="type"),
 ]
 

@@ -1005,7 +1005,9 @@ export type DashboardSpec = {
         type: 'heatmap';
     } & HeatmapPanel) | ({
         type: 'toplist';
-    } & TopListPanel)>;
+    } & TopListPanel) | ({
+        type: 'text';
+    } & TextPanel)>;
 };
 
 /**
@@ -2034,6 +2036,38 @@ export type TablePanel = {
      * Page Size
      */
     page_size?: number;
+};
+
+/**
+ * TextPanel
+ *
+ * Notes beside the charts: Markdown (CommonMark with tables), no query.
+ *
+ * ``$name`` in the text is replaced by the variable's value. HTML in it is kept, sanitised
+ * when drawn: scripts, styles, event handlers and ``javascript:`` links are removed.
+ */
+export type TextPanel = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Title
+     */
+    title?: string;
+    /**
+     * Description
+     */
+    description?: string;
+    grid: GridPos;
+    /**
+     * Type
+     */
+    type?: 'text';
+    /**
+     * Content
+     */
+    content?: string;
 };
 
 /**

@@ -40,6 +40,12 @@ def test_every_panel_type_round_trips(client: TestClient) -> None:
         panel("table", "table", page_size=50),
         panel("heat", "heatmap", color_scheme="reds"),
         panel("top", "toplist", limit=5, order="asc"),
+        {
+            "id": "notes",
+            "type": "text",
+            "grid": {"x": 0, "y": 8, "w": 24, "h": 3},
+            "content": "## Runbook for $host\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+        },
     ]
     body = {
         "title": "All panels",
@@ -70,7 +76,9 @@ def test_every_panel_type_round_trips(client: TestClient) -> None:
         "table",
         "heatmap",
         "toplist",
+        "text",
     ]
+    assert created["spec"]["panels"][-1]["content"].startswith("## Runbook for $host")
     assert created["spec"]["time"] == {"from": "now-6h", "to": "now"}
     got = client.get(
         f"/api/v1/workspaces/{ws['id']}/dashboards/{created['id']}", headers=user.headers
@@ -94,6 +102,19 @@ def test_invalid_specs_are_refused_with_the_reason(client: TestClient) -> None:
         ({"schema_version": 2, "panels": []}, "body.spec.schema_version"),
         ({"panels": [], "variables": [{"name": "x", "type": "query"}]}, "needs a query"),
         (spec(panel("a", unknown_field=1)), "unknown_field"),
+        # a text panel has no query, and its text has a limit
+        (spec(panel("a", "text")), "body.spec.panels.0.text.queries"),
+        (
+            spec(
+                {
+                    "id": "a",
+                    "type": "text",
+                    "grid": {"x": 0, "y": 0, "w": 4, "h": 2},
+                    "content": "x" * 20_001,
+                }
+            ),
+            "at most 20000 characters",
+        ),
     ]
     for bad, reason in cases:
         r = client.post(url, json={"title": "bad", "spec": bad}, headers=user.headers)

@@ -1,6 +1,6 @@
 import type { LineSeriesOption } from "echarts";
 import { describe, expect, it } from "vitest";
-import type { Panel } from "@/features/dashboards/api";
+import type { QueryPanel } from "@/features/dashboards/api";
 import { toPanelOption } from "@/features/dashboards/panelOption";
 import type { DqlResult } from "@/features/explore/dql";
 import { countDrawn } from "./countDrawn";
@@ -22,7 +22,7 @@ function result(hosts = HOSTS, t0 = T0): DqlResult {
   };
 }
 
-const panel: Panel = {
+const panel: QueryPanel = {
   id: "p",
   type: "timeseries",
   grid: { x: 0, y: 0, w: 12, h: 8 },
@@ -125,9 +125,9 @@ describe("mergeLines", () => {
   });
 
   it("leaves stacked and bar charts as they are, hiding through the legend", () => {
-    const stacked = toPanelOption({ panel: { ...panel, stack: true } as Panel, result: result(), range });
+    const stacked = toPanelOption({ panel: { ...panel, stack: true } as QueryPanel, result: result(), range });
     expect(mergeLines(stacked, new Set()).series).toBe(stacked.series);
-    const bars = toPanelOption({ panel: { ...panel, type: "bar" } as Panel, result: result(), range });
+    const bars = toPanelOption({ panel: { ...panel, type: "bar" } as QueryPanel, result: result(), range });
     const hidden = mergeLines(bars, new Set(["h01"]));
     expect(hidden.series).toBe(bars.series);
     expect(hidden.legend).toMatchObject({ show: false, selected: { h01: false } });

@@ -165,6 +165,7 @@ describe("DashboardPage", () => {
     const menu = screen.getByRole("menu", { name: "Menu of CPU" });
     expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual([
       "View",
+      "Share",
       "Explore",
       "Inspect data",
       "Download CSV",

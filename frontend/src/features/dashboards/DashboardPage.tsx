@@ -5,6 +5,7 @@ import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { ShareDialog } from "@/components/ui/ShareDialog";
 import { DuplicateIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/Spinner";
 import { useConfirm } from "@/components/ui/useConfirm";
@@ -71,6 +72,7 @@ export function DashboardPage(): ReactElement {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [editingPanel, setEditingPanel] = useState<PanelEdit | null>(null);
   const [showHistory, setShowHistory] = useState(false);
+  const [sharing, setSharing] = useState(false);
   const [confirm, confirmDialog] = useConfirm();
   const [showSettings, setShowSettings] = useState(false);
   const [note, setNote] = useState("");
@@ -338,6 +340,9 @@ export function DashboardPage(): ReactElement {
           <TimeRangePicker value={range} onChange={setRange} />
           <TimeShiftPicker value={compare} onChange={setCompare} />
           <RefreshPicker value={refresh} onChange={setRefresh} onRefresh={refreshNow} refreshing={fetching} />
+          <Button onClick={() => setSharing(true)} aria-haspopup="dialog">
+            Share
+          </Button>
           <Button onClick={() => setShowHistory(true)} aria-haspopup="dialog">
             History
           </Button>
@@ -571,6 +576,14 @@ export function DashboardPage(): ReactElement {
             setShowHistory(false);
           }}
           onClose={() => setShowHistory(false)}
+        />
+      ) : null}
+      {sharing ? (
+        <ShareDialog
+          what={`“${current.title}”`}
+          range={range}
+          panel={viewed ? { id: viewed.id, title: viewed.title || "Untitled panel" } : undefined}
+          onClose={() => setSharing(false)}
         />
       ) : null}
       {confirmDialog}

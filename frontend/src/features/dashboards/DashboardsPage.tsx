@@ -155,7 +155,7 @@ export function DashboardsPage(): ReactElement {
       id: "actions",
       header: "Actions",
       headerHidden: true,
-      className: "row",
+      className: "actions",
       cell: (d) =>
         editable ? (
           <>

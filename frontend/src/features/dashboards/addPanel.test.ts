@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Panel } from "./api";
+import type { QueryPanel } from "./api";
 import { panelFromExplore, panelTypeForView, specWithPanel, titleForQuery, withPanel } from "./addPanel";
 
 const cpu = {
@@ -8,7 +8,7 @@ const cpu = {
   title: "CPU",
   grid: { x: 0, y: 0, w: 12, h: 8 },
   queries: [{ ref_id: "A", query: "M::cpu:(avg(usage_user))" }],
-} as Panel;
+} as QueryPanel;
 
 describe("adding what Explore shows to a dashboard", () => {
   it("draws each Explore view as the panel type that draws it the same way", () => {

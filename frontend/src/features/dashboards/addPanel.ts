@@ -1,10 +1,10 @@
 import type { TimeRangeSpec } from "@/lib/time";
-import type { DashboardSpec, Panel } from "./api";
+import type { DashboardSpec, Panel, QueryPanel } from "./api";
 import { newPanelId, nextPanelPosition } from "./layout";
-import { changePanelType, compactPanel, newPanel, type Visualisation } from "./panelSpec";
+import { changePanelType, compactPanel, newPanel, type ChartVisualisation } from "./panelSpec";
 
 /** Explore's view → the panel type that draws a result the same way. */
-export function panelTypeForView(view: string): Visualisation {
+export function panelTypeForView(view: string): ChartVisualisation {
   return view === "area" || view === "bar" || view === "stat" || view === "table" ? view : "timeseries";
 }
 
@@ -32,7 +32,7 @@ export interface ExploredQuery {
 }
 
 /** A panel for what Explore shows, where the dashboard's Add panel would put it. */
-export function panelFromExplore(panels: readonly Panel[], q: ExploredQuery): Panel {
+export function panelFromExplore(panels: readonly Panel[], q: ExploredQuery): QueryPanel {
   const base = newPanel(newPanelId(panels), nextPanelPosition(panels), q.query);
   const panel = changePanelType({ ...base, title: q.title.trim() || "New panel", unit: q.unit || "none" }, panelTypeForView(q.view));
   return compactPanel(panel);

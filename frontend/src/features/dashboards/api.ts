@@ -23,9 +23,18 @@ import "@/lib/apiClient";
 export type Dashboard = DashboardPublic;
 export type { DashboardCreate, DashboardExport, DashboardSpec, DashboardUpdate, DashboardVersionsPublic };
 export type Panel = NonNullable<DashboardSpec["panels"]>[number];
+/** A Markdown panel: notes beside the charts, no query. */
+export type TextPanel = Extract<Panel, { type: "text" }>;
+/** A panel that draws the result of its DQL queries: every type but text. */
+export type QueryPanel = Exclude<Panel, { type: "text" }>;
+export type PanelQuery = QueryPanel["queries"][number];
 export type DashboardVariable = NonNullable<DashboardSpec["variables"]>[number];
 export type DashboardSummary = DashboardsPublic["data"][number];
 export type DashboardVersion = DashboardVersionsPublic["data"][number];
+
+export function isTextPanel(panel: Panel): panel is TextPanel {
+  return panel.type === "text";
+}
 
 export async function listDashboards(workspaceId: string, signal?: AbortSignal): Promise<DashboardsPublic> {
   const res = await dashboardsReadDashboards({ path: { workspace_id: workspaceId }, signal, throwOnError: true });

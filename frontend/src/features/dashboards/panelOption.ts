@@ -13,7 +13,7 @@ import {
   toChartSeries,
   type ChartSeries,
 } from "@/features/explore/toLineSeriesOption";
-import type { Panel } from "./api";
+import type { QueryPanel } from "./api";
 import { shiftPoints, timeShiftSuffix } from "./timeShift";
 
 export interface PanelCompare {
@@ -25,7 +25,7 @@ export interface PanelCompare {
 }
 
 export interface PanelOptionInput {
-  panel: Panel;
+  panel: QueryPanel;
   result: DqlResult;
   /** `toChartSeries(result)`, when the caller has it already. */
   series?: ChartSeries[];
@@ -35,7 +35,7 @@ export interface PanelOptionInput {
 }
 
 /** Where a panel's legend goes: on the canvas, in HTML beside it (`LinesChart`), or nowhere. */
-export function panelLegendMode(panel: Panel, seriesCount: number): "canvas" | "html" | "none" {
+export function panelLegendMode(panel: QueryPanel, seriesCount: number): "canvas" | "html" | "none" {
   if (panel.legend?.show === false) return "none";
   return legendModeFor(seriesCount);
 }

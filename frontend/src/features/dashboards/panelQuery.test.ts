@@ -2,10 +2,10 @@ import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
 import { DEFAULT_TIME_RANGE } from "@/lib/time";
-import type { DashboardSpec, Panel } from "./api";
+import type { DashboardSpec, QueryPanel } from "./api";
 import { awaitsVariable, dashboardView, PANEL_MAX_POINTS, panelQuery, prefetchPanels } from "./panelQuery";
 
-function panel(id: string, query: string, extra: Partial<Panel> = {}): Panel {
+function panel(id: string, query: string, extra: Partial<QueryPanel> = {}): QueryPanel {
   return {
     id,
     type: "timeseries",
@@ -13,7 +13,7 @@ function panel(id: string, query: string, extra: Partial<Panel> = {}): Panel {
     grid: { x: 0, y: 0, w: 6, h: 8 },
     queries: [{ ref_id: "A", query }],
     ...extra,
-  } as Panel;
+  } as QueryPanel;
 }
 
 const spec: DashboardSpec = {
@@ -107,7 +107,7 @@ describe("prefetchPanels", () => {
 
     // a panel mounting now finds its data under the same key, fresh
     const view = dashboardView(spec, params);
-    const cpu = new QueryObserver(qc, panelQuery("w1", spec.panels![0], view.range, view.values, view.compare));
+    const cpu = new QueryObserver(qc, panelQuery("w1", spec.panels![0] as QueryPanel, view.range, view.values, view.compare));
     const unsubscribe = cpu.subscribe(() => undefined);
     await vi.waitFor(() => expect(cpu.getCurrentResult().isSuccess).toBe(true));
     expect(cpu.getCurrentResult().data?.result.series.map((s) => s.name)).toEqual([
@@ -143,7 +143,7 @@ describe("prefetchPanels", () => {
 describe("panelQuery with a comparison", () => {
   it("asks for the past of charts over time, not of a top list, a stat or a table", () => {
     const range = { from: "now-1h", to: "now" };
-    const shiftOf = (type: Panel["type"]) => panelQuery("w1", panel("p", "M::cpu:(avg(x))", { type }), range, {}, "1d").queryKey.at(-1);
+    const shiftOf = (type: QueryPanel["type"]) => panelQuery("w1", panel("p", "M::cpu:(avg(x))", { type }), range, {}, "1d").queryKey.at(-1);
     expect(shiftOf("timeseries")).toBe(86_400_000);
     expect(shiftOf("bar")).toBe(86_400_000);
     expect(shiftOf("toplist")).toBe(0);

@@ -3,9 +3,9 @@ import { queryRawBatched } from "@/features/explore/api";
 import type { DqlResult } from "@/features/explore/dql";
 import { effectiveRefresh } from "@/lib/refresh";
 import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
-import type { DashboardSpec, Panel } from "./api";
+import { isTextPanel, type DashboardSpec, type QueryPanel } from "./api";
 import type { PanelCompare } from "./panelOption";
-import { effectiveTimeShift, parseTimeShift, shiftRange } from "./timeShift";
+import { effectiveTimeShift, parseTimeShift, shiftRange, timeShiftSuffix } from "./timeShift";
 import { interpolateVariables, referencedVariables, variablesFromSearch } from "./variables";
 
 /** Buckets a panel asks for at most: longer ranges widen the query's interval instead of failing. */
@@ -62,7 +62,20 @@ export interface PanelData {
   compare?: PanelCompare;
 }
 
-export function isChart(type: Panel["type"]): boolean {
+/**
+ * A panel's data as Inspect and Download CSV give it: the present series, then, with a
+ * comparison, the past ones named as the legend names them (`cpu (1d ago)`), at the times
+ * they were measured.
+ */
+export function inspectedResult(data: PanelData): DqlResult {
+  if (!data.compare) return data.result;
+  const suffix = timeShiftSuffix(data.compare.shift);
+  return {
+    series: [...data.result.series, ...data.compare.result.series.map((s) => ({ ...s, name: `${s.name} (${suffix})` }))],
+  };
+}
+
+export function isChart(type: QueryPanel["type"]): boolean {
   return type !== "stat" && type !== "table";
 }
 
@@ -71,7 +84,7 @@ export function isChart(type: Panel["type"]): boolean {
  * list (one value per series, ranked) and a heatmap (one row per series) have nowhere to draw
  * them, so they do not ask for them.
  */
-export function comparesWithPast(type: Panel["type"]): boolean {
+export function comparesWithPast(type: QueryPanel["type"]): boolean {
   return isChart(type) && type !== "toplist" && type !== "heatmap";
 }
 
@@ -81,19 +94,19 @@ export function panelQueryPrefix(workspaceId: string): unknown[] {
 }
 
 /** A panel's visible queries, each with its reference (`A`, `B` …) and the variables filled in. */
-export function visibleQueries(panel: Panel, variables: Record<string, string[]>): { refId: string; query: string }[] {
+export function visibleQueries(panel: QueryPanel, variables: Record<string, string[]>): { refId: string; query: string }[] {
   return panel.queries
     .filter((q) => !q.hidden)
     .map((q, i) => ({ refId: q.ref_id ?? String.fromCharCode(65 + i), query: interpolateVariables(q.query, variables) }));
 }
 
 /** A panel's queries as sent: the visible ones, with the variables filled in. */
-export function panelQueries(panel: Panel, variables: Record<string, string[]>): string[] {
+export function panelQueries(panel: QueryPanel, variables: Record<string, string[]>): string[] {
   return visibleQueries(panel, variables).map((q) => q.query);
 }
 
 /** Whether a visible query of `panel` uses one of the `pending` variables. */
-export function awaitsVariable(panel: Panel, pending: readonly string[] | undefined): boolean {
+export function awaitsVariable(panel: QueryPanel, pending: readonly string[] | undefined): boolean {
   if (!pending?.length) return false;
   return panel.queries.some((q) => !q.hidden && pending.some((name) => referencedVariables(q.query).has(name)));
 }
@@ -107,7 +120,7 @@ export function awaitsVariable(panel: Panel, pending: readonly string[] | undefi
  */
 export function panelQuery(
   workspaceId: string,
-  panel: Panel,
+  panel: QueryPanel,
   timeRange: TimeRangeSpec,
   variables: Record<string, string[]>,
   compare?: string,
@@ -161,6 +174,7 @@ export function prefetchPanels(
   const view = dashboardView(spec, params);
   const viewed = (spec.panels ?? []).filter((p) => p.id === view.viewPanel);
   for (const panel of viewed.length ? viewed : (spec.panels ?? [])) {
+    if (isTextPanel(panel)) continue;
     const options = panelQuery(workspaceId, panel, view.range, view.values, view.compare, view.pending);
     if (options.enabled) void client.prefetchQuery(options);
   }

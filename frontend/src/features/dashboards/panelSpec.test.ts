@@ -29,6 +29,27 @@ describe("changePanelType", () => {
     expect("sparkline" in line).toBe(false);
   });
 
+  it("turns a panel into text and back, the queries and settings coming back from before", () => {
+    const text = changePanelType({ ...stat, description: "Load average" }, "text");
+    expect(text).toEqual({ id: "p", type: "text", title: "Load", description: "Load average", grid: stat.grid, content: "" });
+    const written = { ...text, title: "Load, explained", content: "## Load" } as Panel;
+    expect(changePanelType(written, "text")).toMatchObject({ content: "## Load" });
+    // back to a chart: the stat's query, unit and thresholds, with the title typed meanwhile
+    expect(compactPanel(changePanelType(written, "timeseries", stat))).toEqual({
+      id: "p",
+      type: "timeseries",
+      title: "Load, explained",
+      description: "Load average",
+      grid: stat.grid,
+      queries: stat.queries,
+      unit: "short",
+      thresholds: stat.thresholds,
+    });
+    // a text panel that never had a query starts as a line chart with an empty one
+    expect(changePanelType(written, "bar")).toMatchObject({ type: "bar", queries: [{ ref_id: "A", query: "" }] });
+    expect(visualisationOf(written)).toBe("text");
+  });
+
   it("carries reduce between stat and table, stack between line, area and bar", () => {
     expect(changePanelType(stat, "table")).toMatchObject({ type: "table", reduce: "max" });
     const area = changePanelType({ ...changePanelType(stat, "bar"), stack: true } as Panel, "area");

@@ -1,4 +1,4 @@
-import type { Panel } from "./api";
+import { isTextPanel, type Panel, type QueryPanel } from "./api";
 
 /** The visualisations the panel editor offers: every panel type of the schema. */
 export const VISUALISATIONS = [
@@ -9,9 +9,12 @@ export const VISUALISATIONS = [
   { value: "stat", label: "Stat" },
   { value: "toplist", label: "Top list" },
   { value: "table", label: "Table" },
+  { value: "text", label: "Text" },
 ] as const;
 
 export type Visualisation = (typeof VISUALISATIONS)[number]["value"];
+/** The visualisations of a query's result: every one but text. */
+export type ChartVisualisation = Exclude<Visualisation, "text">;
 export type PanelType = Panel["type"];
 
 type Reducer = "last" | "first" | "avg" | "min" | "max" | "sum" | "count";
@@ -21,8 +24,18 @@ type Reducer = "last" | "first" | "avg" | "min" | "max" | "sum" | "count";
  * (a table has no `sparkline`), so only the shared fields are kept, plus the type's own
  * settings carried over where they mean the same thing (`stack`, `reduce`, a top list's
  * `limit` and `order`, a heatmap's `color_scheme`).
+ *
+ * A text panel has no query: `previous` gives back the queries and settings a panel had
+ * before it was turned into text (the editor keeps them), else it starts with an empty query.
  */
-export function changePanelType(panel: Panel, type: Visualisation): Panel {
+export function changePanelType(current: Panel, type: ChartVisualisation, previous?: QueryPanel): QueryPanel;
+export function changePanelType(current: Panel, type: Visualisation, previous?: QueryPanel): Panel;
+export function changePanelType(current: Panel, type: Visualisation, previous?: QueryPanel): Panel {
+  const shared = { id: current.id, title: current.title, description: current.description, grid: current.grid };
+  if (type === "text") return { ...shared, type, content: isTextPanel(current) ? current.content : "" };
+  const panel: QueryPanel = isTextPanel(current)
+    ? { ...(previous ?? newPanel(current.id, current.grid, "")), ...shared }
+    : current;
   const base = {
     id: panel.id,
     title: panel.title,
@@ -61,12 +74,12 @@ export function changePanelType(panel: Panel, type: Visualisation): Panel {
 }
 
 /** Drops keys whose value is `undefined`, so the saved JSON stays as small as the schema's defaults. */
-export function compactPanel(panel: Panel): Panel {
-  return Object.fromEntries(Object.entries(panel).filter(([, v]) => v !== undefined)) as Panel;
+export function compactPanel<T extends Panel>(panel: T): T {
+  return Object.fromEntries(Object.entries(panel).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** A new line panel at `grid` querying `query`. */
-export function newPanel(id: string, grid: Panel["grid"], query: string): Panel {
+export function newPanel(id: string, grid: Panel["grid"], query: string): QueryPanel {
   return {
     id,
     type: "timeseries",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DashboardVariable, Panel } from "./api";
+import type { DashboardVariable, Panel, QueryPanel } from "./api";
 import {
   emptyVariableForm,
   formQuery,
@@ -181,19 +181,32 @@ describe("list helpers", () => {
   });
 
   it("renames a variable in the panel queries that use it, and only there", () => {
-    const panel = (title: string, ...queries: string[]): Panel =>
-      ({ id: title, type: "timeseries", title, grid: { x: 0, y: 0, w: 6, h: 4 }, queries: queries.map((query) => ({ query })) }) as Panel;
+    const panel = (title: string, ...queries: string[]): QueryPanel =>
+      ({ id: title, type: "timeseries", title, grid: { x: 0, y: 0, w: 6, h: 4 }, queries: queries.map((query) => ({ query })) }) as QueryPanel;
     const untouched = panel("other", "M::cpu:(avg(usage_user)) {host = '$hostname'}");
     const panels = [
       panel("both", "M::cpu:(avg(usage_user)) {host = re'$host'} BY ${host}", "M::mem:(avg(used)) {host = '$host', dc = '$dc'}"),
       untouched,
     ];
     const renamed = renameVariableInPanels(panels, "host", "server");
-    expect(renamed[0].queries.map((q) => q.query)).toEqual([
+    expect((renamed[0] as QueryPanel).queries.map((q) => q.query)).toEqual([
       "M::cpu:(avg(usage_user)) {host = re'$server'} BY ${server}",
       "M::mem:(avg(used)) {host = '$server', dc = '$dc'}",
     ]);
     expect(renamed[1]).toBe(untouched);
     expect(renameVariableInPanels(panels, "host", "host")).toEqual(panels);
+  });
+
+  it("finds and renames a variable in a text panel's text too", () => {
+    const notes: Panel = {
+      id: "notes",
+      type: "text",
+      title: "Notes",
+      grid: { x: 0, y: 0, w: 6, h: 4 },
+      content: "Runbook for $host (${host}), not $hostname",
+    };
+    expect(panelsUsingVariable([notes], "host")).toEqual(["Notes"]);
+    const [renamed] = renameVariableInPanels([notes], "host", "server");
+    expect(renamed).toEqual({ ...notes, content: "Runbook for $server (${server}), not $hostname" });
   });
 });

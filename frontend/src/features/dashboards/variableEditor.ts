@@ -1,5 +1,5 @@
 import { quoteList } from "@/features/explore/editor/dqlCompletion";
-import type { DashboardVariable, Panel } from "./api";
+import { isTextPanel, type DashboardVariable, type Panel } from "./api";
 
 /**
  * The dashboard settings' variable form: what an editor fills in, how it becomes a
@@ -168,22 +168,29 @@ function reference(name: string, flags = ""): RegExp {
   return new RegExp(String.raw`\$(?:\{${name}\}|${name}(?![A-Za-z0-9_]))`, flags);
 }
 
-/** The titles of the panels whose queries refer to `$name` or `${name}`. */
+/** What of a panel may name a variable: its queries, or a text panel's text. */
+function panelTexts(panel: Panel): string[] {
+  return isTextPanel(panel) ? [panel.content ?? ""] : panel.queries.map((q) => q.query);
+}
+
+/** The titles of the panels whose queries (or text) refer to `$name` or `${name}`. */
 export function panelsUsingVariable(panels: readonly Panel[], name: string): string[] {
   if (!VARIABLE_NAME.test(name)) return [];
   const ref = reference(name);
-  return panels.filter((p) => p.queries.some((q) => ref.test(q.query))).map((p) => p.title || "Untitled panel");
+  return panels.filter((p) => panelTexts(p).some((t) => ref.test(t))).map((p) => p.title || "Untitled panel");
 }
 
-/** The panels with `$from` (and `${from}`) renamed to `$to` in their queries; untouched panels are kept as they are. */
+/**
+ * The panels with `$from` (and `${from}`) renamed to `$to` in their queries, and in a text
+ * panel's text; untouched panels are kept as they are.
+ */
 export function renameVariableInPanels(panels: readonly Panel[], from: string, to: string): Panel[] {
   if (from === to || !VARIABLE_NAME.test(from) || !VARIABLE_NAME.test(to)) return [...panels];
   const ref = reference(from, "g");
+  const rename = (text: string): string => text.replace(ref, (m) => (m.startsWith("${") ? `\${${to}}` : `$${to}`));
   return panels.map((p) => {
-    if (!p.queries.some((q) => reference(from).test(q.query))) return p;
-    return {
-      ...p,
-      queries: p.queries.map((q) => ({ ...q, query: q.query.replace(ref, (m) => (m.startsWith("${") ? `\${${to}}` : `$${to}`)) })),
-    };
+    if (!panelTexts(p).some((t) => reference(from).test(t))) return p;
+    if (isTextPanel(p)) return { ...p, content: rename(p.content ?? "") };
+    return { ...p, queries: p.queries.map((q) => ({ ...q, query: rename(q.query) })) };
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { interpolateVariables, variablesFromSearch } from "./variables";
+import { interpolateText, interpolateVariables, variablesFromSearch } from "./variables";
 
 describe("interpolateVariables", () => {
   it("replaces single values, braced or bare", () => {
@@ -14,6 +14,14 @@ describe("interpolateVariables", () => {
 
   it("leaves unknown names untouched and turns an empty selection into all", () => {
     expect(interpolateVariables("x = '$nope' and re'$empty'", { empty: [] })).toBe("x = '$nope' and re'.*'");
+  });
+});
+
+describe("interpolateText", () => {
+  it("lists the values for people to read, All for an empty selection, and keeps unknown names", () => {
+    expect(interpolateText("Hosts: $host in ${dc}; $nope, $all", { host: ["a.b", "c"], dc: ["eu"], all: [] })).toBe(
+      "Hosts: a.b, c in eu; $nope, All",
+    );
   });
 });
 

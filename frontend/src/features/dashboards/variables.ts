@@ -5,12 +5,24 @@
  * "all" and becomes `.*`; a name that is not a variable of the dashboard is left as is.
  */
 export function interpolateVariables(query: string, values: Record<string, string[]>): string {
-  return query.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced, bare) => {
-    const name = (braced ?? bare) as string;
-    const v = values[name];
-    if (!v) return whole;
+  return replaceVariables(query, values, (v) => {
     if (v.length === 0) return ".*";
     return v.length === 1 ? v[0] : v.map(escapeRegex).join("|");
+  });
+}
+
+/**
+ * Variables in a text panel's text, for people to read: several values are listed
+ * (`web-1, web-2`), nothing selected reads `All`.
+ */
+export function interpolateText(text: string, values: Record<string, string[]>): string {
+  return replaceVariables(text, values, (v) => (v.length === 0 ? "All" : v.join(", ")));
+}
+
+function replaceVariables(text: string, values: Record<string, string[]>, format: (v: string[]) => string): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced, bare) => {
+    const v = values[(braced ?? bare) as string];
+    return v ? format(v) : whole;
   });
 }
 

@@ -8,6 +8,7 @@ import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { RadioGroup } from "@/components/ui/RadioGroup";
+import { ShareDialog } from "@/components/ui/ShareDialog";
 import { Spinner } from "@/components/ui/Spinner";
 import { SavedQueries } from "@/features/saved-queries/SavedQueries";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
@@ -99,6 +100,7 @@ export function ExplorePage(): ReactElement {
   // the result of `query` (the one in the URL): did its LIMIT or SLIMIT cut it short?
   const cut = useMemo(() => resultCut(query, data?.result), [query, data]);
 
+  const [sharing, setSharing] = useState(false);
   const onBrush = useCallback(
     ([a, b]: [number, number]) => setRange({ from: String(a), to: String(b) }),
     [setRange],
@@ -111,6 +113,9 @@ export function ExplorePage(): ReactElement {
         <div className="toolbar">
           <TimeRangePicker value={range} onChange={setRange} />
           <RefreshPicker value={refresh} onChange={setRefresh} />
+          <Button onClick={() => setSharing(true)} aria-haspopup="dialog">
+            Share
+          </Button>
           <Button variant="primary" onClick={onRun} data-testid="run-query" aria-keyshortcuts="Control+Enter">
             Run query
           </Button>
@@ -216,6 +221,7 @@ export function ExplorePage(): ReactElement {
           <LinesChart option={option} label={`Chart of ${query}`} onBrushX={onBrush} style={{ height: 380 }} />
         ) : null}
       </section>
+      {sharing ? <ShareDialog what="this query" range={range} onClose={() => setSharing(false)} /> : null}
     </div>
   );
 }

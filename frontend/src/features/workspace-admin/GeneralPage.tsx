@@ -9,7 +9,7 @@ import { canAdmin, useDeleteWorkspace, useRenameWorkspace } from "@/features/wor
 import { fieldErrors, toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import { CopyButton } from "./components/CopyButton";
+import { CopyButton } from "@/components/ui/CopyButton";
 import { useMembers } from "./hooks/useMembers";
 
 /** "a viewer", "an editor", … */

@@ -10,7 +10,7 @@ import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { Invitation, Role } from "./api";
-import { CopyButton } from "./components/CopyButton";
+import { CopyButton } from "@/components/ui/CopyButton";
 import { useCreateInvitation, useInvitations, useRevokeInvitation } from "./hooks/useMembers";
 import { invitationStatus, inviteLink } from "./inviteLink";
 import { grantableRoles, isRole } from "./roles";

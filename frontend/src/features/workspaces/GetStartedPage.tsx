@@ -4,7 +4,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { Spinner } from "@/components/ui/Spinner";
 import { useDashboards } from "@/features/dashboards/hooks/useDashboards";
-import { CopyButton } from "@/features/workspace-admin/components/CopyButton";
+import { CopyButton } from "@/components/ui/CopyButton";
 import { useApiKeys, useCreateKey } from "@/features/workspace-admin/hooks/useApiKeys";
 import { toUserMessage } from "@/lib/apiError";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";

@@ -191,4 +191,34 @@ describe("PanelEditor", () => {
     await user.click(within(editor).getByRole("button", { name: "Apply" }));
     expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ type: "toplist", reduce: "last" }));
   });
+
+  it("writes a text panel with a Markdown preview, and gives the query back when it is a chart again", async () => {
+    const { editor, onApply } = await openEditor();
+    await user.click(within(editor).getByRole("radio", { name: "Text" }));
+    // no query, no unit, no thresholds: a text area and its preview
+    expect(within(editor).queryByLabelText("Panel query")).not.toBeInTheDocument();
+    expect(within(editor).queryByLabelText("Unit")).not.toBeInTheDocument();
+    expect(within(editor).queryByText("Thresholds")).not.toBeInTheDocument();
+    const text = within(editor).getByLabelText("Text (Markdown)");
+    await user.type(text, "# Runbook{Enter}{Enter}Restart **the agent**.");
+    const heading = await within(editor).findByRole("heading", { name: "Runbook", level: 3 }, { timeout: 5_000 });
+    const preview = within(editor).getByRole("region", { name: "Preview of Busiest hosts" });
+    expect(preview).toContainElement(heading);
+    expect(within(preview).getByText("the agent").tagName).toBe("STRONG");
+    // a text panel needs no query to be applied
+    expect(within(editor).getByRole("button", { name: "Apply" })).toBeEnabled();
+
+    // back to a chart and to text again: the query and the text are both still there
+    await user.click(within(editor).getByRole("radio", { name: "Top list" }));
+    expect(within(editor).getByLabelText("Value")).toHaveValue("avg");
+    await user.click(within(editor).getByRole("radio", { name: "Text" }));
+    await user.click(within(editor).getByRole("button", { name: "Apply" }));
+    expect(onApply).toHaveBeenCalledWith({
+      id: "top-cpu",
+      type: "text",
+      title: "Busiest hosts",
+      grid: busiest.grid,
+      content: "# Runbook\n\nRestart **the agent**.",
+    });
+  }, 20_000);
 });

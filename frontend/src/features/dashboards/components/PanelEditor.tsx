@@ -9,8 +9,8 @@ import { queryRaw } from "@/features/explore/api";
 import { dqlCompletionSource } from "@/features/explore/editor/dqlCompletion";
 import { DqlEditor } from "@/features/explore/editor/DqlEditor";
 import type { TimeRangeSpec } from "@/lib/time";
-import type { Panel } from "../api";
-import { changePanelType, compactPanel, VISUALISATIONS, visualisationOf } from "../panelSpec";
+import { isTextPanel, type Panel, type QueryPanel } from "../api";
+import { changePanelType, compactPanel, VISUALISATIONS, visualisationOf, type Visualisation } from "../panelSpec";
 import { sameJson } from "../sameSpec";
 import { TOP_LIST_LIMIT } from "../topList";
 import { useDebouncedValue } from "../useDebouncedValue";
@@ -68,8 +68,13 @@ export function PanelEditor({
   const titleId = useId();
   const titleInput = useRef<HTMLInputElement>(null);
   const changed = !sameJson(draft, panel);
-  const query = draft.queries[0]?.query ?? "";
-  const validQuery = query.trim() !== "";
+  // the panel as a query panel; what it was as a chart and as text, which come back when
+  // the visualisation switches back
+  const q = isTextPanel(draft) ? undefined : draft;
+  const asChart = useRef<QueryPanel | undefined>(isTextPanel(panel) ? undefined : panel);
+  const asText = useRef(isTextPanel(panel) ? (panel.content ?? "") : "");
+  const query = q?.queries[0]?.query ?? "";
+  const validQuery = !q || query.trim() !== "";
 
   const completion = useMemo(
     () =>
@@ -105,9 +110,18 @@ export function PanelEditor({
   }, []);
 
   const update = (patch: Partial<Panel>): void => setDraft((d) => ({ ...d, ...patch }) as Panel);
-  const setQuery = (q: string): void =>
-    setDraft((d) => ({ ...d, queries: [{ ...(d.queries[0] ?? { ref_id: "A" }), query: q }, ...d.queries.slice(1)] }));
-  const legend = draft.legend ?? { show: true, position: "bottom" as const, values: [] };
+  const setQuery = (text: string): void =>
+    setDraft((d) =>
+      isTextPanel(d) ? d : { ...d, queries: [{ ...(d.queries[0] ?? { ref_id: "A" }), query: text }, ...d.queries.slice(1)] },
+    );
+  const setContent = (content: string): void => setDraft((d) => (isTextPanel(d) ? { ...d, content } : d));
+  const changeType = (type: Visualisation): void => {
+    if (isTextPanel(draft)) asText.current = draft.content ?? "";
+    else asChart.current = draft;
+    const next = changePanelType(draft, type, asChart.current);
+    setDraft(isTextPanel(next) && q ? { ...next, content: asText.current } : next);
+  };
+  const legend = q?.legend ?? { show: true, position: "bottom" as const, values: [] };
   const legendValues = legend.values ?? [];
   const vis = visualisationOf(draft);
   const isChart = vis === "timeseries" || vis === "area" || vis === "bar";
@@ -150,18 +164,38 @@ export function PanelEditor({
               compare={compare}
             />
           </div>
-          <section className="card" aria-label="Query">
-            <DqlEditor value={query} onChange={setQuery} onRun={flushPreview} completion={completion} label="Panel query" />
-            <p className="muted small editor-hint">
-              The preview follows your edits; Ctrl+Enter (⌘+Enter) runs it now, Ctrl+Space suggests names. Use{" "}
-              <code>$name</code> for a dashboard variable.
-            </p>
-            {!validQuery ? (
-              <p className="field-error" role="alert">
-                A panel needs a query.
+          {q ? (
+            <section className="card" aria-label="Query">
+              <DqlEditor value={query} onChange={setQuery} onRun={flushPreview} completion={completion} label="Panel query" />
+              <p className="muted small editor-hint">
+                The preview follows your edits; Ctrl+Enter (⌘+Enter) runs it now, Ctrl+Space suggests names. Use{" "}
+                <code>$name</code> for a dashboard variable.
               </p>
-            ) : null}
-          </section>
+              {!validQuery ? (
+                <p className="field-error" role="alert">
+                  A panel needs a query.
+                </p>
+              ) : null}
+            </section>
+          ) : (
+            <section className="card panel-editor-text" aria-label="Text">
+              <label htmlFor={`${titleId}-content`}>Text (Markdown)</label>
+              <textarea
+                id={`${titleId}-content`}
+                className="mono"
+                rows={12}
+                maxLength={20_000}
+                spellCheck
+                value={draft.type === "text" ? (draft.content ?? "") : ""}
+                onChange={(e) => setContent(e.target.value)}
+              />
+              <p className="muted small editor-hint">
+                Markdown: <code># heading</code>, <code>**bold**</code>, <code>- list</code>, <code>[link](https://…)</code>,
+                tables, <code>`code`</code>. <code>$name</code> shows a dashboard variable&apos;s value. Links to other sites
+                open in a new tab.
+              </p>
+            </section>
+          )}
         </div>
         <aside className="panel-editor-options card" aria-label="Panel options">
           <div className="field">
@@ -191,177 +225,181 @@ export function PanelEditor({
               className="wrap"
               options={VISUALISATIONS}
               value={vis}
-              onChange={(v) => setDraft((d) => changePanelType(d, v))}
+              onChange={changeType}
             />
           </fieldset>
-          <div className="row">
-            <div className="field grow">
-              <label htmlFor={`${titleId}-unit`}>Unit</label>
-              <select id={`${titleId}-unit`} value={draft.unit ?? "none"} onChange={(e) => update({ unit: e.target.value })}>
-                {UNITS.some((u) => u.value === (draft.unit ?? "none")) ? null : (
-                  <option value={draft.unit}>{draft.unit}</option>
-                )}
-                {UNITS.map((u) => (
-                  <option key={u.value} value={u.value}>
-                    {u.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field narrow">
-              <label htmlFor={`${titleId}-dec`}>Decimals</label>
-              <input
-                id={`${titleId}-dec`}
-                type="number"
-                min={0}
-                max={10}
-                placeholder="auto"
-                value={draft.decimals ?? ""}
-                onChange={(e) =>
-                  update({
-                    decimals: e.target.value === "" ? null : Math.min(10, Math.max(0, Math.round(Number(e.target.value)))),
-                  })
-                }
-              />
-            </div>
-          </div>
-          {draft.type === "stat" || draft.type === "table" || draft.type === "toplist" ? (
-            <div className="field">
-              <label htmlFor={`${titleId}-reduce`}>{draft.type === "table" ? "Rows" : "Value"}</label>
-              <select
-                id={`${titleId}-reduce`}
-                value={("reduce" in draft && draft.reduce) || ""}
-                onChange={(e) => update({ reduce: (e.target.value || null) as Reducer } as Partial<Panel>)}
-              >
-                {draft.type === "table" ? <option value="">One row per point</option> : null}
-                {REDUCERS.map((r) => (
-                  <option key={r.value} value={r.value}>
-                    {r.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : null}
-          {draft.type === "toplist" ? (
-            <div className="row">
-              <div className="field narrow">
-                <label htmlFor={`${titleId}-limit`}>Show</label>
-                <input
-                  id={`${titleId}-limit`}
-                  type="number"
-                  min={1}
-                  max={100}
-                  placeholder={String(TOP_LIST_LIMIT)}
-                  value={draft.limit ?? ""}
-                  onChange={(e) =>
-                    update({
-                      limit:
-                        e.target.value === "" ? undefined : Math.min(100, Math.max(1, Math.round(Number(e.target.value)))),
-                    } as Partial<Panel>)
-                  }
-                />
-              </div>
-              <div className="field grow">
-                <label htmlFor={`${titleId}-order`}>Order</label>
-                <select
-                  id={`${titleId}-order`}
-                  value={draft.order ?? "desc"}
-                  onChange={(e) => update({ order: e.target.value as "desc" | "asc" } as Partial<Panel>)}
-                >
-                  <option value="desc">Largest first</option>
-                  <option value="asc">Smallest first</option>
-                </select>
-              </div>
-            </div>
-          ) : null}
-          {draft.type === "stat" ? (
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={draft.sparkline !== false}
-                onChange={(e) => update({ sparkline: e.target.checked } as Partial<Panel>)}
-              />
-              Sparkline
-            </label>
-          ) : null}
-          {isChart ? (
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={"stack" in draft && draft.stack === true}
-                onChange={(e) => update({ stack: e.target.checked } as Partial<Panel>)}
-              />
-              Stack series
-            </label>
-          ) : null}
-          {draft.type === "heatmap" ? (
-            <div className="field">
-              <label htmlFor={`${titleId}-scheme`}>Colours</label>
-              <select
-                id={`${titleId}-scheme`}
-                value={draft.color_scheme ?? DEFAULT_HEATMAP_SCHEME}
-                onChange={(e) => update({ color_scheme: e.target.value as HeatmapScheme } as Partial<Panel>)}
-              >
-                {HEATMAP_SCHEMES.map((c) => (
-                  <option key={c.value} value={c.value}>
-                    {c.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : null}
-          {isChart || isHeatmap ? (
-            <fieldset>
-              <legend>{isHeatmap ? "Colour scale" : "Legend"}</legend>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={legend.show !== false}
-                  onChange={(e) => update({ legend: { ...legend, show: e.target.checked } })}
-                />
-                {isHeatmap ? "Show colour scale" : "Show legend"}
-              </label>
-              <div className="field">
-                <label htmlFor={`${titleId}-legpos`}>Placement</label>
-                <select
-                  id={`${titleId}-legpos`}
-                  value={legend.position ?? "bottom"}
-                  disabled={legend.show === false}
-                  onChange={(e) => update({ legend: { ...legend, position: e.target.value as "bottom" | "right" } })}
-                >
-                  <option value="bottom">Bottom</option>
-                  <option value="right">Right</option>
-                </select>
-              </div>
-              {isHeatmap ? null : (
-                <div className="row" role="group" aria-label="Values in the legend">
-                  {LEGEND_VALUES.map((v) => (
-                    <label key={v.value} className="check">
-                      <input
-                        type="checkbox"
-                        disabled={legend.show === false}
-                        checked={legendValues.includes(v.value)}
-                        onChange={(e) =>
-                          update({
-                            legend: {
-                              ...legend,
-                              values: e.target.checked
-                                ? LEGEND_VALUES.map((x) => x.value).filter((x) => x === v.value || legendValues.includes(x))
-                                : legendValues.filter((x) => x !== v.value),
-                            },
-                          })
-                        }
-                      />
-                      {v.label}
-                    </label>
-                  ))}
+          {q ? (
+            <>
+              <div className="row">
+                <div className="field grow">
+                  <label htmlFor={`${titleId}-unit`}>Unit</label>
+                  <select id={`${titleId}-unit`} value={q.unit ?? "none"} onChange={(e) => update({ unit: e.target.value })}>
+                    {UNITS.some((u) => u.value === (q.unit ?? "none")) ? null : (
+                      <option value={q.unit}>{q.unit}</option>
+                    )}
+                    {UNITS.map((u) => (
+                      <option key={u.value} value={u.value}>
+                        {u.label}
+                      </option>
+                    ))}
+                  </select>
                 </div>
-              )}
-            </fieldset>
-          ) : null}
-          {/* a heatmap colours its cells by the scale above, not by thresholds */}
-          {(vis !== "table" || ("reduce" in draft && draft.reduce)) && !isHeatmap ? (
-            <ThresholdsEditor value={draft.thresholds ?? []} onChange={(thresholds) => update({ thresholds })} />
+                <div className="field narrow">
+                  <label htmlFor={`${titleId}-dec`}>Decimals</label>
+                  <input
+                    id={`${titleId}-dec`}
+                    type="number"
+                    min={0}
+                    max={10}
+                    placeholder="auto"
+                    value={q.decimals ?? ""}
+                    onChange={(e) =>
+                      update({
+                        decimals: e.target.value === "" ? null : Math.min(10, Math.max(0, Math.round(Number(e.target.value)))),
+                      })
+                    }
+                  />
+                </div>
+              </div>
+              {q.type === "stat" || q.type === "table" || q.type === "toplist" ? (
+                <div className="field">
+                  <label htmlFor={`${titleId}-reduce`}>{q.type === "table" ? "Rows" : "Value"}</label>
+                  <select
+                    id={`${titleId}-reduce`}
+                    value={("reduce" in q && q.reduce) || ""}
+                    onChange={(e) => update({ reduce: (e.target.value || null) as Reducer } as Partial<Panel>)}
+                  >
+                    {q.type === "table" ? <option value="">One row per point</option> : null}
+                    {REDUCERS.map((r) => (
+                      <option key={r.value} value={r.value}>
+                        {r.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ) : null}
+              {q.type === "toplist" ? (
+                <div className="row">
+                  <div className="field narrow">
+                    <label htmlFor={`${titleId}-limit`}>Show</label>
+                    <input
+                      id={`${titleId}-limit`}
+                      type="number"
+                      min={1}
+                      max={100}
+                      placeholder={String(TOP_LIST_LIMIT)}
+                      value={q.limit ?? ""}
+                      onChange={(e) =>
+                        update({
+                          limit:
+                            e.target.value === "" ? undefined : Math.min(100, Math.max(1, Math.round(Number(e.target.value)))),
+                        } as Partial<Panel>)
+                      }
+                    />
+                  </div>
+                  <div className="field grow">
+                    <label htmlFor={`${titleId}-order`}>Order</label>
+                    <select
+                      id={`${titleId}-order`}
+                      value={q.order ?? "desc"}
+                      onChange={(e) => update({ order: e.target.value as "desc" | "asc" } as Partial<Panel>)}
+                    >
+                      <option value="desc">Largest first</option>
+                      <option value="asc">Smallest first</option>
+                    </select>
+                  </div>
+                </div>
+              ) : null}
+              {q.type === "stat" ? (
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={q.sparkline !== false}
+                    onChange={(e) => update({ sparkline: e.target.checked } as Partial<Panel>)}
+                  />
+                  Sparkline
+                </label>
+              ) : null}
+              {isChart ? (
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={"stack" in q && q.stack === true}
+                    onChange={(e) => update({ stack: e.target.checked } as Partial<Panel>)}
+                  />
+                  Stack series
+                </label>
+              ) : null}
+              {q.type === "heatmap" ? (
+                <div className="field">
+                  <label htmlFor={`${titleId}-scheme`}>Colours</label>
+                  <select
+                    id={`${titleId}-scheme`}
+                    value={q.color_scheme ?? DEFAULT_HEATMAP_SCHEME}
+                    onChange={(e) => update({ color_scheme: e.target.value as HeatmapScheme } as Partial<Panel>)}
+                  >
+                    {HEATMAP_SCHEMES.map((c) => (
+                      <option key={c.value} value={c.value}>
+                        {c.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ) : null}
+              {isChart || isHeatmap ? (
+                <fieldset>
+                  <legend>{isHeatmap ? "Colour scale" : "Legend"}</legend>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={legend.show !== false}
+                      onChange={(e) => update({ legend: { ...legend, show: e.target.checked } })}
+                    />
+                    {isHeatmap ? "Show colour scale" : "Show legend"}
+                  </label>
+                  <div className="field">
+                    <label htmlFor={`${titleId}-legpos`}>Placement</label>
+                    <select
+                      id={`${titleId}-legpos`}
+                      value={legend.position ?? "bottom"}
+                      disabled={legend.show === false}
+                      onChange={(e) => update({ legend: { ...legend, position: e.target.value as "bottom" | "right" } })}
+                    >
+                      <option value="bottom">Bottom</option>
+                      <option value="right">Right</option>
+                    </select>
+                  </div>
+                  {isHeatmap ? null : (
+                    <div className="row" role="group" aria-label="Values in the legend">
+                      {LEGEND_VALUES.map((v) => (
+                        <label key={v.value} className="check">
+                          <input
+                            type="checkbox"
+                            disabled={legend.show === false}
+                            checked={legendValues.includes(v.value)}
+                            onChange={(e) =>
+                              update({
+                                legend: {
+                                  ...legend,
+                                  values: e.target.checked
+                                    ? LEGEND_VALUES.map((x) => x.value).filter((x) => x === v.value || legendValues.includes(x))
+                                    : legendValues.filter((x) => x !== v.value),
+                                },
+                              })
+                            }
+                          />
+                          {v.label}
+                        </label>
+                      ))}
+                    </div>
+                  )}
+                </fieldset>
+              ) : null}
+              {/* a heatmap colours its cells by the scale above, not by thresholds */}
+              {(vis !== "table" || ("reduce" in q && q.reduce)) && !isHeatmap ? (
+                <ThresholdsEditor value={q.thresholds ?? []} onChange={(thresholds) => update({ thresholds })} />
+              ) : null}
+            </>
           ) : null}
         </aside>
       </div>

@@ -2,7 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Panel } from "../api";
+import type { QueryPanel } from "../api";
 import type { PanelData } from "../panelQuery";
 import { PanelMenu } from "./PanelMenu";
 import { captureDownloads } from "@/test/downloads";
@@ -17,7 +17,7 @@ const PANEL = {
     { ref_id: "A", query: "M::cpu:(avg(usage)) { host = re'a|b' } BY host" },
     { ref_id: "B", query: "M::mem:(avg(used)) BY host" },
   ],
-} as Panel;
+} as QueryPanel;
 
 const DATA: PanelData = {
   range: [Date.UTC(2026, 10, 22, 9, 0), Date.UTC(2026, 10, 22, 10, 0)],
@@ -52,8 +52,8 @@ describe("PanelMenu", () => {
     renderMenu(DATA);
     await user.click(screen.getByRole("button", { name: "Menu of Busiest hosts" }));
     const items = within(screen.getByRole("menu")).getAllByRole("menuitem");
-    expect(items.map((i) => i.textContent)).toEqual(["Explore query A", "Explore query B", "Inspect data", "Download CSV"]);
-    const link = new URL(items[0].getAttribute("href")!, "http://x");
+    expect(items.map((i) => i.textContent)).toEqual(["Share", "Explore query A", "Explore query B", "Inspect data", "Download CSV"]);
+    const link = new URL(items[1].getAttribute("href")!, "http://x");
     expect(link.pathname).toBe("/w/w1/explore");
     expect(Object.fromEntries(link.searchParams)).toEqual({
       q: "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
@@ -69,7 +69,7 @@ describe("PanelMenu", () => {
     const button = screen.getByRole("button", { name: "Menu of Busiest hosts" });
     button.focus();
     await user.keyboard("{ArrowDown}");
-    expect(screen.getByRole("menuitem", { name: "Explore query A" })).toHaveFocus();
+    expect(screen.getByRole("menuitem", { name: "Share" })).toHaveFocus();
     await user.keyboard("{ArrowUp}");
     expect(screen.getByRole("menuitem", { name: "Download CSV" })).toHaveFocus();
     await user.keyboard("{Escape}");
@@ -112,5 +112,49 @@ describe("PanelMenu", () => {
     await user.click(inspect);
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     expect(screen.getByRole("menu")).toBeInTheDocument();
+  });
+
+  it("shares the link to the panel alone, with the time range locked if wanted", async () => {
+    window.history.replaceState(null, "", "/w/w1/dashboards/d1?var-host=a");
+    renderMenu(DATA);
+    await user.click(screen.getByRole("button", { name: "Menu of Busiest hosts" }));
+    await user.click(screen.getByRole("menuitem", { name: "Share" }));
+    const dialog = screen.getByRole("dialog", { name: "Share “Busiest hosts”" });
+    const field = within(dialog).getByLabelText("Link");
+    expect(field).toHaveFocus();
+    const link = (): URL => new URL((field as HTMLInputElement).value);
+    expect(link().pathname).toBe("/w/w1/dashboards/d1");
+    expect(Object.fromEntries(link().searchParams)).toEqual({ "var-host": "a", from: "now-1h", to: "now", viewPanel: "p1" });
+    expect(within(dialog).getByText("Last 1 hour, counted from when the link is opened.")).toBeInTheDocument();
+
+    await user.click(within(dialog).getByLabelText("Lock the time range"));
+    const [from, to] = [Number(link().searchParams.get("from")), Number(link().searchParams.get("to"))];
+    expect(to - from).toBe(3_600_000);
+    expect(Math.abs(Date.now() - to)).toBeLessThan(60_000);
+    expect(within(dialog).getByText(/^Always .* → .*, as shown now\.$/)).toBeInTheDocument();
+
+    await user.click(within(dialog).getByLabelText("Only the panel “Busiest hosts”"));
+    expect(link().searchParams.has("viewPanel")).toBe(false);
+    await user.click(within(dialog).getByRole("button", { name: "Done" }));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    window.history.replaceState(null, "", "/");
+  });
+
+  it("inspects and downloads the past series of a comparison too, named as the legend names them", async () => {
+    const blobs = captureDownloads();
+    const DAY = 86_400_000;
+    const past = {
+      series: [{ name: "cpu", tags: { host: "a" }, columns: ["time", "avg(usage)"], values: [[DATA.range[0] - DAY, 30]] }],
+    };
+    renderMenu({ ...DATA, compare: { result: past, shiftMs: DAY, shift: "1d" } });
+    await user.click(screen.getByRole("button", { name: "Menu of Busiest hosts" }));
+    await user.click(screen.getByRole("menuitem", { name: "Inspect data" }));
+    const dialog = screen.getByRole("dialog", { name: "Data of Busiest hosts" });
+    expect(dialog).toHaveAccessibleDescription(/^3 series \(with 1d ago\), 4 rows, from /);
+    const captions = within(dialog).getAllByRole("table").map((t) => t.querySelector("caption")?.textContent);
+    expect(captions).toEqual(["cpu · host=a", "cpu · host=b", "cpu (1d ago) · host=a"]);
+    await user.click(within(dialog).getByRole("button", { name: "Download CSV" }));
+    const csv = (await blobs[0].text()).split("\n");
+    expect(csv).toContain(`cpu (1d ago),a,${new Date(DATA.range[0] - DAY).toISOString()},30`);
   });
 });

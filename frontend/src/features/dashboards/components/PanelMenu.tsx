@@ -1,15 +1,17 @@
-import { useState, type ReactElement } from "react";
+import { useMemo, useState, type ReactElement } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/Button";
 import { Dialog } from "@/components/ui/Dialog";
 import { MenuItem } from "@/components/ui/MenuItem";
+import { ShareDialog } from "@/components/ui/ShareDialog";
 import { useMenu } from "@/components/ui/useMenu";
 import { ResultTable } from "@/features/explore/components/ResultTable";
 import { csvFileName, resultCsv } from "@/features/explore/resultCsv";
 import { downloadText } from "@/lib/download";
 import { formatDateTime, type TimeRangeSpec } from "@/lib/time";
-import type { Panel } from "../api";
-import type { PanelData } from "../panelQuery";
+import { isTextPanel, type Panel } from "../api";
+import { inspectedResult, type PanelData } from "../panelQuery";
+import { timeShiftSuffix } from "../timeShift";
 
 export interface PanelMenuProps {
   workspaceId: string;
@@ -51,7 +53,8 @@ export function exploreLink(workspaceId: string, panel: Panel, query: string, ra
  * A panel's menu (⋮ in its header): View (the panel alone over the page, `viewPanel` in the
  * link), Explore (each query with the variables filled in and the time range), Inspect data
  * (the numbers behind the drawing, as tables a keyboard and a screen reader can read) and
- * Download CSV.
+ * Download CSV; Share (the link to the panel alone, or to the dashboard). A text panel's menu
+ * has View and Share only.
  */
 export function PanelMenu({
   workspaceId,
@@ -65,9 +68,11 @@ export function PanelMenu({
 }: PanelMenuProps): ReactElement {
   const { open, close, rootRef, buttonProps, menuProps } = useMenu();
   const [inspecting, setInspecting] = useState(false);
-  const rows = data ? data.result.series.reduce((n, s) => n + s.values.length, 0) : 0;
+  const [sharing, setSharing] = useState(false);
+  const result = useMemo(() => (data ? inspectedResult(data) : undefined), [data]);
+  const rows = result ? result.series.reduce((n, s) => n + s.values.length, 0) : 0;
   const download = (): void => {
-    if (data) downloadText(resultCsv(data.result), csvFileName(title), "text/csv");
+    if (result) downloadText(resultCsv(result), csvFileName(title), "text/csv");
   };
   const unit = "unit" in panel ? panel.unit : undefined;
 
@@ -88,6 +93,14 @@ export function PanelMenu({
               {viewing ? "Back to the dashboard" : "View"}
             </MenuItem>
           ) : null}
+          <MenuItem
+            onSelect={() => {
+              close();
+              setSharing(true);
+            }}
+          >
+            Share
+          </MenuItem>
           {queries.map((q) => (
             <Link
               key={q.refId}
@@ -100,32 +113,39 @@ export function PanelMenu({
               {queries.length > 1 ? `Explore query ${q.refId}` : "Explore"}
             </Link>
           ))}
-          <MenuItem
-            disabled={!data}
-            onSelect={() => {
-              close();
-              setInspecting(true);
-            }}
-          >
-            Inspect data
-          </MenuItem>
-          <MenuItem
-            disabled={!data}
-            onSelect={() => {
-              close();
-              download();
-            }}
-          >
-            Download CSV
-          </MenuItem>
+          {isTextPanel(panel) ? null : (
+            <>
+              <MenuItem
+                disabled={!data}
+                onSelect={() => {
+                  close();
+                  setInspecting(true);
+                }}
+              >
+                Inspect data
+              </MenuItem>
+              <MenuItem
+                disabled={!data}
+                onSelect={() => {
+                  close();
+                  download();
+                }}
+              >
+                Download CSV
+              </MenuItem>
+            </>
+          )}
         </div>
       ) : null}
-      {inspecting && data ? (
+      {sharing ? (
+        <ShareDialog what={`“${title}”`} range={timeRange} panel={{ id: panel.id, title }} onClose={() => setSharing(false)} />
+      ) : null}
+      {inspecting && data && result ? (
         <Dialog
           title={`Data of ${title}`}
           description={
             <p>
-              {data.result.series.length} series, {rows} {rows === 1 ? "row" : "rows"}, from {formatDateTime(data.range[0])} to{" "}
+              {result.series.length} series{data.compare ? ` (with ${timeShiftSuffix(data.compare.shift)})` : ""}, {rows} {rows === 1 ? "row" : "rows"}, from {formatDateTime(data.range[0])} to{" "}
               {formatDateTime(data.range[1])}.
             </p>
           }
@@ -142,7 +162,7 @@ export function PanelMenu({
               </pre>
             ))}
           </details>
-          <ResultTable result={data.result} unit={unit} label={`Data of ${title}`} />
+          <ResultTable result={result} unit={unit} label={`Data of ${title}`} />
           <div className="confirm-actions">
             <Button onClick={download}>Download CSV</Button>
             <Button variant="primary" onClick={() => setInspecting(false)}>

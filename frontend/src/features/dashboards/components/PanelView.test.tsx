@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { MemoryRouter } from "react-router";
 import { client } from "@/client/client.gen";
 import type { Panel } from "../api";
 import { PanelView } from "./PanelView";
@@ -172,5 +173,61 @@ describe("PanelView: heatmap", () => {
     // a heatmap has no row for a past: only the present range was asked for
     expect(sent).toHaveLength(1);
     expect(sent[0].queries).toHaveLength(1);
+  });
+});
+
+describe("PanelView: text", () => {
+  const notes: Panel = {
+    id: "notes",
+    type: "text",
+    title: "On call",
+    grid: { x: 0, y: 0, w: 12, h: 4 },
+    content: "## Hosts: $host\n\nSee [the runbook](https://wiki.example.com/oncall) <img src=x onerror=alert(1)>",
+  };
+
+  it("draws its Markdown with the variables' values, asks for no data, and its menu views and shares it", async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal("fetch", fetch);
+    const user = userEvent.setup({ delay: null });
+    const onToggleView = vi.fn();
+    render(
+      <MemoryRouter>
+        <QueryClientProvider client={new QueryClient()}>
+          <PanelView
+            workspaceId="w1"
+            panel={notes}
+            timeRange={{ from: "now-1h", to: "now" }}
+            variables={{ host: ["web-1", "web-2"] }}
+            onToggleView={onToggleView}
+          />
+        </QueryClientProvider>
+      </MemoryRouter>,
+    );
+    const panel = screen.getByRole("region", { name: "On call" });
+    expect(panel).toHaveAttribute("data-panel-type", "text");
+    // under the panel's h2, the text's own heading is an h4 (## → level 2 + 2)
+    expect(await within(panel).findByRole("heading", { level: 4, name: "Hosts: web-1, web-2" })).toBeInTheDocument();
+    const link = within(panel).getByRole("link", { name: "the runbook" });
+    expect(link).toHaveAttribute("target", "_blank");
+    expect(panel.innerHTML).not.toContain("onerror");
+    expect(fetch).not.toHaveBeenCalled();
+
+    await user.click(within(panel).getByRole("button", { name: "Menu of On call" }));
+    const items = screen.getAllByRole("menuitem").map((i) => i.textContent);
+    expect(items).toEqual(["View", "Share"]);
+    await user.click(screen.getByRole("menuitem", { name: "View" }));
+    expect(onToggleView).toHaveBeenCalled();
+    vi.unstubAllGlobals();
+  });
+
+  it("says what to do when it has no text yet", () => {
+    render(
+      <MemoryRouter>
+        <QueryClientProvider client={new QueryClient()}>
+          <PanelView workspaceId="w1" panel={{ ...notes, content: "  " }} timeRange={{ from: "now-1h", to: "now" }} variables={{}} />
+        </QueryClientProvider>
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole("status")).toHaveTextContent("No textEdit the panel and write some Markdown.");
   });
 });

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useId, useMemo, type ReactElement, type ReactNode } from "react";
+import { lazy, Suspense, useId, useMemo, type ReactElement, type ReactNode } from "react";
 import { HeatmapChart } from "@/components/charts/HeatmapChart";
 import { LinesChart } from "@/components/charts/LinesChart";
 import { StatChart, type StatItem } from "@/components/charts/StatChart";
@@ -10,10 +10,11 @@ import { QueryError } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
 import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOption";
 import type { TimeRangeSpec } from "@/lib/time";
-import type { Panel } from "../api";
+import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api";
 import { toPanelOption } from "../panelOption";
 import { isChart, panelQuery, visibleQueries } from "../panelQuery";
 import { toTopList } from "../topList";
+import { interpolateText } from "../variables";
 import { SeriesValueTable } from "./SeriesValueTable";
 import { PanelDescription } from "./PanelDescription";
 import { PanelMenu } from "./PanelMenu";
@@ -44,8 +45,65 @@ export interface PanelViewProps {
   viewing?: boolean;
 }
 
-/** One dashboard panel: runs its (visible) queries with variables filled in and draws them. */
-export function PanelView({
+// Markdown is drawn by a chunk of its own: dashboards without a text panel never load it.
+const Markdown = lazy(async () => ({ default: (await import("@/components/markdown/Markdown")).Markdown }));
+
+/**
+ * One dashboard panel: runs its (visible) queries with variables filled in and draws them,
+ * or, for a text panel, draws its Markdown.
+ */
+export function PanelView(props: PanelViewProps): ReactElement {
+  const { panel } = props;
+  return isTextPanel(panel) ? <TextPanelView {...props} panel={panel} /> : <QueryPanelView {...props} panel={panel} />;
+}
+
+function TextPanelView({
+  workspaceId,
+  panel,
+  timeRange,
+  variables,
+  actions,
+  headerClassName,
+  preview = false,
+  onToggleView,
+  viewing = false,
+}: PanelViewProps & { panel: TextPanel }): ReactElement {
+  const title = panel.title || "Untitled panel";
+  const text = useMemo(() => interpolateText(panel.content ?? "", variables), [panel.content, variables]);
+  return (
+    <PanelFrame
+      panel={panel}
+      title={title}
+      preview={preview}
+      headerClassName={headerClassName}
+      menu={
+        preview ? null : (
+          <PanelMenu
+            workspaceId={workspaceId}
+            panel={panel}
+            title={title}
+            queries={[]}
+            timeRange={timeRange}
+            data={undefined}
+            onToggleView={onToggleView}
+            viewing={viewing}
+          />
+        )
+      }
+      actions={actions}
+    >
+      {text.trim() === "" ? (
+        <EmptyState title="No text">Edit the panel and write some Markdown.</EmptyState>
+      ) : (
+        <Suspense fallback={<Spinner label={`Loading ${title}`} />}>
+          <Markdown text={text} className="panel-text" />
+        </Suspense>
+      )}
+    </PanelFrame>
+  );
+}
+
+function QueryPanelView({
   workspaceId,
   panel,
   timeRange,
@@ -58,7 +116,7 @@ export function PanelView({
   preview = false,
   onToggleView,
   viewing = false,
-}: PanelViewProps): ReactElement {
+}: PanelViewProps & { panel: QueryPanel }): ReactElement {
   const query = panelQuery(workspaceId, panel, timeRange, variables, compare, pending);
   const visible = useMemo(() => visibleQueries(panel, variables), [panel, variables]);
   const queries = visible.map((q) => q.query);
@@ -75,7 +133,6 @@ export function PanelView({
   );
   const counts = useMemo(() => countPoints(series), [series]);
   const title = panel.title || "Untitled panel";
-  const descriptionId = useId();
 
   let body: ReactElement;
   if (queries.length === 0) body = <EmptyState title="No query">Edit the panel and add a DQL query.</EmptyState>;
@@ -153,6 +210,49 @@ export function PanelView({
     );
   } else body = <Spinner />;
 
+  return (
+    <PanelFrame
+      panel={panel}
+      title={title}
+      preview={preview}
+      headerClassName={headerClassName}
+      busy={run.isFetching}
+      menu={
+        preview ? null : (
+          <PanelMenu
+            workspaceId={workspaceId}
+            panel={panel}
+            title={title}
+            queries={visible}
+            timeRange={timeRange}
+            data={data}
+            onToggleView={onToggleView}
+            viewing={viewing}
+          />
+        )
+      }
+      actions={actions}
+    >
+      {body}
+    </PanelFrame>
+  );
+}
+
+interface PanelFrameProps {
+  panel: Panel;
+  title: string;
+  preview: boolean;
+  headerClassName?: string;
+  /** Shows that the panel is asking for its data again. */
+  busy?: boolean;
+  menu: ReactNode;
+  actions: ReactNode;
+  children: ReactNode;
+}
+
+/** A panel's card: its header (title, description, menu, the grid's buttons) over its body. */
+function PanelFrame({ panel, title, preview, headerClassName, busy, menu, actions, children }: PanelFrameProps): ReactElement {
+  const descriptionId = useId();
   // a dashboard's panels are the sections under its title (h1)
   const Heading = preview ? "h3" : "h2";
   return (
@@ -162,6 +262,7 @@ export function PanelView({
       aria-describedby={panel.description ? descriptionId : undefined}
       data-testid="panel"
       data-panel-id={panel.id}
+      data-panel-type={panel.type}
     >
       <header className={headerClassName ? `panel-header ${headerClassName}` : "panel-header"}>
         <div className="panel-title">
@@ -171,23 +272,12 @@ export function PanelView({
           ) : null}
         </div>
         <div className="panel-actions">
-          {run.isFetching ? <Spinner label="Refreshing" /> : null}
-          {preview ? null : (
-            <PanelMenu
-              workspaceId={workspaceId}
-              panel={panel}
-              title={title}
-              queries={visible}
-              timeRange={timeRange}
-              data={data}
-              onToggleView={onToggleView}
-              viewing={viewing}
-            />
-          )}
+          {busy ? <Spinner label="Refreshing" /> : null}
+          {menu}
           {actions}
         </div>
       </header>
-      <div className="panel-body">{body}</div>
+      <div className="panel-body">{children}</div>
     </section>
   );
 }

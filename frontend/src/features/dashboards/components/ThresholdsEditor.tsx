@@ -1,9 +1,9 @@
 import type { ReactElement } from "react";
 import { BASE_COLOR } from "@/components/charts/thresholds";
 import { Button } from "@/components/ui/Button";
-import type { Panel } from "../api";
+import type { QueryPanel } from "../api";
 
-type Threshold = NonNullable<Panel["thresholds"]>[number];
+type Threshold = NonNullable<QueryPanel["thresholds"]>[number];
 
 /** Named colours the schema accepts, as hex for the colour input. */
 const NAMED: Record<string, string> = {

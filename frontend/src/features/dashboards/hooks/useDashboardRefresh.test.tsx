@@ -3,11 +3,11 @@ import { act, fireEvent, render, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
-import type { Panel } from "../api";
+import type { QueryPanel } from "../api";
 import { panelQuery } from "../panelQuery";
 import { useDashboardRefresh } from "./useDashboardRefresh";
 
-function panel(id: string, query: string): Panel {
+function panel(id: string, query: string): QueryPanel {
   return { id, type: "timeseries", title: id, grid: { x: 0, y: 0, w: 6, h: 8 }, queries: [{ ref_id: "A", query }] };
 }
 

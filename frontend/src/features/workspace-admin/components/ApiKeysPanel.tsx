@@ -9,7 +9,7 @@ import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import type { ApiKey, KeyScope } from "../api";
 import { useApiKeys, useCreateKey, useRevokeKey } from "../hooks/useApiKeys";
-import { CopyButton } from "./CopyButton";
+import { CopyButton } from "@/components/ui/CopyButton";
 
 export interface ApiKeysPanelProps {
   workspaceId: string;
