@@ -364,3 +364,51 @@ test("a text panel: Markdown from the panel editor, the variables' values in it,
   await expect(page.getByRole("menuitem")).toHaveText(["View", "Share"]);
   await page.keyboard.press("Escape");
 });
+
+test("a panel of two queries: each series named by its query's legend, a query hidden and shown again", async ({
+  page,
+  request,
+}) => {
+  const own = await createOwnWorkspace(request, "legends");
+  expect(await pushLines(request, own.ingestKey, [cpuLines("alpha", 5), cpuLines("beta", 5)].join("\n"))).toBe(204);
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(own.email, own.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill("Two queries");
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: "Two queries", level: 1 })).toBeVisible();
+  const dash = new DashboardPage(page);
+
+  await dash.startEditing();
+  await page.getByTestId(testIds.addPanel).click();
+  await expect(dash.editor).toBeVisible();
+  await dash.editor.getByLabel("Title").fill("User and idle");
+  await dash.editor.getByRole("radio", { name: "Stat" }).click();
+  await dash.editor.getByLabel("Panel query").click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("M::cpu:(last(usage_user)) BY host");
+  await dash.editor.getByLabel("Legend", { exact: true }).fill("user {{host}}");
+  await dash.editor.getByRole("button", { name: "Add query" }).click();
+  await dash.editor.getByLabel("Panel query B").click();
+  await page.keyboard.type("M::cpu:(last(usage_idle)) BY host");
+  await dash.editor.getByLabel("Legend of query B").fill("idle {{host}}");
+
+  const preview = dash.editor.getByRole("region", { name: "Preview of User and idle" });
+  const names = (region: typeof preview) => region.getByTestId(testIds.statItem);
+  await expect(names(preview)).toHaveCount(4);
+  for (const name of ["user alpha", "user beta", "idle alpha", "idle beta"]) await expect(preview).toContainText(name);
+  // hidden, query B is not drawn, and comes back as it was
+  await dash.editor.getByLabel("Hide query B").check();
+  await expect(names(preview)).toHaveCount(2);
+  await expect(preview).not.toContainText("idle alpha");
+  await dash.editor.getByLabel("Hide query B").uncheck();
+  await expect(names(preview)).toHaveCount(4);
+  await dash.editor.getByRole("button", { name: "Apply" }).click();
+  await dash.save();
+
+  await page.reload();
+  const panel = dash.panel("User and idle");
+  await expect(names(panel)).toHaveCount(4);
+  await expect(panel).toContainText("idle beta");
+  await expect(panel).toContainText("user alpha");
+});

@@ -17,3 +17,15 @@ afterAll(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
+
+// jsdom lays nothing out, and has no text-range geometry: CodeMirror asks for it when it
+// places its cursor and completion list after typing. An empty answer is what a hidden range
+// gives in a browser.
+if (!Range.prototype.getClientRects) {
+  Range.prototype.getClientRects = function getClientRects(): DOMRectList {
+    return Object.assign([], { item: () => null }) as unknown as DOMRectList;
+  };
+  Range.prototype.getBoundingClientRect = function getBoundingClientRect(): DOMRect {
+    return new DOMRect();
+  };
+}

@@ -22,11 +22,15 @@ export interface PanelCompare {
   shiftMs: number;
   /** The shift as the user wrote it (`1d`), for the legend suffix. */
   shift: string;
+  /** How many of its series each visible query gave, in order. */
+  perQuery?: number[];
 }
 
 export interface PanelOptionInput {
   panel: QueryPanel;
   result: DqlResult;
+  /** The legend format of each series (`seriesLegends`), present then past. */
+  legends?: { present?: (string | undefined)[]; past?: (string | undefined)[] };
   /** `toChartSeries(result)`, when the caller has it already. */
   series?: ChartSeries[];
   range: [number, number];
@@ -67,16 +71,16 @@ function drawnExtent(current: ChartSeries[], past: ChartSeries[], stacked: boole
 }
 
 /** Line, area and bar panels: series, then units, thresholds, legend and the past series. */
-export function toPanelOption({ panel, result, series: given, range, compare, timeZone }: PanelOptionInput): EChartsOption {
+export function toPanelOption({ panel, result, series: given, legends, range, compare, timeZone }: PanelOptionInput): EChartsOption {
   const kind = panel.type === "area" ? "area" : panel.type === "bar" ? "bar" : "line";
-  const current = given ?? toChartSeries(result);
+  const current = given ?? toChartSeries(result, legends?.present);
   const base = chartSeriesOption(current, { range, kind, timeZone });
   const unit = panel.unit ?? "none";
   const decimals = panel.decimals;
   // Past series keep the name of the present series they echo, for its colour. One without
   // any value would only be a legend entry for nothing.
   const past: (ChartSeries & { presentName: string })[] = compare
-    ? toChartSeries(compare.result)
+    ? toChartSeries(compare.result, legends?.past)
         .filter((s) => s.points.some(([, v]) => v !== null))
         .map((s) => ({
           ...s,

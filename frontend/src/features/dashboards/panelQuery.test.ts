@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
 import { DEFAULT_TIME_RANGE } from "@/lib/time";
 import type { DashboardSpec, QueryPanel } from "./api";
-import { awaitsVariable, dashboardView, PANEL_MAX_POINTS, panelQuery, prefetchPanels } from "./panelQuery";
+import { awaitsVariable, dashboardView, PANEL_MAX_POINTS, panelQuery, prefetchPanels, seriesLegends, visibleQueries } from "./panelQuery";
 
 function panel(id: string, query: string, extra: Partial<QueryPanel> = {}): QueryPanel {
   return {
@@ -114,6 +114,8 @@ describe("prefetchPanels", () => {
       "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
     ]);
     expect(cpu.getCurrentResult().data?.compare?.shift).toBe("1d");
+    expect(cpu.getCurrentResult().data?.perQuery).toEqual([1]);
+    expect(cpu.getCurrentResult().data?.compare?.perQuery).toEqual([1]);
     unsubscribe();
     expect(bodies).toHaveLength(1);
   });
@@ -161,5 +163,26 @@ describe("awaitsVariable", () => {
     expect(awaitsVariable(panel("p", "M::cpu:(x) {host = '$host'}"), undefined)).toBe(false);
     const hidden = panel("p", "", { queries: [{ ref_id: "A", query: "M::cpu:(x) {host = '$host'}", hidden: true }] });
     expect(awaitsVariable(hidden, ["host"])).toBe(false);
+  });
+});
+
+describe("visibleQueries and seriesLegends", () => {
+  it("keeps each visible query's reference and legend, and gives each series its query's legend", () => {
+    const p = panel("p", "", {
+      queries: [
+        { ref_id: "A", query: "M::cpu:(avg(x)) {host = '$host'} BY host", legend_format: "{{host}} " },
+        { ref_id: "B", query: "M::mem:(avg(y))", hidden: true, legend_format: "mem" },
+        { ref_id: "C", query: "M::disk:(max(z)) BY host" },
+      ],
+    });
+    const visible = visibleQueries(p, { host: ["h1"] });
+    expect(visible).toEqual([
+      { refId: "A", query: "M::cpu:(avg(x)) {host = 'h1'} BY host", legend: "{{host}}" },
+      { refId: "C", query: "M::disk:(max(z)) BY host", legend: undefined },
+    ]);
+    // A gave two series, C three
+    expect(seriesLegends(visible, [2, 3])).toEqual(["{{host}}", "{{host}}", undefined, undefined, undefined]);
+    expect(seriesLegends(visible, undefined)).toBeUndefined();
+    expect(seriesLegends([visible[1]], [3])).toBeUndefined();
   });
 });

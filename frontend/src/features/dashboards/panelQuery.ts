@@ -60,6 +60,8 @@ export interface PanelData {
   result: DqlResult;
   range: [number, number];
   compare?: PanelCompare;
+  /** How many of the result's series each visible query gave, in order. */
+  perQuery?: number[];
 }
 
 /**
@@ -93,11 +95,33 @@ export function panelQueryPrefix(workspaceId: string): unknown[] {
   return ["dql-panel", workspaceId];
 }
 
+export interface VisibleQuery {
+  refId: string;
+  /** The query as sent: the variables filled in. */
+  query: string;
+  /** How its series are named (`{{host}}`), when the panel says. */
+  legend?: string;
+}
+
 /** A panel's visible queries, each with its reference (`A`, `B` …) and the variables filled in. */
-export function visibleQueries(panel: QueryPanel, variables: Record<string, string[]>): { refId: string; query: string }[] {
+export function visibleQueries(panel: QueryPanel, variables: Record<string, string[]>): VisibleQuery[] {
   return panel.queries
-    .filter((q) => !q.hidden)
-    .map((q, i) => ({ refId: q.ref_id ?? String.fromCharCode(65 + i), query: interpolateVariables(q.query, variables) }));
+    .map((q, i) => ({ q, refId: q.ref_id ?? String.fromCharCode(65 + i) }))
+    .filter(({ q }) => !q.hidden)
+    .map(({ q, refId }) => ({
+      refId,
+      query: interpolateVariables(q.query, variables),
+      legend: q.legend_format?.trim() || undefined,
+    }));
+}
+
+/**
+ * The legend format of each series of a result (`toChartSeries`' `legends`), from the
+ * queries that gave them and how many each gave; undefined when no query has one.
+ */
+export function seriesLegends(queries: readonly VisibleQuery[], perQuery: readonly number[] | undefined): (string | undefined)[] | undefined {
+  if (!perQuery || !queries.some((q) => q.legend)) return undefined;
+  return queries.flatMap((q, i) => Array<string | undefined>(perQuery[i] ?? 0).fill(q.legend));
 }
 
 /** A panel's queries as sent: the visible ones, with the variables filled in. */
@@ -144,13 +168,14 @@ export function panelQuery(
         },
         signal,
       );
-      const part = (i: number): DqlResult => ({
-        series: res.content.slice(i * queries.length, (i + 1) * queries.length).flatMap((c) => c.series),
-      });
+      const contents = (i: number) => res.content.slice(i * queries.length, (i + 1) * queries.length);
+      const part = (i: number): DqlResult => ({ series: contents(i).flatMap((c) => c.series) });
+      const perQuery = (i: number): number[] => contents(i).map((c) => c.series.length);
       return {
         result: part(0),
         range,
-        compare: shiftMs && compare ? { result: part(1), shiftMs, shift: compare } : undefined,
+        perQuery: perQuery(0),
+        compare: shiftMs && compare ? { result: part(1), shiftMs, shift: compare, perQuery: perQuery(1) } : undefined,
       };
     },
     enabled: queries.length > 0 && !waiting,

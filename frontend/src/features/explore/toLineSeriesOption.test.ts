@@ -5,7 +5,7 @@ import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 import { describe, expect, it } from "vitest";
 import type { DqlResult } from "./dql";
-import { countPoints, formatNumber, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
+import { countPoints, formatLegend, formatNumber, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
 
 echarts.use([BarChart, LineChart, GridComponent, LegendComponent, SVGRenderer]);
 
@@ -212,4 +212,25 @@ describe("formatNumber", () => {
     [-3_000_000_000, "-3G"],
     [0.0001234, "1.23e-4"],
   ])("%d → %s", (v, s) => expect(formatNumber(v)).toBe(s));
+});
+
+describe("legend formats", () => {
+  const result: DqlResult = {
+    series: [
+      { name: "cpu", tags: { host: "web-1", dc: "eu" }, columns: ["time", "avg(usage_user)"], values: [[1, 2]] },
+      { name: "cpu", tags: { host: "web-2", dc: "us" }, columns: ["time", "avg(usage_user)"], values: [[1, 3]] },
+      { name: "mem", tags: { host: "web-1" }, columns: ["time", "used", "free"], values: [[1, 4, 5]] },
+    ],
+  };
+
+  it("names each series by its query's format: tags, the field, the measurement", () => {
+    expect(formatLegend("{{host}} in {{ dc }}", result.series[0], "avg(usage_user)")).toBe("web-1 in eu");
+    expect(formatLegend("{{measurement}}.{{field}} {{nope}}", result.series[2], "free")).toBe("mem.free ");
+    const names = toChartSeries(result, ["{{host}}", undefined, "{{host}} {{field}}"]).map((s) => s.name);
+    expect(names).toEqual(["web-1", "us, web-2", "web-1 used", "web-1 free"]);
+  });
+
+  it("keeps the default names without formats", () => {
+    expect(toChartSeries(result).map((s) => s.name)).toEqual(["eu, web-1", "us, web-2", "web-1 · used", "web-1 · free"]);
+  });
 });

@@ -69,10 +69,30 @@ function isTimeValueRows(rows: readonly (readonly unknown[])[]): boolean {
  * Flattens a DQL result into one chartable line per (group, numeric column). Rows without a
  * numeric time are dropped; non-numeric cells become gaps (null).
  */
-export function toChartSeries(result: DqlResult | undefined): ChartSeries[] {
+/**
+ * A series' name from a legend format: `{{host}}` is the value of the tag `host`, `{{field}}`
+ * the value column (`avg(usage_user)`), `{{measurement}}` the measurement; anything else
+ * between braces reads as nothing.
+ */
+export function formatLegend(format: string, series: DqlSeries, column: string): string {
+  const tags = series.tags ?? {};
+  return format.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, key: string) => {
+    if (Object.hasOwn(tags, key)) return tags[key];
+    if (key === "field") return column;
+    if (key === "measurement") return series.name;
+    return "";
+  });
+}
+
+/**
+ * The result's series as the charts draw them. `legends` (one per series of the result,
+ * `undefined` for the default) names series by a legend format (`formatLegend`).
+ */
+export function toChartSeries(result: DqlResult | undefined, legends?: readonly (string | undefined)[]): ChartSeries[] {
   if (!result) return [];
   const out: ChartSeries[] = [];
-  for (const s of result.series ?? []) {
+  for (const [index, s] of (result.series ?? []).entries()) {
+    const legend = legends?.[index];
     const timeIdx = s.columns.indexOf("time");
     if (timeIdx < 0) continue;
     const tags = s.tags ?? {};
@@ -83,6 +103,7 @@ export function toChartSeries(result: DqlResult | undefined): ChartSeries[] {
       const column = s.columns[1];
       let name = label || column;
       if (!label && result.series.length > 1) name = `${s.name} · ${column}`;
+      if (legend) name = formatLegend(legend, s, column);
       out.push({ name, tags, column, points: s.values as [number, number | null][] });
       continue;
     }
@@ -103,6 +124,7 @@ export function toChartSeries(result: DqlResult | undefined): ChartSeries[] {
       let name = label || column;
       if (label && cols.length > 1) name = `${label} · ${column}`;
       else if (!label && result.series.length > 1) name = `${s.name} · ${column}`;
+      if (legend) name = formatLegend(legend, s, column);
       out.push({ name, tags, column, points });
     }
   }

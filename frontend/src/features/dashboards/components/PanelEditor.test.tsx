@@ -221,4 +221,64 @@ describe("PanelEditor", () => {
       content: "# Runbook\n\nRestart **the agent**.",
     });
   }, 20_000);
+
+  it("adds, names, hides and removes queries; each series named by its query's legend", async () => {
+    const sent: string[][] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const body = (await req.json()) as { queries: { query: string }[] };
+      sent.push(body.queries.map((q) => q.query));
+      const content = body.queries.map((q) => ({
+        series: ["a", "b"].map((host) => ({
+          name: q.query.includes("mem") ? "mem" : "cpu",
+          tags: { host },
+          columns: ["time", "v"],
+          values: [[Date.now(), 1]],
+        })),
+      }));
+      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
+    });
+    const { editor, onApply } = await openEditor();
+    // one query: no reference, no remove
+    expect(within(editor).getByLabelText("Panel query")).toBeInTheDocument();
+    expect(within(editor).queryByRole("button", { name: /^Remove query/ })).not.toBeInTheDocument();
+    await user.click(within(editor).getByRole("button", { name: "Add query" }));
+    // two: each named by its reference; the new one is empty and holds Apply back
+    expect(within(editor).getByLabelText("Panel query A")).toBeInTheDocument();
+    expect(within(editor).getByLabelText("Panel query B")).toBeInTheDocument();
+    expect(within(editor).getByRole("alert")).toHaveTextContent("Query B is empty: write it or remove it.");
+    expect(within(editor).getByRole("button", { name: "Apply" })).toBeDisabled();
+    await user.click(within(editor).getByLabelText("Panel query B"));
+    await user.paste("M::mem:(avg(used)) BY host");
+    await user.type(within(editor).getByLabelText("Legend of query A"), "cpu {{{{host}}");
+    await user.type(within(editor).getByLabelText("Legend of query B"), "mem {{{{host}}");
+    // the preview's ranking names the series by the legends
+    const preview = () => within(editor).getByRole("region", { name: "Preview of Busiest hosts" });
+    await vi.waitFor(() => expect(within(preview()).getByRole("list").textContent).toMatch(/mem a/), { timeout: 5_000 });
+    expect(within(preview()).getByRole("list").textContent).toMatch(/cpu a/);
+
+    // hidden: not sent
+    await user.click(within(editor).getByLabelText("Hide query A"));
+    await vi.waitFor(() => expect(sent.at(-1)).toEqual(["M::mem:(avg(used)) BY host"]), { timeout: 5_000 });
+    await user.click(within(editor).getByRole("button", { name: "Apply" }));
+    expect(onApply).toHaveBeenCalledWith(
+      expect.objectContaining({
+        queries: [
+          { ...busiest.queries[0], legend_format: "cpu {{host}}", hidden: true },
+          { ref_id: "B", query: "M::mem:(avg(used)) BY host", legend_format: "mem {{host}}" },
+        ],
+      }),
+    );
+  }, 20_000);
+
+  it("removes a query, and the last one left has no reference again", async () => {
+    const { editor, onApply } = await openEditor();
+    await user.click(within(editor).getByRole("button", { name: "Add query" }));
+    await user.click(within(editor).getByRole("button", { name: "Remove query A" }));
+    expect(within(editor).getByLabelText("Panel query")).toBeInTheDocument();
+    await user.click(within(editor).getByLabelText("Panel query"));
+    await user.paste("M::cpu:(max(usage_user))");
+    await user.click(within(editor).getByRole("button", { name: "Apply" }));
+    expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ queries: [{ ref_id: "B", query: "M::cpu:(max(usage_user))" }] }));
+  });
 });

@@ -7,15 +7,15 @@ import { RadioGroup } from "@/components/ui/RadioGroup";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { queryRaw } from "@/features/explore/api";
 import { dqlCompletionSource } from "@/features/explore/editor/dqlCompletion";
-import { DqlEditor } from "@/features/explore/editor/DqlEditor";
 import type { TimeRangeSpec } from "@/lib/time";
-import { isTextPanel, type Panel, type QueryPanel } from "../api";
+import { isTextPanel, type Panel, type PanelQuery, type QueryPanel } from "../api";
 import { changePanelType, compactPanel, VISUALISATIONS, visualisationOf, type Visualisation } from "../panelSpec";
 import { sameJson } from "../sameSpec";
 import { TOP_LIST_LIMIT } from "../topList";
 import { useDebouncedValue } from "../useDebouncedValue";
 import { useModalFocus } from "../useModalFocus";
 import { useRestoreFocus } from "../useRestoreFocus";
+import { emptyQueries, PanelQueriesEditor } from "./PanelQueriesEditor";
 import { PanelView } from "./PanelView";
 import { ThresholdsEditor } from "./ThresholdsEditor";
 
@@ -73,8 +73,7 @@ export function PanelEditor({
   const q = isTextPanel(draft) ? undefined : draft;
   const asChart = useRef<QueryPanel | undefined>(isTextPanel(panel) ? undefined : panel);
   const asText = useRef(isTextPanel(panel) ? (panel.content ?? "") : "");
-  const query = q?.queries[0]?.query ?? "";
-  const validQuery = !q || query.trim() !== "";
+  const validQuery = !q || (q.queries.length > 0 && emptyQueries(q.queries).length === 0);
 
   const completion = useMemo(
     () =>
@@ -110,10 +109,7 @@ export function PanelEditor({
   }, []);
 
   const update = (patch: Partial<Panel>): void => setDraft((d) => ({ ...d, ...patch }) as Panel);
-  const setQuery = (text: string): void =>
-    setDraft((d) =>
-      isTextPanel(d) ? d : { ...d, queries: [{ ...(d.queries[0] ?? { ref_id: "A" }), query: text }, ...d.queries.slice(1)] },
-    );
+  const setQueries = (queries: PanelQuery[]): void => setDraft((d) => (isTextPanel(d) ? d : { ...d, queries }));
   const setContent = (content: string): void => setDraft((d) => (isTextPanel(d) ? { ...d, content } : d));
   const changeType = (type: Visualisation): void => {
     if (isTextPanel(draft)) asText.current = draft.content ?? "";
@@ -165,18 +161,7 @@ export function PanelEditor({
             />
           </div>
           {q ? (
-            <section className="card" aria-label="Query">
-              <DqlEditor value={query} onChange={setQuery} onRun={flushPreview} completion={completion} label="Panel query" />
-              <p className="muted small editor-hint">
-                The preview follows your edits; Ctrl+Enter (⌘+Enter) runs it now, Ctrl+Space suggests names. Use{" "}
-                <code>$name</code> for a dashboard variable.
-              </p>
-              {!validQuery ? (
-                <p className="field-error" role="alert">
-                  A panel needs a query.
-                </p>
-              ) : null}
-            </section>
+            <PanelQueriesEditor queries={q.queries} onChange={setQueries} onRun={flushPreview} completion={completion} />
           ) : (
             <section className="card panel-editor-text" aria-label="Text">
               <label htmlFor={`${titleId}-content`}>Text (Markdown)</label>

@@ -12,7 +12,7 @@ import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOptio
 import type { TimeRangeSpec } from "@/lib/time";
 import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api";
 import { toPanelOption } from "../panelOption";
-import { isChart, panelQuery, visibleQueries } from "../panelQuery";
+import { isChart, panelQuery, seriesLegends, visibleQueries } from "../panelQuery";
 import { toTopList } from "../topList";
 import { interpolateText } from "../variables";
 import { SeriesValueTable } from "./SeriesValueTable";
@@ -123,13 +123,17 @@ function QueryPanelView({
   const run = useQuery({ ...query, placeholderData: keepPreviousData });
 
   const data = run.data;
-  const series = useMemo(() => toChartSeries(data?.result), [data]);
+  const legends = useMemo(
+    () => ({ present: seriesLegends(visible, data?.perQuery), past: seriesLegends(visible, data?.compare?.perQuery) }),
+    [visible, data],
+  );
+  const series = useMemo(() => toChartSeries(data?.result, legends.present), [data, legends]);
   const option = useMemo(
     () =>
       data && isChart(panel.type) && panel.type !== "toplist" && panel.type !== "heatmap"
-        ? toPanelOption({ panel, result: data.result, series, range: data.range, compare: data.compare })
+        ? toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare })
         : undefined,
-    [data, series, panel],
+    [data, series, legends, panel],
   );
   const counts = useMemo(() => countPoints(series), [series]);
   const title = panel.title || "Untitled panel";

@@ -46,6 +46,7 @@ export function DqlEditor({
   onChangeRef.current = onChange;
   onRunRef.current = onRun;
   const completionCompartment = useRef(new Compartment());
+  const labelCompartment = useRef(new Compartment());
 
   useEffect(() => {
     if (!host.current) return;
@@ -78,7 +79,7 @@ export function DqlEditor({
           // control, so the editor is no trap for keyboard users (DQL rarely needs indenting;
           // Enter starts a new line, and completions are taken with Enter)
           keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
-          EditorView.contentAttributes.of({ "aria-label": label, "data-testid": "dql-editor" }),
+          labelCompartment.current.of(EditorView.contentAttributes.of({ "aria-label": label, "data-testid": "dql-editor" })),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) onChangeRef.current(u.state.doc.toString());
           }),
@@ -100,6 +101,15 @@ export function DqlEditor({
     const current = v.state.doc.toString();
     if (current !== value) v.dispatch({ changes: { from: 0, to: current.length, insert: value } });
   }, [value]);
+
+  // the name can change (a panel's only query is "Panel query", then "Panel query A" beside B)
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: labelCompartment.current.reconfigure(
+        EditorView.contentAttributes.of({ "aria-label": label, "data-testid": "dql-editor" }),
+      ),
+    });
+  }, [label]);
 
   useEffect(() => {
     const v = view.current;
