@@ -31,6 +31,7 @@ export const SHORTCUTS: { section: string; items: { keys: string; does: string }
     items: [
       { keys: "d r", does: "Refresh every panel" },
       { keys: "v", does: "Show the panel with the focus (or under the pointer) alone; again to go back" },
+      { keys: "e", does: "Edit that panel (or the one shown alone), if your role may" },
       { keys: "Escape", does: "Back to the dashboard from a panel shown alone" },
     ],
   },

@@ -213,6 +213,21 @@ describe("DashboardPage", () => {
     expect(router.state.location.search).toBe("");
   });
 
+  it("opens the panel with the focus, or the one shown alone, in the editor on e", async () => {
+    const router = await open("?viewPanel=p1");
+    await screen.findByTestId("panel-view");
+    await user.keyboard("e");
+    const editor = await screen.findByRole("dialog", { name: "Edit panel" });
+    expect(within(editor).getByLabelText("Title")).toHaveValue("CPU");
+    expect(router.state.location.search).toBe("");
+    expect(screen.getByRole("toolbar", { name: "Dashboard editing" })).toBeInTheDocument();
+    // not while the editor is open (e is a letter of a title)
+    await user.click(within(editor).getByRole("button", { name: "Discard" }));
+    screen.getByRole("button", { name: "Menu of CPU" }).focus();
+    await user.keyboard("e");
+    expect(await screen.findByRole("dialog", { name: "Edit panel" })).toBeInTheDocument();
+  });
+
   it("says when the panel a link shows alone is not on the dashboard, and edits the whole layout", async () => {
     const router = await open("?viewPanel=p9");
     expect(screen.getByRole("heading", { name: "This panel is not on the dashboard" })).toBeInTheDocument();

@@ -53,6 +53,14 @@ interface Draft {
  */
 type PanelEdit = { id: string; added?: undefined } | { id: string; added: Panel };
 
+/** The id of the dashboard panel with the focus, else of the one under the pointer. */
+function panelInFocus(): string | undefined {
+  const grid = document.querySelector('[data-testid="dashboard-grid"]');
+  const focused = document.activeElement && grid?.contains(document.activeElement) ? document.activeElement : null;
+  const panel = (focused ?? grid?.querySelector("[data-panel-id]:hover"))?.closest("[data-panel-id]");
+  return panel?.getAttribute("data-panel-id") ?? undefined;
+}
+
 /**
  * A dashboard. The time range, variables, comparison, auto refresh and a panel shown alone live
  * in the URL (`from`, `to`, `var-<name>`, `compare`, `refresh`, `viewPanel`) so the link shares the view; without them the
@@ -140,11 +148,16 @@ export function DashboardPage(): ReactElement {
     v: () => {
       if (editing) return;
       if (viewPanel) return setViewPanel("");
-      const grid = document.querySelector('[data-testid="dashboard-grid"]');
-      const focused = document.activeElement && grid?.contains(document.activeElement) ? document.activeElement : null;
-      const panel = (focused ?? grid?.querySelector("[data-panel-id]:hover"))?.closest("[data-panel-id]");
-      const id = panel?.getAttribute("data-panel-id");
+      const id = panelInFocus();
       if (id) setViewPanel(id);
+    },
+    // the same panel (or the one shown alone) in the panel editor, for those who may edit
+    e: () => {
+      const id = viewed?.id ?? panelInFocus();
+      if (!editable || !id || editingPanel) return;
+      if (viewPanel) setViewPanel("");
+      setEditing(true);
+      setEditingPanel({ id });
     },
   });
   // Focus follows the panel: to "Back to the dashboard" when it is shown alone, and back to its
