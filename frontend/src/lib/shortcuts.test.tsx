@@ -67,3 +67,23 @@ describe("useShortcuts", () => {
     expect(dashboards).not.toHaveBeenCalled();
   });
 });
+
+describe("useShortcuts on several pages at once", () => {
+  it("lets a sequence bound by one take its second key before a single key bound by another", () => {
+    const explore = vi.fn();
+    const edit = vi.fn();
+    // the page's bindings mount first (children's effects run before their parent's)
+    render(
+      <>
+        <Bound bindings={{ e: edit }} />
+        <Bound bindings={{ "g e": explore }} />
+      </>,
+    );
+    press("g");
+    press("e");
+    expect(explore).toHaveBeenCalledTimes(1);
+    expect(edit).not.toHaveBeenCalled();
+    press("e");
+    expect(edit).toHaveBeenCalledTimes(1);
+  });
+});

@@ -50,36 +50,51 @@ function typingOrElsewhere(target: EventTarget | null): boolean {
   return false;
 }
 
+type Bindings = Record<string, () => void>;
+
+// Every mounted page's bindings, read by one listener: a sequence bound by one page (`g e`,
+// the app's) takes its second key before a single key bound by another (`e`, a dashboard's).
+const registry = new Set<{ current: Bindings }>();
+let pending = "";
+let pendingAt = 0;
+
+function onKey(e: KeyboardEvent): void {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typingOrElsewhere(e.target)) return;
+  const key = NAMES[e.key] ?? (e.key.length === 1 ? e.key.toLowerCase() : "");
+  if (!key) return;
+  const all = [...registry].map((r) => r.current);
+  const sequence = pending && e.timeStamp - pendingAt <= SEQUENCE_MS ? `${pending} ${key}` : "";
+  pending = "";
+  const single = e.key === "?" ? "?" : key;
+  const run = (sequence && all.find((b) => b[sequence])?.[sequence]) || all.find((b) => b[single])?.[single];
+  if (run) {
+    e.preventDefault();
+    run();
+    return;
+  }
+  if (all.some((b) => Object.keys(b).some((k) => k.startsWith(`${key} `)))) {
+    pending = key;
+    pendingAt = e.timeStamp;
+  }
+}
+
 /**
  * Calls `bindings[keys]` when those keys are pressed, outside fields and dialogs, without
  * Ctrl, Alt or Meta. `keys` is one key (`?`) or two separated by a space (`g d`).
  */
-export function useShortcuts(bindings: Record<string, () => void>, enabled = true): void {
+export function useShortcuts(bindings: Bindings, enabled = true): void {
   const ref = useRef(bindings);
   ref.current = bindings;
   useEffect(() => {
     if (!enabled) return;
-    let pending = "";
-    let pendingAt = 0;
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typingOrElsewhere(e.target)) return;
-      const key = NAMES[e.key] ?? (e.key.length === 1 ? e.key.toLowerCase() : "");
-      if (!key) return;
-      const all = ref.current;
-      const sequence = pending && e.timeStamp - pendingAt <= SEQUENCE_MS ? `${pending} ${key}` : "";
-      pending = "";
-      const run = (sequence && all[sequence]) || all[e.key === "?" ? "?" : key];
-      if (run) {
-        e.preventDefault();
-        run();
-        return;
-      }
-      if (Object.keys(all).some((k) => k.startsWith(`${key} `))) {
-        pending = key;
-        pendingAt = e.timeStamp;
+    if (registry.size === 0) document.addEventListener("keydown", onKey);
+    registry.add(ref);
+    return () => {
+      registry.delete(ref);
+      if (registry.size === 0) {
+        document.removeEventListener("keydown", onKey);
+        pending = "";
       }
     };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
   }, [enabled]);
 }
