@@ -10,6 +10,7 @@ import re
 import uuid
 from datetime import datetime
 from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -239,8 +240,28 @@ class DashboardSpec(_Strict):
         "long ago, e.g. '1d', '1w', '36h' (at most 365d); null = off. The URL's `compare` "
         "parameter overrides it (`compare=off` switches it off).",
     )
+    timezone: str | None = Field(
+        default=None,
+        max_length=64,
+        examples=["UTC", "Europe/Paris"],
+        description="the IANA time zone the dashboard's times are read and shown in; "
+        "null = each viewer's browser",
+    )
     variables: list[Variable] = Field(default_factory=list, max_length=50)
     panels: list[Panel] = Field(default_factory=list, max_length=200)
+
+    @field_validator("timezone")
+    @classmethod
+    def _timezone(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"timezone must be an IANA time zone such as UTC or Europe/Paris (got {value!r})"
+            ) from None
+        return value
 
     @field_validator("time_shift")
     @classmethod

@@ -985,6 +985,12 @@ export type DashboardSpec = {
      */
     time_shift?: string | null;
     /**
+     * Timezone
+     *
+     * the IANA time zone the dashboard's times are read and shown in; null = each viewer's browser
+     */
+    timezone?: string | null;
+    /**
      * Variables
      */
     variables?: Array<Variable>;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   formatDuration,
+  fromZoneInput,
+  toZoneInput,
+  zoneOffsetMs,
   shiftTimeRange,
   zoomOutTimeRange,
   describeTimeRange,
@@ -91,5 +94,20 @@ describe("time zone formatting", () => {
     expect(describeTimeRange({ from: String(NOW - 3_600_000), to: String(NOW) }, "UTC")).toBe(
       "2026-11-21 05:00:00 → 2026-11-21 06:00:00",
     );
+  });
+});
+
+describe("times in another zone", () => {
+  it("reads a datetime-local value as a wall clock in the zone, and writes it back", () => {
+    const t = Date.UTC(2026, 10, 22, 9, 30);
+    expect(toZoneInput(t, "UTC")).toBe("2026-11-22T09:30");
+    expect(toZoneInput(t, "Asia/Kolkata")).toBe("2026-11-22T15:00");
+    expect(fromZoneInput("2026-11-22T09:30", "UTC")).toBe(t);
+    expect(fromZoneInput("2026-11-22T15:00", "Asia/Kolkata")).toBe(t);
+    // summer time: Paris is UTC+2 in July, UTC+1 in November
+    expect(fromZoneInput("2026-07-01T12:00", "Europe/Paris")).toBe(Date.UTC(2026, 6, 1, 10, 0));
+    expect(fromZoneInput("2026-11-22T12:00", "Europe/Paris")).toBe(Date.UTC(2026, 10, 22, 11, 0));
+    expect(zoneOffsetMs(t, "America/New_York")).toBe(-5 * 3_600_000);
+    expect(fromZoneInput("22/11/2026", "UTC")).toBeUndefined();
   });
 });

@@ -210,3 +210,28 @@ export function formatAxisTime(ms: number, spanMs: number, timeZone: string = lo
   const full = formatDateTime(ms, timeZone, spanMs < 10 * 60_000);
   return spanMs <= 86_400_000 ? full.slice(11) : full.slice(5, 16);
 }
+
+/** Offset of `timeZone` from UTC at `t`, in ms (what to add to `t` to read its wall clock as UTC). */
+export function zoneOffsetMs(t: number, timeZone: string): number {
+  const s = formatDateTime(t, timeZone, true);
+  const wall = Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10), +s.slice(11, 13), +s.slice(14, 16), +s.slice(17, 19));
+  return wall - (t - (((t % 1000) + 1000) % 1000));
+}
+
+/** `2026-11-21T06:00` (a datetime-local field's value) for `ms` in `timeZone`. */
+export function toZoneInput(ms: number, timeZone: string = localTimeZone()): string {
+  return formatDateTime(ms, timeZone, false).replace(" ", "T");
+}
+
+/** A datetime-local field's `2026-11-21T06:00`, read as a wall clock in `timeZone` → epoch ms. */
+export function fromZoneInput(value: string, timeZone: string = localTimeZone()): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!m) return undefined;
+  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+  // the offset at the wall clock read as UTC, then again at the instant found (a change of
+  // offset, such as summer time, between the two)
+  let t = wall - zoneOffsetMs(wall, timeZone);
+  t = wall - zoneOffsetMs(t, timeZone);
+  return Number.isFinite(t) ? t : undefined;
+}
+

@@ -54,6 +54,7 @@ def test_every_panel_type_round_trips(client: TestClient) -> None:
             **spec(*panels),
             "time": {"from": "now-6h", "to": "now"},
             "refresh": "1m",
+            "timezone": "Europe/Paris",
             "variables": [
                 {
                     "name": "host",
@@ -80,6 +81,7 @@ def test_every_panel_type_round_trips(client: TestClient) -> None:
     ]
     assert created["spec"]["panels"][-1]["content"].startswith("## Runbook for $host")
     assert created["spec"]["time"] == {"from": "now-6h", "to": "now"}
+    assert created["spec"]["timezone"] == "Europe/Paris"
     got = client.get(
         f"/api/v1/workspaces/{ws['id']}/dashboards/{created['id']}", headers=user.headers
     )
@@ -101,6 +103,8 @@ def test_invalid_specs_are_refused_with_the_reason(client: TestClient) -> None:
         ),
         ({"schema_version": 2, "panels": []}, "body.spec.schema_version"),
         ({"panels": [], "variables": [{"name": "x", "type": "query"}]}, "needs a query"),
+        ({"panels": [], "timezone": "Mars/Olympus"}, "timezone must be an IANA time zone"),
+        ({"panels": [], "timezone": "../../etc/passwd"}, "timezone must be an IANA time zone"),
         (spec(panel("a", unknown_field=1)), "unknown_field"),
         # a text panel has no query, and its text has a limit
         (spec(panel("a", "text")), "body.spec.panels.0.text.queries"),

@@ -49,6 +49,8 @@ export interface HeatmapChartProps {
   onBrushX?: (range: [number, number]) => void;
   style?: CSSProperties;
   testId?: string;
+  /** The zone of the time axis and tooltips (the browser's by default). */
+  timeZone?: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export function HeatmapChart({
   onBrushX,
   style,
   testId = "chart",
+  timeZone,
 }: HeatmapChartProps): ReactElement {
   const [ready, setReady] = useState(loaded);
   const [failed, setFailed] = useState(false);
@@ -89,12 +92,12 @@ export function HeatmapChart({
   }, [ready, failed]);
 
   const theme = useColorScheme();
-  const grid = useMemo(() => heatmapGrid(series, range), [series, range]);
+  const grid = useMemo(() => heatmapGrid(series, range, timeZone), [series, range, timeZone]);
   const show = legend?.show;
   const position = legend?.position;
   const option = useMemo(
-    () => heatmapOption(grid, { unit, decimals, scheme, theme, legend: { show, position } }),
-    [grid, unit, decimals, scheme, theme, show, position],
+    () => heatmapOption(grid, { unit, decimals, scheme, theme, legend: { show, position }, timeZone }),
+    [grid, unit, decimals, scheme, theme, show, position, timeZone],
   );
   // a selection on the category axis is column indices: zoom to the times they cover
   const zoom = useMemo(() => {

@@ -1,5 +1,5 @@
 import type { EChartsOption, HeatmapSeriesOption, VisualMapComponentOption } from "echarts";
-import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel } from "@/lib/time";
+import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel, zoneOffsetMs } from "@/lib/time";
 import { formatValue } from "./units";
 import { AXIS_LABEL_MARGIN, labelWidth, TIME_AXIS_LABEL_HEIGHT } from "./valueAxis";
 
@@ -113,13 +113,6 @@ export interface HeatmapGrid {
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
 
-/** Offset of `timeZone` from UTC at `t`, in ms (what to add to `t` to read its wall clock as UTC). */
-function zoneOffset(t: number, timeZone: string): number {
-  const s = formatDateTime(t, timeZone, true);
-  const wall = Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10), +s.slice(11, 13), +s.slice(14, 16), +s.slice(17, 19));
-  return wall - (t - (((t % 1000) + 1000) % 1000));
-}
-
 /** Whether columns of `step` from `t0` to `tN`, widened to the whole `range`, are few enough. */
 function fitsOnStep(t0: number, tN: number, step: number, range: [number, number] | undefined, maxColumns: number): boolean {
   const from = Math.min(t0, range?.[0] ?? t0);
@@ -202,7 +195,7 @@ export function heatmapGrid(series: readonly HeatmapRow[], range?: [number, numb
     const to = Math.max(tN, range?.[1] ?? tN);
     width = niceStep(Math.max((to - from) / maxColumns, gap || 1));
     // columns start on the wall clock's multiples of the width (whole hours, days …)
-    const offset = zoneOffset(from, timeZone);
+    const offset = zoneOffsetMs(from, timeZone);
     first = Math.floor((from + offset) / width) * width - offset;
     count = Math.floor((to - first) / width) + 1;
     bucketed = true;
@@ -247,7 +240,7 @@ export function timeLabelColumns(times: readonly number[], step: number, timeZon
   const every = niceStep(Math.max(span / target, step));
   let last = NaN;
   return times.map((t) => {
-    const wall = t + zoneOffset(t, timeZone);
+    const wall = t + zoneOffsetMs(t, timeZone);
     const slot = Math.floor(wall / every);
     // the first column only when it starts a step; then each column that enters a new one
     const labelled = Number.isNaN(last) ? wall % every === 0 : slot !== last;

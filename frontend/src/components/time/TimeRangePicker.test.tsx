@@ -1,6 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
+import { TimeZoneProvider } from "@/lib/timeZone";
 import { TimeRangePicker } from "./TimeRangePicker";
 
 describe("TimeRangePicker", () => {
@@ -53,4 +54,25 @@ describe("TimeRangePicker", () => {
     await userEvent.click(screen.getByTestId("time-range-earlier"));
     expect(onChange).not.toHaveBeenCalled();
   });
+
+  it("reads and shows an absolute range in the page's time zone", async () => {
+    const onChange = vi.fn();
+    const from = Date.UTC(2026, 10, 22, 8, 0);
+    const to = Date.UTC(2026, 10, 22, 9, 0);
+    render(
+      <TimeZoneProvider timeZone="Asia/Kolkata">
+        <TimeRangePicker value={{ from: String(from), to: String(to) }} onChange={onChange} />
+      </TimeZoneProvider>,
+    );
+    expect(screen.getByText("Asia/Kolkata (UTC+05:30)")).toBeInTheDocument();
+    const button = screen.getByTestId("time-range-button");
+    expect(button).toHaveTextContent("2026-11-22 13:30:00 → 2026-11-22 14:30:00");
+    await userEvent.click(button);
+    expect(screen.getByLabelText("From")).toHaveValue("2026-11-22T13:30");
+    await userEvent.clear(screen.getByLabelText("To"));
+    await userEvent.type(screen.getByLabelText("To"), "2026-11-22T15:00");
+    await userEvent.click(screen.getByRole("button", { name: "Apply range" }));
+    expect(onChange).toHaveBeenCalledWith({ from: String(from), to: String(Date.UTC(2026, 10, 22, 9, 30)) });
+  });
 });
+

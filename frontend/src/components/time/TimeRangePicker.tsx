@@ -4,40 +4,35 @@ import { ZoomOutIcon } from "@/components/ui/icons";
 import { useDismiss } from "@/components/ui/useDismiss";
 import {
   describeTimeRange,
-  formatDateTime,
   formatDuration,
-  localTimeZone,
+  fromZoneInput,
   RELATIVE_RANGES,
   resolveTimeRange,
   shiftTimeRange,
   timeZoneLabel,
+  toZoneInput,
   zoomOutTimeRange,
   type TimeRangeSpec,
 } from "@/lib/time";
 import { useShortcuts } from "@/lib/shortcuts";
+import { useTimeZone } from "@/lib/timeZone";
 
 export interface TimeRangePickerProps {
   value: TimeRangeSpec;
   onChange: (range: TimeRangeSpec) => void;
 }
 
-/** `2026-11-21T06:00` (datetime-local) in the browser's zone → epoch ms. */
-function fromLocalInput(v: string): number | undefined {
-  if (!v) return undefined;
-  const t = new Date(v).getTime();
-  return Number.isFinite(t) ? t : undefined;
-}
-
-function toLocalInput(ms: number): string {
-  return formatDateTime(ms, localTimeZone(), false).replace(" ", "T");
-}
-
 /**
- * Relative presets (5 minutes … 30 days) and an absolute range, in the local time zone; beside
+ * Relative presets (5 minutes … 30 days) and an absolute range, in the page's time zone (a
+ * dashboard's, else the browser's); beside
  * it, buttons that move the range half its length earlier or later and zoom out to twice its
  * length (Grafana's habits).
  */
 export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): ReactElement {
+  // the page's zone: a dashboard's own, else the browser's
+  const timeZone = useTimeZone();
+  const toLocalInput = (ms: number): string => toZoneInput(ms, timeZone);
+  const fromLocalInput = (v: string): number | undefined => fromZoneInput(v, timeZone);
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string>();
   const panelId = useId();
@@ -126,7 +121,7 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
           setOpen((o) => !o);
         }}
       >
-        {describeTimeRange(value)}
+        {describeTimeRange(value, timeZone)}
       </Button>
       <Button
         variant="ghost"
@@ -152,7 +147,7 @@ export function TimeRangePicker({ value, onChange }: TimeRangePickerProps): Reac
         <ZoomOutIcon />
       </Button>
       <span className="muted tz-label" data-testid="timezone-label" title="Times are shown in this time zone">
-        {timeZoneLabel()}
+        {timeZoneLabel(timeZone)}
       </span>
       {open ? (
         <div className="popover time-popover" id={panelId} role="dialog" aria-label="Time range">

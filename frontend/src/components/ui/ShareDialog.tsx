@@ -1,6 +1,7 @@
 import { useId, useState, type ReactElement } from "react";
 import { isRelativeRange, shareLink } from "@/lib/shareLink";
 import { describeTimeRange, formatDateTime, resolveTimeRange, timeZoneLabel, type TimeRangeSpec } from "@/lib/time";
+import { useTimeZone } from "@/lib/timeZone";
 import { Button } from "./Button";
 import { CopyButton } from "./CopyButton";
 import { Dialog } from "./Dialog";
@@ -21,6 +22,7 @@ export interface ShareDialogProps {
  */
 export function ShareDialog({ what, range, panel, onClose }: ShareDialogProps): ReactElement {
   const id = useId();
+  const timeZone = useTimeZone();
   const relative = isRelativeRange(range);
   const [lockTime, setLockTime] = useState(false);
   const [panelOnly, setPanelOnly] = useState(panel !== undefined);
@@ -40,8 +42,8 @@ export function ShareDialog({ what, range, panel, onClose }: ShareDialogProps): 
     now,
   });
   const locked = bounds
-    ? `${formatDateTime(bounds[0])} → ${formatDateTime(bounds[1])} ${timeZoneLabel()}`
-    : describeTimeRange(range);
+    ? `${formatDateTime(bounds[0], timeZone)} → ${formatDateTime(bounds[1], timeZone)} ${timeZoneLabel(timeZone)}`
+    : describeTimeRange(range, timeZone);
 
   return (
     <Dialog
@@ -75,7 +77,7 @@ export function ShareDialog({ what, range, panel, onClose }: ShareDialogProps): 
           <p className="muted small" id={`${id}-time`}>
             {lockTime
               ? `Always ${locked}, as shown now.`
-              : `${describeTimeRange(range)}, counted from when the link is opened.`}
+              : `${describeTimeRange(range, timeZone)}, counted from when the link is opened.`}
           </p>
         </div>
       ) : (

@@ -15,6 +15,7 @@ import { ApiError, toUserMessage } from "@/lib/apiError";
 import { downloadJson } from "@/lib/download";
 import type { TimeRangeSpec } from "@/lib/time";
 import { useShortcuts } from "@/lib/shortcuts";
+import { TimeZoneProvider } from "@/lib/timeZone";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useRefreshParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
@@ -315,291 +316,294 @@ export function DashboardPage(): ReactElement {
     exporter.mutate(server.id, { onSuccess: (doc) => downloadJson(doc, exportFileName(doc.title)) });
 
   return (
-    <div className="page dashboard-page">
-      <div className="page-header">
-        <div className="dashboard-title">
-          <p className="muted small">
-            <Link to={`/w/${workspace.id}/dashboards`}>Dashboards</Link> /
-          </p>
-          {editing ? (
-            // still the page's heading while its text is edited
-            <h1>
-              <input
-                className="title-input"
-                aria-label="Dashboard title"
-                value={current.title}
-                maxLength={200}
-                onChange={(e) => change((d) => ({ ...d, title: e.target.value }))}
-              />
-            </h1>
-          ) : (
-            <h1>{current.title}</h1>
-          )}
-        </div>
-        <div className="toolbar">
-          {!editable ? (
-            <span
-              className="role-badge view-only"
-              data-testid="view-only"
-              title="Your role can view dashboards, not change them"
-            >
-              View only
-            </span>
-          ) : (
-            <span className={dirty ? "save-state unsaved" : "save-state"} role="status" data-testid="save-state">
-              {save.isPending ? "Saving…" : dirty ? "Unsaved changes" : `Saved · v${server.version}`}
-            </span>
-          )}
-          <TimeRangePicker value={range} onChange={setRange} />
-          <TimeShiftPicker value={compare} onChange={setCompare} />
-          <RefreshPicker value={refresh} onChange={setRefresh} onRefresh={refreshNow} refreshing={fetching} />
-          <Button onClick={() => setSharing(true)} aria-haspopup="dialog">
-            Share
-          </Button>
-          <Button onClick={() => setShowHistory(true)} aria-haspopup="dialog">
-            History
-          </Button>
-          <Button onClick={onExport} disabled={exporter.isPending}>
-            Export JSON
-          </Button>
-          {editable ? (
-            editing ? (
-              <Button onClick={() => setEditing(false)} aria-pressed={true}>
-                Done editing
-              </Button>
+    // the dashboard's time zone for its charts, tables and time range (the browser's if none)
+    <TimeZoneProvider timeZone={spec?.timezone}>
+      <div className="page dashboard-page">
+        <div className="page-header">
+          <div className="dashboard-title">
+            <p className="muted small">
+              <Link to={`/w/${workspace.id}/dashboards`}>Dashboards</Link> /
+            </p>
+            {editing ? (
+              // still the page's heading while its text is edited
+              <h1>
+                <input
+                  className="title-input"
+                  aria-label="Dashboard title"
+                  value={current.title}
+                  maxLength={200}
+                  onChange={(e) => change((d) => ({ ...d, title: e.target.value }))}
+                />
+              </h1>
             ) : (
+              <h1>{current.title}</h1>
+            )}
+          </div>
+          <div className="toolbar">
+            {!editable ? (
+              <span
+                className="role-badge view-only"
+                data-testid="view-only"
+                title="Your role can view dashboards, not change them"
+              >
+                View only
+              </span>
+            ) : (
+              <span className={dirty ? "save-state unsaved" : "save-state"} role="status" data-testid="save-state">
+                {save.isPending ? "Saving…" : dirty ? "Unsaved changes" : `Saved · v${server.version}`}
+              </span>
+            )}
+            <TimeRangePicker value={range} onChange={setRange} />
+            <TimeShiftPicker value={compare} onChange={setCompare} />
+            <RefreshPicker value={refresh} onChange={setRefresh} onRefresh={refreshNow} refreshing={fetching} />
+            <Button onClick={() => setSharing(true)} aria-haspopup="dialog">
+              Share
+            </Button>
+            <Button onClick={() => setShowHistory(true)} aria-haspopup="dialog">
+              History
+            </Button>
+            <Button onClick={onExport} disabled={exporter.isPending}>
+              Export JSON
+            </Button>
+            {editable ? (
+              editing ? (
+                <Button onClick={() => setEditing(false)} aria-pressed={true}>
+                  Done editing
+                </Button>
+              ) : (
+                <Button
+                  variant="primary"
+                  onClick={() => {
+                    setEditing(true);
+                    if (viewPanel) setViewPanel("");
+                  }}
+                >
+                  Edit
+                </Button>
+              )
+            ) : null}
+          </div>
+        </div>
+
+        {editable && (editing || dirty) ? (
+          <div className="edit-bar card" role="toolbar" aria-label="Dashboard editing">
+            {editing ? (
+              <Button onClick={addPanel} data-testid="add-panel">
+                Add panel
+              </Button>
+            ) : null}
+            {editing ? (
+              <Button
+                onClick={() => setShowSettings((v) => !v)}
+                aria-expanded={showSettings}
+                data-testid="dashboard-settings-toggle"
+              >
+                Settings
+              </Button>
+            ) : null}
+            <span className="muted small grow">
+              {editing ? "Drag a panel by its header, resize it from its corner; Ctrl+S saves." : "You have unsaved changes."}
+            </span>
+            <input
+              aria-label="Version note"
+              placeholder="Version note (optional)"
+              value={note}
+              maxLength={500}
+              onChange={(e) => setNote(e.target.value)}
+            />
+            <Button disabled={!dirty || save.isPending} onClick={() => setDraft(null)}>
+              Discard
+            </Button>
+            <Button
+              variant="primary"
+              disabled={!dirty || save.isPending}
+              onClick={() => onSave()}
+              data-testid="save-dashboard"
+            >
+              Save
+            </Button>
+          </div>
+        ) : null}
+
+        {conflict ? (
+          <Alert title="Someone saved this dashboard meanwhile">
+            <p>
+              Version {server.version} is newer than the one you edited. Save anyway to replace it with your changes, or
+              discard yours.
+            </p>
+            <div className="row">
+              <Button variant="danger" size="sm" onClick={() => onSave(true)}>
+                Save anyway
+              </Button>
+              <Button size="sm" onClick={() => { setDraft(null); save.reset(); void dashboard.refetch(); }}>
+                Discard my changes
+              </Button>
+            </div>
+          </Alert>
+        ) : save.isError ? (
+          <Alert title="The dashboard was not saved">{toUserMessage(save.error)}</Alert>
+        ) : null}
+        {exporter.isError ? <Alert title="Export failed">{toUserMessage(exporter.error)}</Alert> : null}
+
+        {editable && editing && showSettings ? (
+          <Suspense fallback={<Spinner label="Loading the dashboard settings" />}>
+            <DashboardSettings
+              workspaceId={workspace.id}
+              spec={current.spec}
+              onChange={(next) => change((d) => ({ ...d, spec: next }))}
+              onClose={() => setShowSettings(false)}
+            />
+          </Suspense>
+        ) : null}
+
+        {(current.spec.variables ?? []).some((v) => v.type !== "constant") ? (
+          <div className="row variables" role="group" aria-label="Variables">
+            {(current.spec.variables ?? []).filter((v) => v.type !== "constant").map((v) => (
+              <VariablePicker
+                key={v.name}
+                workspaceId={workspace.id}
+                variable={v}
+                value={values[v.name] ?? []}
+                onChange={(x) => setVariable(v.name, x)}
+              />
+            ))}
+          </div>
+        ) : null}
+
+        {viewPanel && !editing ? (
+          viewed ? (
+            <div className="panel-view" data-testid="panel-view">
+              <PanelView
+                {...shown}
+                panel={viewed}
+                onZoom={onZoom}
+                onToggleView={() => setViewPanel("")}
+                viewing
+                actions={
+                  <Button size="sm" onClick={() => setViewPanel("")} title="Escape" data-testid="panel-view-back">
+                    Back to the dashboard
+                  </Button>
+                }
+              />
+            </div>
+          ) : (
+            <Alert title="This panel is not on the dashboard" titleAs="h2">
+              <p>The link names a panel ({viewPanel}) this version of the dashboard does not have.</p>
+              <Button size="sm" onClick={() => setViewPanel("")}>
+                Show the whole dashboard
+              </Button>
+            </Alert>
+          )
+        ) : panels.length === 0 ? (
+          <EmptyState title="This dashboard has no panels yet">
+            {editable ? (
               <Button
                 variant="primary"
                 onClick={() => {
                   setEditing(true);
-                  if (viewPanel) setViewPanel("");
+                  addPanel();
                 }}
               >
-                Edit
+                Add a panel
               </Button>
-            )
-          ) : null}
-        </div>
-      </div>
-
-      {editable && (editing || dirty) ? (
-        <div className="edit-bar card" role="toolbar" aria-label="Dashboard editing">
-          {editing ? (
-            <Button onClick={addPanel} data-testid="add-panel">
-              Add panel
-            </Button>
-          ) : null}
-          {editing ? (
-            <Button
-              onClick={() => setShowSettings((v) => !v)}
-              aria-expanded={showSettings}
-              data-testid="dashboard-settings-toggle"
-            >
-              Settings
-            </Button>
-          ) : null}
-          <span className="muted small grow">
-            {editing ? "Drag a panel by its header, resize it from its corner; Ctrl+S saves." : "You have unsaved changes."}
-          </span>
-          <input
-            aria-label="Version note"
-            placeholder="Version note (optional)"
-            value={note}
-            maxLength={500}
-            onChange={(e) => setNote(e.target.value)}
-          />
-          <Button disabled={!dirty || save.isPending} onClick={() => setDraft(null)}>
-            Discard
-          </Button>
-          <Button
-            variant="primary"
-            disabled={!dirty || save.isPending}
-            onClick={() => onSave()}
-            data-testid="save-dashboard"
-          >
-            Save
-          </Button>
-        </div>
-      ) : null}
-
-      {conflict ? (
-        <Alert title="Someone saved this dashboard meanwhile">
-          <p>
-            Version {server.version} is newer than the one you edited. Save anyway to replace it with your changes, or
-            discard yours.
-          </p>
-          <div className="row">
-            <Button variant="danger" size="sm" onClick={() => onSave(true)}>
-              Save anyway
-            </Button>
-            <Button size="sm" onClick={() => { setDraft(null); save.reset(); void dashboard.refetch(); }}>
-              Discard my changes
-            </Button>
-          </div>
-        </Alert>
-      ) : save.isError ? (
-        <Alert title="The dashboard was not saved">{toUserMessage(save.error)}</Alert>
-      ) : null}
-      {exporter.isError ? <Alert title="Export failed">{toUserMessage(exporter.error)}</Alert> : null}
-
-      {editable && editing && showSettings ? (
-        <Suspense fallback={<Spinner label="Loading the dashboard settings" />}>
-          <DashboardSettings
-            workspaceId={workspace.id}
-            spec={current.spec}
-            onChange={(next) => change((d) => ({ ...d, spec: next }))}
-            onClose={() => setShowSettings(false)}
-          />
-        </Suspense>
-      ) : null}
-
-      {(current.spec.variables ?? []).some((v) => v.type !== "constant") ? (
-        <div className="row variables" role="group" aria-label="Variables">
-          {(current.spec.variables ?? []).filter((v) => v.type !== "constant").map((v) => (
-            <VariablePicker
-              key={v.name}
-              workspaceId={workspace.id}
-              variable={v}
-              value={values[v.name] ?? []}
-              onChange={(x) => setVariable(v.name, x)}
-            />
-          ))}
-        </div>
-      ) : null}
-
-      {viewPanel && !editing ? (
-        viewed ? (
-          <div className="panel-view" data-testid="panel-view">
-            <PanelView
-              {...shown}
-              panel={viewed}
-              onZoom={onZoom}
-              onToggleView={() => setViewPanel("")}
-              viewing
-              actions={
-                <Button size="sm" onClick={() => setViewPanel("")} title="Escape" data-testid="panel-view-back">
-                  Back to the dashboard
-                </Button>
-              }
-            />
-          </div>
+            ) : (
+              "An editor of this workspace can add some."
+            )}
+          </EmptyState>
         ) : (
-          <Alert title="This panel is not on the dashboard" titleAs="h2">
-            <p>The link names a panel ({viewPanel}) this version of the dashboard does not have.</p>
-            <Button size="sm" onClick={() => setViewPanel("")}>
-              Show the whole dashboard
-            </Button>
-          </Alert>
-        )
-      ) : panels.length === 0 ? (
-        <EmptyState title="This dashboard has no panels yet">
-          {editable ? (
-            <Button
-              variant="primary"
-              onClick={() => {
-                setEditing(true);
-                addPanel();
-              }}
-            >
-              Add a panel
-            </Button>
-          ) : (
-            "An editor of this workspace can add some."
-          )}
-        </EmptyState>
-      ) : (
-        <DashboardGrid
-          panels={panels}
-          editable={editable && editing}
-          onPanelsChange={setPanels}
-          renderPanel={(p, handle) => (
-            <PanelView
-              {...shown}
-              panel={p}
-              onZoom={editing ? undefined : onZoom}
-              onToggleView={editing ? undefined : () => setViewPanel(p.id)}
-              headerClassName={editing ? handle : undefined}
-              actions={
-                editable && editing ? (
-                  <>
-                    <MoveHandle panel={p} panels={panels} onPanelsChange={setPanels} />
-                    <Button
-                      size="sm"
-                      className="no-drag"
-                      aria-label={`Edit ${p.title || "panel"}`}
-                      onClick={() => setEditingPanel({ id: p.id })}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      className="no-drag"
-                      aria-label={`Duplicate ${p.title || "panel"}`}
-                      title="Duplicate"
-                      onClick={() => duplicatePanel(p)}
-                    >
-                      <DuplicateIcon />
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      className="no-drag"
-                      title="Remove"
-                      aria-label={`Remove ${p.title || "panel"}`}
-                      onClick={() => removePanel(p)}
-                    >
-                      ✕
-                    </Button>
-                  </>
-                ) : null
-              }
-            />
-          )}
-        />
-      )}
+          <DashboardGrid
+            panels={panels}
+            editable={editable && editing}
+            onPanelsChange={setPanels}
+            renderPanel={(p, handle) => (
+              <PanelView
+                {...shown}
+                panel={p}
+                onZoom={editing ? undefined : onZoom}
+                onToggleView={editing ? undefined : () => setViewPanel(p.id)}
+                headerClassName={editing ? handle : undefined}
+                actions={
+                  editable && editing ? (
+                    <>
+                      <MoveHandle panel={p} panels={panels} onPanelsChange={setPanels} />
+                      <Button
+                        size="sm"
+                        className="no-drag"
+                        aria-label={`Edit ${p.title || "panel"}`}
+                        onClick={() => setEditingPanel({ id: p.id })}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        className="no-drag"
+                        aria-label={`Duplicate ${p.title || "panel"}`}
+                        title="Duplicate"
+                        onClick={() => duplicatePanel(p)}
+                      >
+                        <DuplicateIcon />
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        className="no-drag"
+                        title="Remove"
+                        aria-label={`Remove ${p.title || "panel"}`}
+                        onClick={() => removePanel(p)}
+                      >
+                        ✕
+                      </Button>
+                    </>
+                  ) : null
+                }
+              />
+            )}
+          />
+        )}
 
-      {panelBeingEdited ? (
-        <Suspense fallback={<Spinner label="Loading the panel editor" />}>
-        <PanelEditor
-          key={panelBeingEdited.id}
-          workspaceId={workspace.id}
-          panel={panelBeingEdited}
-          timeRange={range}
-          variables={values}
-          pending={pending}
-          compare={compare}
-          onCancel={() => setEditingPanel(null)}
-          onApply={(p) => {
-            setPanels(editingPanel?.added ? [...panels, p] : panels.map((x) => (x.id === p.id ? p : x)));
-            setEditingPanel(null);
-          }}
-        />
-        </Suspense>
-      ) : null}
-      {showHistory ? (
-        <VersionHistory
-          workspaceId={workspace.id}
-          dashboardId={server.id}
-          currentVersion={server.version}
-          editable={editable}
-          dirty={dirty}
-          onRestored={() => {
-            setDraft(null);
-            setShowHistory(false);
-          }}
-          onClose={() => setShowHistory(false)}
-        />
-      ) : null}
-      {sharing ? (
-        <ShareDialog
-          what={`“${current.title}”`}
-          range={range}
-          panel={viewed ? { id: viewed.id, title: viewed.title || "Untitled panel" } : undefined}
-          onClose={() => setSharing(false)}
-        />
-      ) : null}
-      {confirmDialog}
-    </div>
+        {panelBeingEdited ? (
+          <Suspense fallback={<Spinner label="Loading the panel editor" />}>
+          <PanelEditor
+            key={panelBeingEdited.id}
+            workspaceId={workspace.id}
+            panel={panelBeingEdited}
+            timeRange={range}
+            variables={values}
+            pending={pending}
+            compare={compare}
+            onCancel={() => setEditingPanel(null)}
+            onApply={(p) => {
+              setPanels(editingPanel?.added ? [...panels, p] : panels.map((x) => (x.id === p.id ? p : x)));
+              setEditingPanel(null);
+            }}
+          />
+          </Suspense>
+        ) : null}
+        {showHistory ? (
+          <VersionHistory
+            workspaceId={workspace.id}
+            dashboardId={server.id}
+            currentVersion={server.version}
+            editable={editable}
+            dirty={dirty}
+            onRestored={() => {
+              setDraft(null);
+              setShowHistory(false);
+            }}
+            onClose={() => setShowHistory(false)}
+          />
+        ) : null}
+        {sharing ? (
+          <ShareDialog
+            what={`“${current.title}”`}
+            range={range}
+            panel={viewed ? { id: viewed.id, title: viewed.title || "Untitled panel" } : undefined}
+            onClose={() => setSharing(false)}
+          />
+        ) : null}
+        {confirmDialog}
+      </div>
+    </TimeZoneProvider>
   );
 }

@@ -227,4 +227,20 @@ describe("DashboardSettings", () => {
     await user.selectOptions(refresh, "Never");
     expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ refresh: null }));
   });
+
+  it("sets the time zone everyone sees the dashboard in, or leaves it to each browser", async () => {
+    const onChange = vi.fn();
+    renderSettings(onChange);
+    const zone = screen.getByLabelText("Show times in");
+    expect(zone).toHaveValue("");
+    const options = within(zone).getAllByRole("option").map((o) => o.textContent);
+    expect(options[0]).toMatch(/^Each viewer's browser \(.+ here\)$/);
+    expect(options[1]).toBe("UTC");
+    expect(options).toContain("Europe/Paris");
+    await user.selectOptions(zone, "UTC");
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ timezone: "UTC" }));
+    await user.selectOptions(zone, "");
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ timezone: null }));
+  });
 });
+

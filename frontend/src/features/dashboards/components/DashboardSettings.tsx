@@ -1,7 +1,9 @@
-import { useId, useState, type ReactElement } from "react";
+import { useId, useMemo, useState, type ReactElement } from "react";
 import { RefreshPicker } from "@/components/time/RefreshPicker";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
+import { localTimeZone } from "@/lib/time";
+import { timeZoneNames } from "@/lib/timeZone";
 import type { DashboardSpec, DashboardVariable } from "../api";
 import { moveItem, panelsUsingVariable, parseTagValuesQuery, renameVariableInPanels } from "../variableEditor";
 import { TimeShiftPicker } from "./TimeShiftPicker";
@@ -40,6 +42,7 @@ function sourceSummary(v: DashboardVariable): string {
  */
 export function DashboardSettings({ workspaceId, spec, onChange, onClose }: DashboardSettingsProps): ReactElement {
   const titleId = useId();
+  const zones = useMemo(() => timeZoneNames(), []);
   const [editing, setEditing] = useState<Editing>(null);
   const variables = spec.variables ?? [];
   const panels = spec.panels ?? [];
@@ -204,6 +207,29 @@ export function DashboardSettings({ workspaceId, spec, onChange, onClose }: Dash
         <p className="muted small">
           How often the panels ask for new data when the link does not say (<code>refresh=1m</code>, or{" "}
           <code>refresh=off</code> for never). Not while the tab is hidden.
+        </p>
+      </section>
+      <section aria-label="Time zone" className="settings-section">
+        <h3>Time zone</h3>
+        <div className="field">
+          <label htmlFor={`${titleId}-tz`}>Show times in</label>
+          <select
+            id={`${titleId}-tz`}
+            value={spec.timezone ?? ""}
+            onChange={(e) => onChange({ ...spec, timezone: e.target.value || null })}
+          >
+            <option value="">Each viewer&apos;s browser ({localTimeZone()} here)</option>
+            {spec.timezone && !zones.includes(spec.timezone) ? <option value={spec.timezone}>{spec.timezone}</option> : null}
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </select>
+        </div>
+        <p className="muted small">
+          The time axes, tooltips, tables and the time range picker of this dashboard, for everyone who opens it;
+          an ops team in several countries often picks UTC.
         </p>
       </section>
     </section>

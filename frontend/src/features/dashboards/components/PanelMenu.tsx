@@ -9,6 +9,7 @@ import { ResultTable } from "@/features/explore/components/ResultTable";
 import { csvFileName, resultCsv } from "@/features/explore/resultCsv";
 import { downloadText } from "@/lib/download";
 import { formatDateTime, type TimeRangeSpec } from "@/lib/time";
+import { useTimeZone } from "@/lib/timeZone";
 import { isTextPanel, type Panel } from "../api";
 import { inspectedResult, type PanelData } from "../panelQuery";
 import { timeShiftSuffix } from "../timeShift";
@@ -69,6 +70,7 @@ export function PanelMenu({
   const { open, close, rootRef, buttonProps, menuProps } = useMenu();
   const [inspecting, setInspecting] = useState(false);
   const [sharing, setSharing] = useState(false);
+  const timeZone = useTimeZone();
   const result = useMemo(() => (data ? inspectedResult(data) : undefined), [data]);
   const rows = result ? result.series.reduce((n, s) => n + s.values.length, 0) : 0;
   const download = (): void => {
@@ -145,8 +147,8 @@ export function PanelMenu({
           title={`Data of ${title}`}
           description={
             <p>
-              {result.series.length} series{data.compare ? ` (with ${timeShiftSuffix(data.compare.shift)})` : ""}, {rows} {rows === 1 ? "row" : "rows"}, from {formatDateTime(data.range[0])} to{" "}
-              {formatDateTime(data.range[1])}.
+              {result.series.length} series{data.compare ? ` (with ${timeShiftSuffix(data.compare.shift)})` : ""}, {rows} {rows === 1 ? "row" : "rows"}, from {formatDateTime(data.range[0], timeZone)} to{" "}
+              {formatDateTime(data.range[1], timeZone)}.
             </p>
           }
           onClose={() => setInspecting(false)}

@@ -10,6 +10,7 @@ import { QueryError } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
 import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOption";
 import type { TimeRangeSpec } from "@/lib/time";
+import { useTimeZone } from "@/lib/timeZone";
 import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api";
 import { toPanelOption } from "../panelOption";
 import { isChart, panelQuery, seriesLegends, visibleQueries } from "../panelQuery";
@@ -123,6 +124,7 @@ function QueryPanelView({
   const run = useQuery({ ...query, placeholderData: keepPreviousData });
 
   const data = run.data;
+  const timeZone = useTimeZone();
   const legends = useMemo(
     () => ({ present: seriesLegends(visible, data?.perQuery), past: seriesLegends(visible, data?.compare?.perQuery) }),
     [visible, data],
@@ -131,9 +133,9 @@ function QueryPanelView({
   const option = useMemo(
     () =>
       data && isChart(panel.type) && panel.type !== "toplist" && panel.type !== "heatmap"
-        ? toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare })
+        ? toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare, timeZone })
         : undefined,
-    [data, series, legends, panel],
+    [data, series, legends, panel, timeZone],
   );
   const counts = useMemo(() => countPoints(series), [series]);
   const title = panel.title || "Untitled panel";
@@ -175,6 +177,7 @@ function QueryPanelView({
         unit={panel.unit}
         decimals={panel.decimals}
         scheme={panel.color_scheme}
+        timeZone={timeZone}
         legend={panel.legend}
         label={`${title} heatmap`}
         loadingLabel={`Loading ${title}`}

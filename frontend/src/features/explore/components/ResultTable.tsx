@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { formatValue } from "@/components/charts/units";
 import { formatDateTime } from "@/lib/time";
+import { useTimeZone } from "@/lib/timeZone";
 import type { DqlResult } from "../dql";
 
 const MAX_ROWS = 500;
@@ -16,9 +17,9 @@ export function formatCellNumber(v: number, unit?: string): string {
   return String(Math.abs(v) >= 1 ? +v.toFixed(3) : +v.toPrecision(4));
 }
 
-function cell(v: unknown, column: string, unit?: string): string {
+function cell(v: unknown, column: string, unit: string | undefined, timeZone: string): string {
   if (v === null || v === undefined) return "–";
-  if (column === "time" && typeof v === "number") return formatDateTime(v);
+  if (column === "time" && typeof v === "number") return formatDateTime(v, timeZone);
   if (typeof v === "number") return formatCellNumber(v, unit);
   return String(v);
 }
@@ -37,6 +38,7 @@ export function ResultTable({
   unit?: string;
   label?: string;
 }): ReactElement {
+  const timeZone = useTimeZone();
   let shown = 0;
   return (
     <div className="result-tables" data-testid="result-table" role="region" aria-label={label} tabIndex={0}>
@@ -65,7 +67,7 @@ export function ResultTable({
               {rows.map((row, r) => (
                 <tr key={r}>
                   {row.map((v, c) => (
-                    <td key={c}>{cell(v, s.columns[c], unit)}</td>
+                    <td key={c}>{cell(v, s.columns[c], unit, timeZone)}</td>
                   ))}
                 </tr>
               ))}
