@@ -187,6 +187,12 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
       await expectAccessible(page, "one panel alone");
       await page.getByRole("button", { name: "Back to the dashboard" }).click();
 
+      await page.getByRole("button", { name: "Share", exact: true }).click();
+      await page.getByLabel("Lock the time range").check();
+      await expect(page.getByTestId("share-dialog")).toBeVisible();
+      await expectAccessible(page, "share dialog", { include: '[data-testid="share-dialog"]' });
+      await page.getByRole("button", { name: "Done" }).click();
+
       await page.getByRole("button", { name: "History", exact: true }).click();
       await expect(page.getByRole("dialog", { name: /history/i })).toBeVisible();
       await expectAccessible(page, "dashboard history", { include: ".drawer" });
@@ -199,7 +205,15 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
       await expect(dash.editor).toBeVisible();
       // the editor covers the page; the dashboard in edit mode behind it is scanned with the settings
       await expectAccessible(page, "panel editor", { include: '[data-testid="panel-editor"]' });
+      // two queries, and a text panel's Markdown and its preview
+      await dash.editor.getByRole("button", { name: "Add query" }).click();
+      await expectAccessible(page, "panel editor with two queries", { include: '[data-testid="panel-editor"]' });
+      await dash.editor.getByRole("radio", { name: "Text" }).click();
+      await dash.editor.getByLabel("Text (Markdown)").fill("## Runbook\n\n- [wiki](https://wiki.example.com)\n\n| a | b |\n|---|---|\n| 1 | 2 |");
+      await expect(dash.editor.getByRole("heading", { name: "Runbook" })).toBeVisible();
+      await expectAccessible(page, "text panel editor", { include: '[data-testid="panel-editor"]' });
       await dash.editor.getByRole("button", { name: "Discard", exact: true }).click();
+      await new ConfirmDialog(page).confirm("Discard the changes to this panel?", "Discard");
       await expect(dash.editor).toBeHidden();
 
       const settings = await dash.openSettings();
