@@ -1,5 +1,6 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { contrastRatio, parseColor } from "./contrast";
 import { StatChart } from "./StatChart";
 import { BASE_COLOR } from "./thresholds";
 
@@ -29,6 +30,14 @@ describe("StatChart", () => {
     expect(cool).toHaveTextContent(/^web-02\s*12\.3%$/);
     expect(within(cool).getByText("12.3%")).toHaveAttribute("data-color", BASE_COLOR);
     expect(within(group).getAllByTestId("stat-sparkline")).toHaveLength(2);
+  });
+
+  it("writes a pale threshold colour in a shade that reads on the card", () => {
+    render(<StatChart label="Load" thresholds={[{ value: 1, color: "#fade2a" }]} items={[{ name: "web-01", value: 3, points }]} />);
+    const value = screen.getByText("3");
+    expect(value).toHaveAttribute("data-color", "#fade2a");
+    const shown = parseColor(value.style.color)!;
+    expect(contrastRatio(shown, [255, 255, 255])).toBeGreaterThanOrEqual(3);
   });
 
   it("leaves values uncoloured without thresholds and shows a dash for no value", () => {

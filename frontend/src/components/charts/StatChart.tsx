@@ -1,4 +1,6 @@
-import type { CSSProperties, ReactElement } from "react";
+import { useMemo, type CSSProperties, type ReactElement } from "react";
+import { useColorScheme } from "@/lib/useColorScheme";
+import { readableColor, surfaceColor } from "./contrast";
 import "./StatChart.css";
 import { sparklinePath } from "./statReduce";
 import { BASE_COLOR, thresholdColor, type ThresholdStep } from "./thresholds";
@@ -43,6 +45,8 @@ export function StatChart({
   style,
 }: StatChartProps): ReactElement {
   const hasThresholds = (thresholds?.length ?? 0) > 0;
+  const scheme = useColorScheme();
+  const background = useMemo(() => surfaceColor(scheme), [scheme]);
   return (
     <div className="stat-values" role="group" aria-label={label} data-testid={testId} style={style}>
       {items.map((item) => {
@@ -54,7 +58,12 @@ export function StatChart({
           // stylesheet shows the value above it.
           <div key={item.name} className="stat" data-testid="stat-item">
             {item.name ? <span className="muted small stat-name">{item.name}</span> : null}
-            <span className="stat-value" style={color ? { color } : undefined} data-color={color ?? ""}>
+            {/* the threshold's colour in a shade that reads on the card (3:1, large text) */}
+            <span
+              className="stat-value"
+              style={color ? { color: readableColor(color, background, 3) } : undefined}
+              data-color={color ?? ""}
+            >
               {text}
             </span>
             {path ? (

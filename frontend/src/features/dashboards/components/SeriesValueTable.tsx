@@ -1,8 +1,10 @@
-import type { ReactElement } from "react";
+import { useMemo, type ReactElement } from "react";
+import { readableColor, surfaceColor } from "@/components/charts/contrast";
 import { reducePoints, REDUCERS, type Reducer } from "@/components/charts/statReduce";
 import { thresholdColor, type ThresholdStep } from "@/components/charts/thresholds";
 import { formatValue } from "@/components/charts/units";
 import type { ChartSeries } from "@/features/explore/toLineSeriesOption";
+import { useColorScheme } from "@/lib/useColorScheme";
 
 export interface SeriesValueTableProps {
   series: ChartSeries[];
@@ -25,6 +27,13 @@ export function SeriesValueTable({
 }: SeriesValueTableProps): ReactElement {
   const heading = REDUCERS.find((r) => r.value === reducer)?.label ?? reducer;
   const coloured = (thresholds?.length ?? 0) > 0;
+  const scheme = useColorScheme();
+  const background = useMemo(() => surfaceColor(scheme), [scheme]);
+  // the threshold's colour, in a shade that reads as text on the card (4.5:1)
+  const textColor = (v: number | undefined): string | undefined => {
+    const c = thresholdColor(v, thresholds);
+    return c ? readableColor(c, background) : undefined;
+  };
   return (
     <div className="result-tables" role="region" aria-label={label} tabIndex={0}>
       <table className="data-table" data-testid="series-value-table">
@@ -40,7 +49,7 @@ export function SeriesValueTable({
             return (
               <tr key={s.name}>
                 <td>{s.name}</td>
-                <td style={coloured ? { color: thresholdColor(v, thresholds) } : undefined}>{formatValue(v, unit, decimals)}</td>
+                <td style={coloured ? { color: textColor(v) } : undefined}>{formatValue(v, unit, decimals)}</td>
               </tr>
             );
           })}
