@@ -13,7 +13,7 @@ import type { TimeRangeSpec } from "@/lib/time";
 import { useTimeZone } from "@/lib/timeZone";
 import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api";
 import { toPanelOption } from "../panelOption";
-import { isChart, panelQuery, seriesLegends, visibleQueries } from "../panelQuery";
+import { isChart, panelQuery, seriesLegends, visibleQueries, type PanelData, type VisibleQuery } from "../panelQuery";
 import { toTopList } from "../topList";
 import { interpolateText } from "../variables";
 import { SeriesValueTable } from "./SeriesValueTable";
@@ -58,41 +58,12 @@ export function PanelView(props: PanelViewProps): ReactElement {
   return isTextPanel(panel) ? <TextPanelView {...props} panel={panel} /> : <QueryPanelView {...props} panel={panel} />;
 }
 
-function TextPanelView({
-  workspaceId,
-  panel,
-  timeRange,
-  variables,
-  actions,
-  headerClassName,
-  preview = false,
-  onToggleView,
-  viewing = false,
-}: PanelViewProps & { panel: TextPanel }): ReactElement {
+function TextPanelView(props: PanelViewProps & { panel: TextPanel }): ReactElement {
+  const { panel, variables } = props;
   const title = panel.title || "Untitled panel";
   const text = useMemo(() => interpolateText(panel.content ?? "", variables), [panel.content, variables]);
   return (
-    <PanelFrame
-      panel={panel}
-      title={title}
-      preview={preview}
-      headerClassName={headerClassName}
-      menu={
-        preview ? null : (
-          <PanelMenu
-            workspaceId={workspaceId}
-            panel={panel}
-            title={title}
-            queries={[]}
-            timeRange={timeRange}
-            data={undefined}
-            onToggleView={onToggleView}
-            viewing={viewing}
-          />
-        )
-      }
-      actions={actions}
-    >
+    <PanelFrame view={props} title={title} queries={NO_QUERIES}>
       {text.trim() === "" ? (
         <EmptyState title="No text">Edit the panel and write some Markdown.</EmptyState>
       ) : (
@@ -104,20 +75,8 @@ function TextPanelView({
   );
 }
 
-function QueryPanelView({
-  workspaceId,
-  panel,
-  timeRange,
-  variables,
-  pending,
-  compare,
-  onZoom,
-  actions,
-  headerClassName,
-  preview = false,
-  onToggleView,
-  viewing = false,
-}: PanelViewProps & { panel: QueryPanel }): ReactElement {
+function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactElement {
+  const { workspaceId, panel, timeRange, variables, pending, compare, onZoom } = props;
   const query = panelQuery(workspaceId, panel, timeRange, variables, compare, pending);
   const visible = useMemo(() => visibleQueries(panel, variables), [panel, variables]);
   const queries = visible.map((q) => q.query);
@@ -218,47 +177,29 @@ function QueryPanelView({
   } else body = <Spinner />;
 
   return (
-    <PanelFrame
-      panel={panel}
-      title={title}
-      preview={preview}
-      headerClassName={headerClassName}
-      busy={run.isFetching}
-      menu={
-        preview ? null : (
-          <PanelMenu
-            workspaceId={workspaceId}
-            panel={panel}
-            title={title}
-            queries={visible}
-            timeRange={timeRange}
-            data={data}
-            onToggleView={onToggleView}
-            viewing={viewing}
-          />
-        )
-      }
-      actions={actions}
-    >
+    <PanelFrame view={props} title={title} busy={run.isFetching} queries={visible} data={data}>
       {body}
     </PanelFrame>
   );
 }
 
+const NO_QUERIES: VisibleQuery[] = [];
+
 interface PanelFrameProps {
-  panel: Panel;
+  /** What the panel was given. */
+  view: PanelViewProps;
   title: string;
-  preview: boolean;
-  headerClassName?: string;
   /** Shows that the panel is asking for its data again. */
   busy?: boolean;
-  menu: ReactNode;
-  actions: ReactNode;
+  /** For the menu: the visible queries as sent, and their data once there is some. */
+  queries: VisibleQuery[];
+  data?: PanelData;
   children: ReactNode;
 }
 
 /** A panel's card: its header (title, description, menu, the grid's buttons) over its body. */
-function PanelFrame({ panel, title, preview, headerClassName, busy, menu, actions, children }: PanelFrameProps): ReactElement {
+function PanelFrame({ view, title, busy, queries, data, children }: PanelFrameProps): ReactElement {
+  const { workspaceId, panel, timeRange, actions, headerClassName, preview = false, onToggleView, viewing = false } = view;
   const descriptionId = useId();
   // a dashboard's panels are the sections under its title (h1)
   const Heading = preview ? "h3" : "h2";
@@ -280,7 +221,18 @@ function PanelFrame({ panel, title, preview, headerClassName, busy, menu, action
         </div>
         <div className="panel-actions">
           {busy ? <Spinner label="Refreshing" /> : null}
-          {menu}
+          {preview ? null : (
+            <PanelMenu
+              workspaceId={workspaceId}
+              panel={panel}
+              title={title}
+              queries={queries}
+              timeRange={timeRange}
+              data={data}
+              onToggleView={onToggleView}
+              viewing={viewing}
+            />
+          )}
           {actions}
         </div>
       </header>
