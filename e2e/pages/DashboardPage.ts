@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { chartAttrs, testIds } from "../selectors";
+import { LoginPage } from "./LoginPage";
 
 /** Grid position of a panel as the dashboard grid exposes it (24 columns). */
 export interface GridPos {
@@ -95,4 +96,19 @@ export class DashboardPage {
     await this.page.mouse.move(x + dx, y + dy, { steps: 8 });
     await this.page.mouse.up();
   }
+}
+
+/** Signs in as `user` and creates a dashboard titled `title` from the list, which opens it. */
+export async function signInAndCreateDashboard(
+  page: Page,
+  user: { email: string; password: string },
+  title: string,
+): Promise<{ dash: DashboardPage; dashboardId: string }> {
+  await new LoginPage(page).goto();
+  await new LoginPage(page).signIn(user.email, user.password);
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await page.getByLabel("New dashboard title").fill(title);
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await expect(page.getByRole("heading", { name: title, level: 1 })).toBeVisible();
+  return { dash: new DashboardPage(page), dashboardId: new URL(page.url()).pathname.split("/").pop() ?? "" };
 }

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { cpuLines, createOwnWorkspace, pushLines, type OwnWorkspace } from "../fixtures/api";
-import { DashboardPage, type GridPos } from "../pages/DashboardPage";
+import { DashboardPage, signInAndCreateDashboard, type GridPos } from "../pages/DashboardPage";
 import { LoginPage } from "../pages/LoginPage";
 import { testIds } from "../selectors";
 
@@ -40,14 +40,7 @@ async function newHostsDashboard(
   const lines = [cpuLines("alpha", 5, now), cpuLines("beta", 5, now), yesterday].join("\n");
   expect(await pushLines(request, own.ingestKey, lines)).toBe(204);
 
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(own.email, own.password);
-  await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill(title);
-  await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: title })).toBeVisible();
-  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
-  const dash = new DashboardPage(page);
+  const { dash, dashboardId } = await signInAndCreateDashboard(page, own, title);
   await expect(async () => {
     await page.reload();
     await expect(dash.chartOf("CPU user %")).toHaveAttribute("data-series-count", "2", { timeout: 2_000 });
@@ -164,14 +157,7 @@ test("build a dashboard: variable, time shift, panel editor, drag and resize, th
 
 test("keyboard layout editing, unsaved-state and a save that would overwrite someone else's", async ({ page, request }) => {
   const own = await createOwnWorkspace(request, "dashconflict");
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(own.email, own.password);
-  await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill("Shared");
-  await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: "Shared" })).toBeVisible();
-  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
-  const dash = new DashboardPage(page);
+  const { dash, dashboardId } = await signInAndCreateDashboard(page, own, "Shared");
 
   // Arrow keys on the move handle move the panel; Shift + arrows resize it.
   await dash.startEditing();

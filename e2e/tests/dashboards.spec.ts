@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { cpuLines, createOwnWorkspace, pushLines } from "../fixtures/api";
-import { DashboardPage } from "../pages/DashboardPage";
+import { DashboardPage, signInAndCreateDashboard } from "../pages/DashboardPage";
 import { LoginPage } from "../pages/LoginPage";
 import { chartAttrs, testIds } from "../selectors";
 
@@ -197,12 +197,7 @@ test("Host overview: the Busiest hosts top list ranks hosts as bars, and the das
 test("a variable value from the link that is not among the options is shown as it is", async ({ page, request }) => {
   const own = await createOwnWorkspace(request, "varzzz");
   expect(await pushLines(request, own.ingestKey, `${cpuLines("alpha", 3)}\n${cpuLines("beta", 3)}`)).toBe(204);
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(own.email, own.password);
-  await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill("Hosts");
-  await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: "Hosts" })).toBeVisible();
+  await signInAndCreateDashboard(page, own, "Hosts");
   const host = page.getByTestId(testIds.variable("host"));
   await expect(async () => {
     await page.goto(`${page.url().split("?")[0]}?var-host=zzz`);
@@ -224,14 +219,7 @@ test("a heatmap panel: chosen in the panel editor, saved, one row per host, read
     .join("\n");
   expect(await pushLines(request, own.ingestKey, lines)).toBe(204);
 
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(own.email, own.password);
-  await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill("Heat");
-  await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: "Heat" })).toBeVisible();
-  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
-  const dash = new DashboardPage(page);
+  const { dash, dashboardId } = await signInAndCreateDashboard(page, own, "Heat");
   await expect(async () => {
     await page.reload();
     await expect(dash.chartOf("CPU user %")).toHaveAttribute(chartAttrs.seriesCount, "3", { timeout: 2_000 });
@@ -297,14 +285,7 @@ test("a text panel: Markdown from the panel editor, the variables' values in it,
   request,
 }, testInfo) => {
   const own = await createOwnWorkspace(request, "notes");
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(own.email, own.password);
-  await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill("On call");
-  await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: "On call", level: 1 })).toBeVisible();
-  const dashboardId = new URL(page.url()).pathname.split("/").pop() ?? "";
-  const dash = new DashboardPage(page);
+  const { dash, dashboardId } = await signInAndCreateDashboard(page, own, "On call");
 
   await dash.startEditing();
   await page.getByTestId(testIds.addPanel).click();
@@ -371,13 +352,7 @@ test("a panel of two queries: each series named by its query's legend, a query h
 }) => {
   const own = await createOwnWorkspace(request, "legends");
   expect(await pushLines(request, own.ingestKey, [cpuLines("alpha", 5), cpuLines("beta", 5)].join("\n"))).toBe(204);
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(own.email, own.password);
-  await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill("Two queries");
-  await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: "Two queries", level: 1 })).toBeVisible();
-  const dash = new DashboardPage(page);
+  const { dash } = await signInAndCreateDashboard(page, own, "Two queries");
 
   await dash.startEditing();
   await page.getByTestId(testIds.addPanel).click();

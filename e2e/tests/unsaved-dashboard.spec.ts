@@ -1,8 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createOwnWorkspace } from "../fixtures/api";
 import { ConfirmDialog } from "../pages/ConfirmDialog";
-import { DashboardPage } from "../pages/DashboardPage";
-import { LoginPage } from "../pages/LoginPage";
+import { signInAndCreateDashboard } from "../pages/DashboardPage";
 import { testIds } from "../selectors";
 
 test("the app asks before it throws edits away: a panel's changes, a panel, a dashboard left unsaved", async ({
@@ -10,13 +9,7 @@ test("the app asks before it throws edits away: a panel's changes, a panel, a da
   request,
 }, testInfo) => {
   const own = await createOwnWorkspace(request, "unsaved");
-  await new LoginPage(page).goto();
-  await new LoginPage(page).signIn(own.email, own.password);
-  await page.getByRole("link", { name: "Dashboards" }).click();
-  await page.getByLabel("New dashboard title").fill("Unsaved");
-  await page.getByRole("button", { name: "Create dashboard" }).click();
-  await expect(page.getByRole("heading", { name: "Unsaved" })).toBeVisible();
-  const dash = new DashboardPage(page);
+  const { dash } = await signInAndCreateDashboard(page, own, "Unsaved");
   const confirmation = new ConfirmDialog(page);
   await dash.startEditing();
 
