@@ -39,6 +39,7 @@ import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";
 import { sameJson } from "./sameSpec";
 import { dashboardView } from "./panelQuery";
+import { panelTitle } from "./variables";
 import { timeShiftParam } from "./timeShift";
 
 /** Local, unsaved state of a dashboard being edited; `version` is the one the edits started from. */
@@ -102,7 +103,7 @@ export function DashboardPage(): ReactElement {
   // one panel over the whole page (`viewPanel`), not while the layout is edited
   const viewed = editing || !viewPanel ? undefined : (spec?.panels ?? []).find((p) => p.id === viewPanel);
   useDocumentTitle([
-    ...(viewed ? [viewed.title || "Untitled panel"] : []),
+    ...(viewed ? [panelTitle(viewed.title, values)] : []),
     server?.title ?? "Dashboard",
     "Dashboards",
     workspace.name,
@@ -598,7 +599,7 @@ export function DashboardPage(): ReactElement {
           <ShareDialog
             what={`“${current.title}”`}
             range={range}
-            panel={viewed ? { id: viewed.id, title: viewed.title || "Untitled panel" } : undefined}
+            panel={viewed ? { id: viewed.id, title: panelTitle(viewed.title, values) } : undefined}
             onClose={() => setSharing(false)}
           />
         ) : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { interpolateText, interpolateVariables, variablesFromSearch } from "./variables";
+import { interpolateText, interpolateVariables, panelTitle, variablesFromSearch } from "./variables";
 
 describe("interpolateVariables", () => {
   it("replaces single values, braced or bare", () => {
@@ -22,6 +22,15 @@ describe("interpolateText", () => {
     expect(interpolateText("Hosts: $host in ${dc}; $nope, $all", { host: ["a.b", "c"], dc: ["eu"], all: [] })).toBe(
       "Hosts: a.b, c in eu; $nope, All",
     );
+  });
+});
+
+describe("panelTitle", () => {
+  it("fills the variables in a panel's title, and names a panel without one", () => {
+    expect(panelTitle("CPU on $host", { host: ["web-1"] })).toBe("CPU on web-1");
+    expect(panelTitle("CPU on ${host}", { host: [] })).toBe("CPU on All");
+    expect(panelTitle("", {})).toBe("Untitled panel");
+    expect(panelTitle(undefined, {})).toBe("Untitled panel");
   });
 });
 

@@ -19,6 +19,11 @@ export function interpolateText(text: string, values: Record<string, string[]>):
   return replaceVariables(text, values, (v) => (v.length === 0 ? "All" : v.join(", ")));
 }
 
+/** A panel's title as shown: `CPU on $host` reads `CPU on web-1`; "Untitled panel" when it has none. */
+export function panelTitle(title: string | undefined, values: Record<string, string[]>): string {
+  return title ? interpolateText(title, values) : "Untitled panel";
+}
+
 function replaceVariables(text: string, values: Record<string, string[]>, format: (v: string[]) => string): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced, bare) => {
     const v = values[(braced ?? bare) as string];

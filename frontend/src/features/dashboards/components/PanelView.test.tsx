@@ -220,6 +220,18 @@ describe("PanelView: text", () => {
     vi.unstubAllGlobals();
   });
 
+  it("fills the variables in its title", () => {
+    render(
+      <MemoryRouter>
+        <QueryClientProvider client={new QueryClient()}>
+          <PanelView workspaceId="w1" panel={{ ...notes, title: "On call for $host" }} timeRange={{ from: "now-1h", to: "now" }} variables={{ host: ["web-1"] }} />
+        </QueryClientProvider>
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole("region", { name: "On call for web-1" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 2, name: "On call for web-1" })).toBeInTheDocument();
+  });
+
   it("says what to do when it has no text yet", () => {
     render(
       <MemoryRouter>

@@ -15,7 +15,7 @@ import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api
 import { toPanelOption } from "../panelOption";
 import { isChart, panelQuery, seriesLegends, visibleQueries, type PanelData, type VisibleQuery } from "../panelQuery";
 import { toTopList } from "../topList";
-import { interpolateText } from "../variables";
+import { interpolateText, panelTitle } from "../variables";
 import { SeriesValueTable } from "./SeriesValueTable";
 import { PanelDescription } from "./PanelDescription";
 import { PanelMenu } from "./PanelMenu";
@@ -60,7 +60,7 @@ export function PanelView(props: PanelViewProps): ReactElement {
 
 function TextPanelView(props: PanelViewProps & { panel: TextPanel }): ReactElement {
   const { panel, variables } = props;
-  const title = panel.title || "Untitled panel";
+  const title = panelTitle(panel.title, variables);
   const text = useMemo(() => interpolateText(panel.content ?? "", variables), [panel.content, variables]);
   return (
     <PanelFrame view={props} title={title} queries={NO_QUERIES}>
@@ -97,7 +97,7 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
     [data, series, legends, panel, timeZone],
   );
   const counts = useMemo(() => countPoints(series), [series]);
-  const title = panel.title || "Untitled panel";
+  const title = panelTitle(panel.title, variables);
 
   let body: ReactElement;
   if (queries.length === 0) body = <EmptyState title="No query">Edit the panel and add a DQL query.</EmptyState>;
