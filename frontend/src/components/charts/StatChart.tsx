@@ -49,14 +49,15 @@ export function StatChart({
   const background = useMemo(() => surfaceColor(scheme), [scheme]);
   return (
     <div className="stat-values" role="group" aria-label={label} data-testid={testId} style={style}>
-      {items.map((item) => {
+      {items.map((item, i) => {
         const text = formatValue(item.value, unit, decimals);
         const color = hasThresholds ? (thresholdColor(item.value, thresholds) ?? BASE_COLOR) : undefined;
         const path = sparkline ? sparklinePath(item.points, SPARK_W, SPARK_H) : "";
         return (
           // The series' name comes first, so it is read before its value ("web-01 95%"); the
-          // stylesheet shows the value above it.
-          <div key={item.name} className="stat" data-testid="stat-item">
+          // stylesheet shows the value above it. Two series can share a name (a legend format
+          // that leaves them alike): the key tells them apart by their place.
+          <div key={`${i}:${item.name}`} className="stat" data-testid="stat-item">
             {item.name ? <span className="muted small stat-name">{item.name}</span> : null}
             {/* the threshold's colour in a shade that reads on the card (3:1, large text) */}
             <span

@@ -45,6 +45,14 @@ describe("adding what Explore shows to a dashboard", () => {
     expect([table.type, table.title, table.unit, "reduce" in table ? table.reduce : "?"]).toEqual(["table", "New panel", "none", null]);
   });
 
+  it("carries Explore's legend format into the panel's query", () => {
+    const p = panelFromExplore([], { title: "", query: "M::cpu:(avg(x)) BY host", view: "line", unit: "", legend: " {{host}} " });
+    expect(p.queries).toEqual([{ ref_id: "A", query: "M::cpu:(avg(x)) BY host", legend_format: "{{host}}" }]);
+    expect(panelFromExplore([], { title: "", query: "M::a:(b)", view: "line", unit: "", legend: "" }).queries).toEqual([
+      { ref_id: "A", query: "M::a:(b)" },
+    ]);
+  });
+
   it("adds the panel after the dashboard's, or makes a dashboard of it over Explore's range", () => {
     const added = panelFromExplore([cpu], { title: "x", query: "M::a:(b)", view: "line", unit: "none" });
     expect(withPanel({ schema_version: 1, panels: [cpu] }, added).panels?.map((p) => p.id)).toEqual(["panel-1", "panel-2"]);

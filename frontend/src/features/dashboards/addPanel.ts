@@ -29,11 +29,15 @@ export interface ExploredQuery {
   /** Explore's view: line, area, bar, stat or table. */
   view: string;
   unit: string;
+  /** How the query's series are named (`{{host}}`); none when empty. */
+  legend?: string;
 }
 
 /** A panel for what Explore shows, where the dashboard's Add panel would put it. */
 export function panelFromExplore(panels: readonly Panel[], q: ExploredQuery): QueryPanel {
   const base = newPanel(newPanelId(panels), nextPanelPosition(panels), q.query);
+  const legend = q.legend?.trim();
+  if (legend) base.queries = [{ ...base.queries[0], legend_format: legend }];
   const panel = changePanelType({ ...base, title: q.title.trim() || "New panel", unit: q.unit || "none" }, panelTypeForView(q.view));
   return compactPanel(panel);
 }

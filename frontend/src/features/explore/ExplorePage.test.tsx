@@ -110,4 +110,20 @@ describe("ExplorePage", () => {
     await user.click(await screen.findByRole("button", { name: "Download CSV" }));
     expect(await blobs[0].text()).toBe("series,host,time,avg(usage)\ncpu,a,1970-01-01T00:00:00.000Z,1.5\n");
   });
+
+  it("names the series by a legend format kept in the link", async () => {
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const series = ["a", "b"].map((host) => ({ name: "cpu", tags: { host }, columns: ["time", "avg(usage)"], values: [[Date.now(), 1.5]] }));
+      const body = req.method === "POST" ? { content: [{ series }] } : { data: [], count: 0 };
+      return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+    });
+    const router = open("?view=stat");
+    const values = await screen.findByRole("group", { name: /^Last values of / });
+    expect(within(values).getAllByTestId("stat-item").map((i) => i.textContent)).toEqual(["a1.5", "b1.5"]);
+    await user.type(screen.getByLabelText("Legend"), "host {{{{host}}");
+    expect(within(values).getAllByTestId("stat-item").map((i) => i.textContent)).toEqual(["host a1.5", "host b1.5"]);
+    expect(new URLSearchParams(router.state.location.search).get("legend")).toBe("host {{host}}");
+  });
 });
+

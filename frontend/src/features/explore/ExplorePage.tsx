@@ -31,7 +31,7 @@ import { pushHistory, readHistory } from "./queryHistory";
 import { resultCut } from "./resultLimits";
 import { AddToDashboard } from "./components/AddToDashboard";
 import { csvFileName, resultCsv } from "./resultCsv";
-import { countPoints, toChartSeries, toLineSeriesOption } from "./toLineSeriesOption";
+import { chartSeriesOption, countPoints, toChartSeries } from "./toLineSeriesOption";
 
 const VIEWS = ["line", "area", "bar", "stat", "table"] as const;
 type View = (typeof VIEWS)[number];
@@ -58,6 +58,8 @@ export function ExplorePage(): ReactElement {
   const refreshMs = parseRefresh(refresh) ?? 0;
   // the unit of the values (the panel editor's list), for the axis, tooltip, table and stat
   const [unitParam, setUnit] = useStringParam("unit", "none");
+  // how series are named (`{{host}} user`), as a panel query's legend format
+  const [legend, setLegend] = useStringParam("legend", "", { replace: true });
   const unit = unitParam || "none";
   const [history, setHistory] = useState(() => readHistory(workspace.id));
 
@@ -89,14 +91,19 @@ export function ExplorePage(): ReactElement {
   }, [run.error, draft, query]);
 
   const data = run.isError ? undefined : run.data;
+  // every series of the result named by the legend format, when there is one
+  const series = useMemo(
+    () => toChartSeries(data?.result, legend.trim() ? data?.result.series.map(() => legend.trim()) : undefined),
+    [data, legend],
+  );
   const option = useMemo(
     () =>
       data && view !== "table" && view !== "stat"
-        ? toLineSeriesOption(data.result, { range: data.range, kind: view, unit })
+        ? chartSeriesOption(series, { range: data.range, kind: view, unit })
         : undefined,
-    [data, view, unit],
+    [data, series, view, unit],
   );
-  const counts = useMemo(() => countPoints(toChartSeries(data?.result)), [data]);
+  const counts = useMemo(() => countPoints(series), [series]);
   // the result of `query` (the one in the URL): did its LIMIT or SLIMIT cut it short?
   const cut = useMemo(() => resultCut(query, data?.result), [query, data]);
 
@@ -172,6 +179,17 @@ export function ExplorePage(): ReactElement {
                 {UNITS.some((u) => u.value === unit) ? null : <option value={unit}>{unit}</option>}
               </select>
             </label>
+            <label className="inline-field">
+              Legend
+              <input
+                value={legend}
+                maxLength={200}
+                placeholder="{{host}}"
+                size={14}
+                onChange={(e) => setLegend(e.target.value)}
+                data-testid="result-legend"
+              />
+            </label>
           </div>
           <span className="muted small" data-testid="result-summary">
             {data
@@ -180,7 +198,7 @@ export function ExplorePage(): ReactElement {
           </span>
           {run.isFetching ? <Spinner label="Running query" /> : null}
           {canEdit(workspace.role) && query.trim() ? (
-            <AddToDashboard workspaceId={workspace.id} query={query} view={view} unit={unit} range={range} />
+            <AddToDashboard workspaceId={workspace.id} query={query} view={view} unit={unit} legend={legend} range={range} />
           ) : null}
           {data && counts.series > 0 ? (
             <Button
@@ -213,7 +231,7 @@ export function ExplorePage(): ReactElement {
             label={`Last values of ${query}`}
             unit={unit}
             style={{ height: 300 }}
-            items={toChartSeries(data.result).map((s) => ({ name: s.name, value: reducePoints(s.points, "last"), points: s.points }))}
+            items={series.map((s) => ({ name: s.name, value: reducePoints(s.points, "last"), points: s.points }))}
           />
         ) : view === "table" && data ? (
           <ResultTable result={data.result} unit={unit} />

@@ -44,10 +44,10 @@ export function SeriesValueTable({
           </tr>
         </thead>
         <tbody>
-          {series.map((s) => {
+          {series.map((s, i) => {
             const v = reducePoints(s.points, reducer);
             return (
-              <tr key={s.name}>
+              <tr key={`${i}:${s.name}`}>
                 <td>{s.name}</td>
                 <td style={coloured ? { color: textColor(v) } : undefined}>{formatValue(v, unit, decimals)}</td>
               </tr>

@@ -26,9 +26,9 @@ export function TopListChart({ list, unit = "none", decimals, label, testId = "t
   return (
     <div className="toplist">
       <ol className="toplist-rows" aria-label={label} data-testid={testId} style={columns}>
-        {rows.map(({ text, ...r }) => {
+        {rows.map(({ text, ...r }, i) => {
           return (
-            <li key={r.name} className="toplist-row" data-testid="toplist-row" data-value={r.value ?? ""}>
+            <li key={`${i}:${r.name}`} className="toplist-row" data-testid="toplist-row" data-value={r.value ?? ""}>
               <span className="toplist-name" title={r.name}>
                 {r.name}
               </span>

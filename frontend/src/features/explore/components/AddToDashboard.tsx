@@ -18,6 +18,8 @@ export interface AddToDashboardProps {
   /** Explore's view and unit: the panel draws the result the same way. */
   view: string;
   unit: string;
+  /** Explore's legend format (`{{host}}`), "" for none: the panel's query names its series the same way. */
+  legend?: string;
   range: TimeRangeSpec;
 }
 
@@ -42,6 +44,7 @@ function AddToDashboardDialog({
   query,
   view,
   unit,
+  legend = "",
   range,
   onClose,
 }: AddToDashboardProps & { onClose: () => void }): ReactElement {
@@ -67,7 +70,7 @@ function AddToDashboardDialog({
     add.mutate(
       {
         to: target === NEW ? { newTitle: newTitle.trim() } : { dashboardId: target },
-        explored: { title, query, view, unit },
+        explored: { title, query, view, unit, legend },
         range,
       },
       {
