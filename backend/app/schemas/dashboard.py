@@ -18,6 +18,7 @@ from app.schemas.common import Name200
 
 SCHEMA_VERSION = 1
 GRID_COLUMNS = 24
+MAX_PANELS = 200
 
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-z]+)$")
 _VARIABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
@@ -105,7 +106,25 @@ class _PanelCommon(_Strict):
     grid: GridPos
 
 
-class _PanelBase(_PanelCommon):
+class _Repeatable(_PanelCommon):
+    """A panel that can be drawn once per value of a variable (``repeat``)."""
+
+    repeat: str | None = Field(
+        default=None,
+        max_length=64,
+        examples=["host"],
+        description="a variable's name: the panel is drawn once per selected value of it (every "
+        "value when none or All is selected), each copy with the variable set to its value; "
+        "null = once",
+    )
+    repeat_direction: Literal["h", "v"] = Field(
+        default="h",
+        description="h: the copies side by side, `max_per_row` to a row; v: one under another",
+    )
+    max_per_row: int = Field(default=4, ge=1, le=GRID_COLUMNS)
+
+
+class _PanelBase(_Repeatable):
     """A panel that draws the result of its DQL queries."""
 
     queries: list[PanelQuery] = Field(min_length=1, max_length=10)
@@ -160,7 +179,7 @@ class TopListPanel(_PanelBase):
     order: Literal["desc", "asc"] = "desc"
 
 
-class TextPanel(_PanelCommon):
+class TextPanel(_Repeatable):
     """Notes beside the charts: Markdown (CommonMark with tables), no query.
 
     ``$name`` in the text is replaced by the variable's value. HTML in it is kept, sanitised
@@ -173,7 +192,7 @@ class TextPanel(_PanelCommon):
     )
 
 
-Panel = Annotated[
+DrawnPanel = Annotated[
     TimeseriesPanel
     | AreaPanel
     | BarPanel
@@ -184,6 +203,38 @@ Panel = Annotated[
     | TextPanel,
     Field(discriminator="type"),
 ]
+
+
+class RowPanel(_PanelCommon):
+    """A collapsible heading across the dashboard that groups the panels below it.
+
+    The panels after a row (by ``grid.y``) up to the next row belong to it. An expanded row's
+    panels are in the dashboard's ``panels`` like any other; a collapsed row holds its panels in
+    its own ``panels`` (their ``grid`` as they were), so they are neither drawn nor queried
+    until it is expanded. A row spans the whole width (``x`` 0, ``w`` 24) and is one grid row high.
+    """
+
+    type: Literal["row"] = "row"
+    collapsed: bool = False
+    panels: list[DrawnPanel] = Field(default_factory=list, max_length=200)
+
+    @model_validator(mode="after")
+    def _row(self) -> RowPanel:
+        g = self.grid
+        if g.x != 0 or g.w != GRID_COLUMNS or g.h != 1:
+            raise ValueError(
+                f"row {self.id!r} must span the dashboard (x 0, w {GRID_COLUMNS}, h 1); "
+                f"got x {g.x}, w {g.w}, h {g.h}"
+            )
+        if self.panels and not self.collapsed:
+            raise ValueError(
+                f"row {self.id!r} is expanded, so its panels must follow it in the dashboard's "
+                "panels; only a collapsed row holds panels of its own"
+            )
+        return self
+
+
+Panel = Annotated[DrawnPanel | RowPanel, Field(discriminator="type")]
 
 
 class Variable(_Strict):
@@ -277,10 +328,33 @@ class DashboardSpec(_Strict):
             )
         return value
 
+    def every_panel(self) -> list[_PanelCommon]:
+        """The panels, with those of collapsed rows after their row."""
+        out: list[_PanelCommon] = []
+        for p in self.panels:
+            out.append(p)
+            if isinstance(p, RowPanel):
+                out.extend(p.panels)
+        return out
+
     @model_validator(mode="after")
     def _unique(self) -> DashboardSpec:
+        panels = self.every_panel()
+        if len(panels) > MAX_PANELS:
+            raise ValueError(
+                f"a dashboard holds at most {MAX_PANELS} panels, rows and the panels of "
+                f"collapsed rows included (got {len(panels)})"
+            )
+        variables = {v.name for v in self.variables}
+        for p in panels:
+            repeat = p.repeat if isinstance(p, _Repeatable) else None
+            if repeat is not None and repeat not in variables:
+                raise ValueError(
+                    f"panel {p.id!r} repeats for ${repeat}, "
+                    "which is not a variable of this dashboard"
+                )
         for kind, names in (
-            ("panel id", [p.id for p in self.panels]),
+            ("panel id", [p.id for p in panels]),
             ("variable name", [v.name for v in self.variables]),
         ):
             seen: set[str] = set()

@@ -146,6 +146,22 @@ export type AreaPanel = {
     description?: string;
     grid: GridPos;
     /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
+    /**
      * Queries
      */
     queries: Array<PanelQuery>;
@@ -261,6 +277,22 @@ export type BarPanel = {
      */
     description?: string;
     grid: GridPos;
+    /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
     /**
      * Queries
      */
@@ -1013,7 +1045,9 @@ export type DashboardSpec = {
         type: 'toplist';
     } & TopListPanel) | ({
         type: 'text';
-    } & TextPanel)>;
+    } & TextPanel) | ({
+        type: 'row';
+    } & RowPanel)>;
 };
 
 /**
@@ -1411,6 +1445,22 @@ export type HeatmapPanel = {
      */
     description?: string;
     grid: GridPos;
+    /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
     /**
      * Queries
      */
@@ -1835,6 +1885,60 @@ export type RefreshRequest = {
 export type Role = 'owner' | 'admin' | 'editor' | 'viewer';
 
 /**
+ * RowPanel
+ *
+ * A collapsible heading across the dashboard that groups the panels below it.
+ *
+ * The panels after a row (by ``grid.y``) up to the next row belong to it. An expanded row's
+ * panels are in the dashboard's ``panels`` like any other; a collapsed row holds its panels in
+ * its own ``panels`` (their ``grid`` as they were), so they are neither drawn nor queried
+ * until it is expanded. A row spans the whole width (``x`` 0, ``w`` 24) and is one grid row high.
+ */
+export type RowPanel = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Title
+     */
+    title?: string;
+    /**
+     * Description
+     */
+    description?: string;
+    grid: GridPos;
+    /**
+     * Type
+     */
+    type?: 'row';
+    /**
+     * Collapsed
+     */
+    collapsed?: boolean;
+    /**
+     * Panels
+     */
+    panels?: Array<({
+        type: 'timeseries';
+    } & TimeseriesPanel) | ({
+        type: 'area';
+    } & AreaPanel) | ({
+        type: 'bar';
+    } & BarPanel) | ({
+        type: 'stat';
+    } & StatPanel) | ({
+        type: 'table';
+    } & TablePanel) | ({
+        type: 'heatmap';
+    } & HeatmapPanel) | ({
+        type: 'toplist';
+    } & TopListPanel) | ({
+        type: 'text';
+    } & TextPanel)>;
+};
+
+/**
  * SavedQueriesPublic
  */
 export type SavedQueriesPublic = {
@@ -1960,6 +2064,22 @@ export type StatPanel = {
     description?: string;
     grid: GridPos;
     /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
+    /**
      * Queries
      */
     queries: Array<PanelQuery>;
@@ -2009,6 +2129,22 @@ export type TablePanel = {
      */
     description?: string;
     grid: GridPos;
+    /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
     /**
      * Queries
      */
@@ -2067,6 +2203,22 @@ export type TextPanel = {
     description?: string;
     grid: GridPos;
     /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
+    /**
      * Type
      */
     type?: 'text';
@@ -2121,6 +2273,22 @@ export type TimeseriesPanel = {
      */
     description?: string;
     grid: GridPos;
+    /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
     /**
      * Queries
      */
@@ -2204,6 +2372,22 @@ export type TopListPanel = {
      */
     description?: string;
     grid: GridPos;
+    /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
     /**
      * Queries
      */

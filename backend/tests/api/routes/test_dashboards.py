@@ -336,3 +336,76 @@ def test_text_with_a_lone_surrogate_is_a_422_wherever_it_is(client: TestClient) 
         assert "unicode" in r.json()["detail"].lower(), (path, r.text)
     r = client.get(base + "/dashboards", headers=user.headers)
     assert r.status_code == 200
+
+
+def row(row_id: str, y: int, *, collapsed: bool = False, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": row_id,
+        "type": "row",
+        "title": f"Row {row_id}",
+        "grid": {"x": 0, "y": y, "w": 24, "h": 1},
+        "collapsed": collapsed,
+        **extra,
+    }
+
+
+def test_rows_and_repeated_panels_round_trip(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    inside = panel("disk", grid={"x": 0, "y": 10, "w": 12, "h": 8})
+    body = {
+        "title": "Rows",
+        "spec": {
+            "variables": [{"name": "host", "type": "custom", "options": ["a", "b"], "multi": True}],
+            "panels": [
+                row("cpu-row", 0),
+                panel(
+                    "cpu",
+                    grid={"x": 0, "y": 1, "w": 12, "h": 8},
+                    repeat="host",
+                    repeat_direction="h",
+                    max_per_row=3,
+                ),
+                row("disk-row", 9, collapsed=True, panels=[inside]),
+            ],
+        },
+    }
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/dashboards", json=body, headers=user.headers)
+    assert r.status_code == 201, r.text
+    got = r.json()["spec"]["panels"]
+    assert [p["type"] for p in got] == ["row", "timeseries", "row"]
+    assert got[0]["collapsed"] is False and got[0]["panels"] == []
+    assert (got[1]["repeat"], got[1]["repeat_direction"], got[1]["max_per_row"]) == ("host", "h", 3)
+    assert got[2]["collapsed"] is True
+    assert [p["id"] for p in got[2]["panels"]] == ["disk"]
+    assert got[2]["panels"][0]["repeat"] is None
+
+
+def test_invalid_rows_and_repeats_are_refused_with_the_reason(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    url = f"/api/v1/workspaces/{ws['id']}/dashboards"
+    inner = panel("a", grid={"x": 0, "y": 2, "w": 12, "h": 8})
+    cases = [
+        (spec(row("r", 0, grid={"x": 0, "y": 0, "w": 12, "h": 1})), "must span the dashboard"),
+        (spec(row("r", 0, grid={"x": 0, "y": 0, "w": 24, "h": 3})), "must span the dashboard"),
+        (spec(row("r", 0, panels=[inner])), "row 'r' is expanded"),
+        # a panel id is unique among the panels of collapsed rows too
+        (spec(panel("a"), row("r", 9, collapsed=True, panels=[inner])), "duplicate panel id 'a'"),
+        # rows do not nest
+        (
+            spec(row("r", 0, collapsed=True, panels=[row("s", 1)])),
+            "body.spec.panels.0.row.panels.0",
+        ),
+        (spec(panel("a", repeat="host")), "repeats for $host, which is not a variable"),
+        (spec(panel("a", repeat="host", max_per_row=0)), "max_per_row"),
+        (
+            spec(row("r", 0, collapsed=True, panels=[panel(f"p{i}") for i in range(200)])),
+            "at most 200 panels",
+        ),
+    ]
+    for bad, reason in cases:
+        r = client.post(url, json={"title": "bad", "spec": bad}, headers=user.headers)
+        assert r.status_code == 422, bad
+        text = r.json()["detail"] + str(r.json()["errors"])
+        assert reason in text, (reason, r.json())

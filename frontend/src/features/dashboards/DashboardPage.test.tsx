@@ -45,16 +45,18 @@ class NoResizeObserver {
 
 describe("DashboardPage", () => {
   const queries: string[][] = [];
+  let served: Dashboard = DASHBOARD;
   const user = userEvent.setup({ delay: null });
   beforeEach(() => {
     client.setConfig({ baseUrl: "http://vigil.test" });
     queries.length = 0;
+    served = DASHBOARD;
     vi.stubGlobal("ResizeObserver", NoResizeObserver);
     vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
       const req = input instanceof Request ? input : new Request(input, init);
       const json = (body: unknown): Response =>
         new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
-      if (req.method === "GET") return json(DASHBOARD);
+      if (req.method === "GET") return json(served);
       const body = (await req.json()) as { queries: { query: string }[] };
       queries.push(body.queries.map((q) => q.query));
       return json({ content: body.queries.map(() => ({ series: [] })) });
@@ -82,6 +84,10 @@ describe("DashboardPage", () => {
       </QueryClientProvider>,
     );
     await screen.findByRole("heading", { name: "Fleet" });
+    // the grid lays its panels out once it has measured its width, a moment later
+    await waitFor(() =>
+      expect(document.querySelector('[data-testid="grid-cell"], [data-testid="panel-view"], [role="alert"]')).not.toBeNull(),
+    );
     return router;
   };
   const gridPanels = (): string[] =>
@@ -195,6 +201,8 @@ describe("DashboardPage", () => {
 
     await router.navigate("/w/w1/dashboards/d1?viewPanel=p1");
     await screen.findByTestId("panel-view");
+    // focus moves in the same commit's effects as the Escape listener arrives
+    await waitFor(() => expect(screen.getByRole("button", { name: "Back to the dashboard" })).toHaveFocus());
     await user.keyboard("{Escape}");
     expect(router.state.location.search).toBe("");
   });
@@ -239,5 +247,96 @@ describe("DashboardPage", () => {
     await user.click(screen.getByRole("button", { name: "Edit" }));
     expect(router.state.location.search).toBe("");
     expect(gridPanels()).toEqual(["CPU"]);
+  });
+
+  it("folds a row's panels away (not asked for) and back; while editing, rows are added and folding is a change", async () => {
+    served = {
+      ...DASHBOARD,
+      spec: {
+        ...DASHBOARD.spec,
+        panels: [
+          { id: "r1", type: "row", title: "Storage", grid: { x: 0, y: 0, w: 24, h: 1 } },
+          { ...DASHBOARD.spec.panels![0], grid: { x: 0, y: 1, w: 12, h: 8 } },
+          {
+            id: "r2",
+            type: "row",
+            title: "Network",
+            collapsed: true,
+            grid: { x: 0, y: 9, w: 24, h: 1 },
+            panels: [
+              {
+                id: "net",
+                type: "timeseries",
+                title: "Traffic",
+                grid: { x: 0, y: 10, w: 24, h: 6 },
+                queries: [{ query: "M::net:(avg(bytes_recv))" }],
+              },
+            ],
+          },
+        ],
+      },
+    };
+    await open();
+    const storage = screen.getByRole("button", { name: "Storage" });
+    const network = screen.getByRole("button", { name: "Network" });
+    expect(storage).toHaveAttribute("aria-expanded", "true");
+    expect(network).toHaveAttribute("aria-expanded", "false");
+    expect(screen.getByText("(1 panel)")).toBeInTheDocument();
+    expect(gridPanels()).toEqual(["CPU"]);
+    await waitFor(() => expect(queries.flat()).toEqual(["M::cpu:(avg(usage_user)) [::1m] BY host"]));
+
+    await user.click(network);
+    expect(gridPanels()).toEqual(["CPU", "Traffic"]);
+    await waitFor(() => expect(queries.flat()).toContain("M::net:(avg(bytes_recv))"));
+    await user.click(storage);
+    expect(gridPanels()).toEqual(["Traffic"]);
+    // looking is not editing
+    expect(screen.getByTestId("save-state")).toHaveTextContent("Saved · v1");
+
+    // the layout is edited as it is shown, which differs from what was saved
+    await user.click(screen.getByRole("button", { name: "Edit" }));
+    expect(screen.getByTestId("save-state")).toHaveTextContent("Unsaved changes");
+    expect(gridPanels()).toEqual(["Traffic"]);
+    await user.click(screen.getByRole("button", { name: "Add row" }));
+    const titles = screen.getAllByRole("textbox", { name: "Row title" });
+    expect(titles.map((t) => (t as HTMLInputElement).value)).toEqual(["Storage", "Network", "Row title"]);
+    await user.clear(titles[2]);
+    await user.type(titles[2], "Disks on $host");
+    expect(screen.getByRole("button", { name: "Remove the row Disks on $host" })).toBeInTheDocument();
+  }, 20_000);
+
+  it("draws a repeated panel once per selected value, each asking for its own", async () => {
+    served = {
+      ...DASHBOARD,
+      spec: {
+        ...DASHBOARD.spec,
+        variables: [{ name: "host", type: "custom", options: ["a", "b", "c"], multi: true }],
+        panels: [
+          {
+            id: "p1",
+            type: "timeseries",
+            title: "CPU on $host",
+            grid: { x: 0, y: 0, w: 12, h: 8 },
+            repeat: "host",
+            queries: [{ query: "M::cpu:(avg(usage_user)) { host = '$host' }" }],
+          },
+        ],
+      },
+    };
+    await open("?var-host=a&var-host=c");
+    expect(gridPanels()).toEqual(["CPU on a", "CPU on c"]);
+    await waitFor(() =>
+      expect(queries.flat().sort()).toEqual([
+        "M::cpu:(avg(usage_user)) { host = 'a' }",
+        "M::cpu:(avg(usage_user)) { host = 'c' }",
+      ]),
+    );
+    // every value when none is selected
+    await user.deselectOptions(screen.getByTestId("variable-host"), ["a", "c"]);
+    expect(gridPanels()).toEqual(["CPU on a", "CPU on b", "CPU on c"]);
+    // edited as one panel, its first copy, which says what it repeats for
+    await user.click(screen.getByRole("button", { name: "Edit" }));
+    expect(gridPanels()).toEqual(["CPU on a"]);
+    expect(screen.getByText("repeats for $host")).toBeInTheDocument();
   });
 });

@@ -19,9 +19,10 @@ import { TimeZoneProvider } from "@/lib/timeZone";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useRefreshParam } from "@/lib/useUrlState";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import type { DashboardSpec, Panel } from "./api";
+import { everyPanel, isRow, type DashboardItem, type DashboardSpec, type DashboardVariable, type Panel } from "./api";
 import { DashboardGrid, MoveHandle } from "./components/DashboardGrid";
 import { PanelView } from "./components/PanelView";
+import { RowHeader, rowTitle } from "./components/RowHeader";
 import { TimeShiftPicker } from "./components/TimeShiftPicker";
 import { VariablePicker } from "./components/VariablePicker";
 import { VersionHistory } from "./components/VersionHistory";
@@ -35,12 +36,17 @@ import "./dashboards.css";
 import { exportFileName } from "./exportFile";
 import { useDashboardRefresh } from "./hooks/useDashboardRefresh";
 import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/useDashboards";
+import { useVariableOptions } from "./hooks/useMetadataValues";
 import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";
+import { expandRepeats, firstCopies, sourcePanelId } from "./repeat";
+import { newRow, replacePanel, rowPanelCount, toggleRow, withRowsFolded } from "./rows";
 import { sameJson } from "./sameSpec";
 import { dashboardView } from "./panelQuery";
 import { panelTitle } from "./variables";
 import { timeShiftParam } from "./timeShift";
+
+const NO_VARIABLES: DashboardVariable[] = [];
 
 /** Local, unsaved state of a dashboard being edited; `version` is the one the edits started from. */
 interface Draft {
@@ -86,6 +92,8 @@ export function DashboardPage(): ReactElement {
   const [confirm, confirmDialog] = useConfirm();
   const [showSettings, setShowSettings] = useState(false);
   const [note, setNote] = useState("");
+  // rows folded or unfolded while looking (row id → collapsed), over what the dashboard saved
+  const [folded, setFolded] = useState<Record<string, boolean>>({});
   const server = dashboard.data;
 
   const current: Draft | undefined =
@@ -100,10 +108,25 @@ export function DashboardPage(): ReactElement {
     () => dashboardView(spec, params),
     [spec, params],
   );
-  // one panel over the whole page (`viewPanel`), not while the layout is edited
-  const viewed = editing || !viewPanel ? undefined : (spec?.panels ?? []).find((p) => p.id === viewPanel);
+  // What the grid draws: while the layout is edited, the panels and rows as they are saved (a
+  // repeated panel as its first copy); otherwise the rows as this person folded them and a
+  // copy of each repeated panel per value.
+  // every value of each variable (the pickers ask for the same, once): what a repeated panel
+  // is drawn for when none or All is selected
+  const options = useVariableOptions(workspace.id, spec?.variables ?? NO_VARIABLES);
+  const grid = useMemo(() => {
+    const items = spec?.panels ?? [];
+    if (editing) return firstCopies(items, values, options);
+    return expandRepeats(withRowsFolded(items, folded), values, options);
+  }, [spec, editing, folded, values, options]);
+  // one panel over the whole page (`viewPanel`), a copy of a repeated one or one in a collapsed
+  // row too, not while the layout is edited
+  const viewed =
+    editing || !viewPanel
+      ? undefined
+      : [...grid.items, ...everyPanel(spec?.panels ?? [])].find((p): p is Panel => p.id === viewPanel && !isRow(p));
   useDocumentTitle([
-    ...(viewed ? [panelTitle(viewed.title, values)] : []),
+    ...(viewed ? [panelTitle(viewed.title, { ...values, ...grid.scope.get(viewed.id) })] : []),
     server?.title ?? "Dashboard",
     "Dashboards",
     workspace.name,
@@ -153,13 +176,14 @@ export function DashboardPage(): ReactElement {
       const id = panelInFocus();
       if (id) setViewPanel(id);
     },
-    // the same panel (or the one shown alone) in the panel editor, for those who may edit
+    // the same panel (or the one shown alone) in the panel editor, for those who may edit;
+    // for a copy of a repeated panel, the panel it repeats
     e: () => {
-      const id = viewed?.id ?? panelInFocus();
-      if (!editable || !id || editingPanel) return;
+      const shown = viewed?.id ?? panelInFocus();
+      if (!editable || !shown || editingPanel) return;
       if (viewPanel) setViewPanel("");
-      setEditing(true);
-      setEditingPanel({ id });
+      startEditing();
+      setEditingPanel({ id: sourcePanelId(shown) });
     },
   });
   // Focus follows the panel: to "Back to the dashboard" when it is shown alone, and back to its
@@ -221,9 +245,16 @@ export function DashboardPage(): ReactElement {
     [server],
   );
   const setPanels = useCallback(
-    (panels: Panel[]) => change((d) => ({ ...d, spec: { ...d.spec, panels } })),
+    (panels: DashboardItem[]) => change((d) => ({ ...d, spec: { ...d.spec, panels } })),
     [change],
   );
+  // The layout is edited as it is shown: rows folded while looking stay so, as a change to save.
+  const startEditing = useCallback(() => {
+    setEditing(true);
+    if (Object.keys(folded).length === 0) return;
+    change((d) => ({ ...d, spec: { ...d.spec, panels: withRowsFolded(d.spec.panels ?? [], folded) } }));
+    setFolded({});
+  }, [change, folded]);
 
   const onSave = useCallback(
     (overwrite = false) => {
@@ -285,9 +316,18 @@ export function DashboardPage(): ReactElement {
   }
 
   const panels = current.spec.panels ?? [];
-  // what every panel shows, alone or in the grid
+  // what every panel shows, alone or in the grid; a repeated panel's copy has its own value
   const shown = { workspaceId: workspace.id, timeRange: range, variables: values, pending, compare };
-  const panelBeingEdited = editingPanel?.added ?? panels.find((p) => p.id === editingPanel?.id);
+  const shownAs = (p: Panel) => {
+    const own = grid.scope.get(p.id);
+    const waitsFor = grid.waiting.get(p.id);
+    return {
+      ...shown,
+      variables: own ? { ...values, ...own } : values,
+      pending: waitsFor ? [...pending, waitsFor] : pending,
+    };
+  };
+  const panelBeingEdited = editingPanel?.added ?? everyPanel(panels).find((p) => p.id === editingPanel?.id);
   const conflict = save.error instanceof ApiError && save.error.status === 409;
 
   // The new panel is only put on the dashboard when the editor applies it.
@@ -295,6 +335,28 @@ export function DashboardPage(): ReactElement {
     const id = newPanelId(panels);
     const query = DEFAULT_QUERY.replace("[15m::1m]", "[::1m]");
     setEditingPanel({ id, added: newPanel(id, nextPanelPosition(panels), query) });
+  };
+  const addRow = (): void => setPanels([...panels, newRow(panels, newPanelId(panels, "row"))]);
+  const toggle = (rowId: string): void => {
+    if (editing) {
+      setPanels(toggleRow(panels, rowId));
+      return;
+    }
+    const row = grid.items.find((i) => i.id === rowId);
+    if (row && isRow(row)) setFolded((f) => ({ ...f, [rowId]: !row.collapsed }));
+  };
+  const removeRow = async (rowId: string): Promise<void> => {
+    const row = panels.find((i) => i.id === rowId);
+    if (!row || !isRow(row)) return;
+    const inside = row.collapsed ? (row.panels ?? []).length : 0;
+    const ok = await confirm({
+      title: `Remove the row "${rowTitle(row, values)}"?`,
+      message: inside
+        ? `Its ${inside} panel${inside === 1 ? " goes" : "s go"} with it, as the row is collapsed. Until you save, Discard brings ${inside === 1 ? "it" : "them"} back.`
+        : "The panels under it stay on the dashboard. Until you save, Discard brings the row back.",
+      confirmLabel: "Remove",
+    });
+    if (ok) setPanels(panels.filter((i) => i.id !== rowId));
   };
   const duplicatePanel = (p: Panel): void => {
     const copy: Panel = {
@@ -375,7 +437,7 @@ export function DashboardPage(): ReactElement {
                 <Button
                   variant="primary"
                   onClick={() => {
-                    setEditing(true);
+                    startEditing();
                     if (viewPanel) setViewPanel("");
                   }}
                 >
@@ -391,6 +453,11 @@ export function DashboardPage(): ReactElement {
             {editing ? (
               <Button onClick={addPanel} data-testid="add-panel">
                 Add panel
+              </Button>
+            ) : null}
+            {editing ? (
+              <Button onClick={addRow} data-testid="add-row">
+                Add row
               </Button>
             ) : null}
             {editing ? (
@@ -475,7 +542,7 @@ export function DashboardPage(): ReactElement {
           viewed ? (
             <div className="panel-view" data-testid="panel-view">
               <PanelView
-                {...shown}
+                {...shownAs(viewed)}
                 panel={viewed}
                 onZoom={onZoom}
                 onToggleView={() => setViewPanel("")}
@@ -501,7 +568,7 @@ export function DashboardPage(): ReactElement {
               <Button
                 variant="primary"
                 onClick={() => {
-                  setEditing(true);
+                  startEditing();
                   addPanel();
                 }}
               >
@@ -513,16 +580,54 @@ export function DashboardPage(): ReactElement {
           </EmptyState>
         ) : (
           <DashboardGrid
-            panels={panels}
+            panels={grid.items}
             editable={editable && editing}
             onPanelsChange={setPanels}
-            renderPanel={(p, handle) => (
+            renderPanel={(p, handle) =>
+              isRow(p) ? (
+                <RowHeader
+                  row={p}
+                  panelCount={rowPanelCount(grid.items, p)}
+                  variables={values}
+                  onToggle={() => toggle(p.id)}
+                  onTitleChange={
+                    editable && editing
+                      ? (title) => setPanels(panels.map((i) => (i.id === p.id ? { ...p, title } : i)))
+                      : undefined
+                  }
+                  headerClassName={editing ? handle : undefined}
+                  actions={
+                    editable && editing ? (
+                      <>
+                        <MoveHandle panel={p} panels={panels} onPanelsChange={setPanels} />
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          className="no-drag"
+                          title="Remove row"
+                          aria-label={`Remove the row ${rowTitle(p, values)}`}
+                          onClick={() => void removeRow(p.id)}
+                        >
+                          ✕
+                        </Button>
+                      </>
+                    ) : null
+                  }
+                />
+              ) : (
               <PanelView
-                {...shown}
+                {...shownAs(p)}
                 panel={p}
                 onZoom={editing ? undefined : onZoom}
                 onToggleView={editing ? undefined : () => setViewPanel(p.id)}
                 headerClassName={editing ? handle : undefined}
+                badge={
+                  editing && p.repeat ? (
+                    <span className="muted small repeat-badge" title={`One copy per value of $${p.repeat}, outside edit mode`}>
+                      repeats for ${p.repeat}
+                    </span>
+                  ) : undefined
+                }
                 actions={
                   editable && editing ? (
                     <>
@@ -559,7 +664,8 @@ export function DashboardPage(): ReactElement {
                   ) : null
                 }
               />
-            )}
+              )
+            }
           />
         )}
 
@@ -573,9 +679,10 @@ export function DashboardPage(): ReactElement {
             variables={values}
             pending={pending}
             compare={compare}
+            variableOptions={options}
             onCancel={() => setEditingPanel(null)}
             onApply={(p) => {
-              setPanels(editingPanel?.added ? [...panels, p] : panels.map((x) => (x.id === p.id ? p : x)));
+              setPanels(editingPanel?.added ? [...panels, p] : replacePanel(panels, p));
               setEditingPanel(null);
             }}
           />

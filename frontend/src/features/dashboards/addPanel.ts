@@ -1,5 +1,5 @@
 import type { TimeRangeSpec } from "@/lib/time";
-import type { DashboardSpec, Panel, QueryPanel } from "./api";
+import type { DashboardItem, DashboardSpec, Panel, QueryPanel } from "./api";
 import { newPanelId, nextPanelPosition } from "./layout";
 import { changePanelType, compactPanel, newPanel, type ChartVisualisation } from "./panelSpec";
 
@@ -34,7 +34,7 @@ export interface ExploredQuery {
 }
 
 /** A panel for what Explore shows, where the dashboard's Add panel would put it. */
-export function panelFromExplore(panels: readonly Panel[], q: ExploredQuery): QueryPanel {
+export function panelFromExplore(panels: readonly DashboardItem[], q: ExploredQuery): QueryPanel {
   const base = newPanel(newPanelId(panels), nextPanelPosition(panels), q.query);
   const legend = q.legend?.trim();
   if (legend) base.queries = [{ ...base.queries[0], legend_format: legend }];

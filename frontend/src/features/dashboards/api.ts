@@ -22,7 +22,12 @@ import "@/lib/apiClient";
 
 export type Dashboard = DashboardPublic;
 export type { DashboardCreate, DashboardExport, DashboardSpec, DashboardUpdate, DashboardVersionsPublic };
-export type Panel = NonNullable<DashboardSpec["panels"]>[number];
+/** What a dashboard's `panels` hold: panels, and the rows that group them. */
+export type DashboardItem = NonNullable<DashboardSpec["panels"]>[number];
+/** A collapsible heading across the grid; a collapsed one holds its panels (`panels`). */
+export type RowPanel = Extract<DashboardItem, { type: "row" }>;
+/** A panel drawn on the grid: a chart, a table, a stat, a text … */
+export type Panel = Exclude<DashboardItem, { type: "row" }>;
 /** A Markdown panel: notes beside the charts, no query. */
 export type TextPanel = Extract<Panel, { type: "text" }>;
 /** A panel that draws the result of its DQL queries: every type but text. */
@@ -34,6 +39,20 @@ export type DashboardVersion = DashboardVersionsPublic["data"][number];
 
 export function isTextPanel(panel: Panel): panel is TextPanel {
   return panel.type === "text";
+}
+
+export function isRow(item: DashboardItem): item is RowPanel {
+  return item.type === "row";
+}
+
+/** Every panel of a dashboard: those on the grid and those inside collapsed rows. */
+export function everyPanel(items: readonly DashboardItem[]): Panel[] {
+  return items.flatMap((item) => (isRow(item) ? (item.panels ?? []) : [item]));
+}
+
+/** Every item of a dashboard: rows, the panels on the grid and those inside collapsed rows. */
+export function everyItem(items: readonly DashboardItem[]): DashboardItem[] {
+  return items.flatMap((item) => (isRow(item) ? [item, ...(item.panels ?? [])] : [item]));
 }
 
 export async function listDashboards(workspaceId: string, signal?: AbortSignal): Promise<DashboardsPublic> {

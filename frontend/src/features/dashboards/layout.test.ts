@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Panel } from "./api";
+import type { DashboardItem, Panel } from "./api";
 import { applyGridLayout, clampGrid, keyboardMove, newPanelId, nextPanelPosition, stackedLayout, toGridLayout } from "./layout";
 
 function panel(id: string, x: number, y: number, w: number, h: number): Panel {
@@ -53,7 +53,7 @@ describe("newPanelId", () => {
 describe("keyboardMove", () => {
   // a | b on the first row, c below a.
   const panels = [panel("a", 0, 0, 12, 8), panel("b", 12, 0, 12, 8), panel("c", 0, 8, 12, 4)];
-  const grids = (ps: Panel[]): Record<string, Panel["grid"]> => Object.fromEntries(ps.map((p) => [p.id, p.grid]));
+  const grids = (ps: DashboardItem[]): Record<string, Panel["grid"]> => Object.fromEntries(ps.map((p) => [p.id, p.grid]));
 
   it("moves sideways by one column and stops at the edge", () => {
     expect(grids(keyboardMove(panels, "c", "right")).c).toEqual({ x: 1, y: 8, w: 12, h: 4 });

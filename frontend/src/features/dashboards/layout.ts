@@ -1,5 +1,5 @@
 import { moveElement, verticalCompactor, type LayoutItem } from "react-grid-layout/core";
-import type { Panel } from "./api";
+import { everyItem, isRow, type DashboardItem } from "./api";
 
 /** The dashboard grid is 24 columns wide (the schema's `GRID_COLUMNS`); rows are `ROW_HEIGHT` px. */
 export const GRID_COLUMNS = 24;
@@ -19,15 +19,25 @@ export interface GridItem {
   h: number;
   minW?: number;
   minH?: number;
+  maxH?: number;
+  isResizable?: boolean;
 }
 
-/** The panels' `grid` positions as a grid layout. */
-export function toGridLayout(panels: readonly Panel[]): GridItem[] {
-  return panels.map((p) => ({ i: p.id, ...clampGrid(p.grid), minW: MIN_PANEL_W, minH: MIN_PANEL_H }));
+/** What has a place on the grid: a panel or a row. */
+type Placed = Pick<DashboardItem, "id" | "grid">;
+type Grid = DashboardItem["grid"];
+
+/** The panels' and rows' `grid` positions as a grid layout; a row spans the width, one grid row high. */
+export function toGridLayout(items: readonly DashboardItem[]): GridItem[] {
+  return items.map((p) =>
+    isRow(p)
+      ? { i: p.id, ...clampGrid(p.grid), x: 0, w: GRID_COLUMNS, h: 1, minW: GRID_COLUMNS, maxH: 1, isResizable: false }
+      : { i: p.id, ...clampGrid(p.grid), minW: MIN_PANEL_W, minH: MIN_PANEL_H },
+  );
 }
 
 /** Keeps a position inside what the schema accepts: whole numbers, `x + w` ≤ 24. */
-export function clampGrid(g: { x: number; y: number; w: number; h: number }): Panel["grid"] {
+export function clampGrid(g: { x: number; y: number; w: number; h: number }): Grid {
   const w = Math.min(GRID_COLUMNS, Math.max(1, Math.round(g.w)));
   const x = Math.min(GRID_COLUMNS - w, Math.max(0, Math.round(g.x)));
   const y = Math.min(MAX_Y, Math.max(0, Math.round(g.y)));
@@ -39,7 +49,7 @@ export function clampGrid(g: { x: number; y: number; w: number; h: number }): Pa
  * Writes a grid layout back into the panels. Returns the same array when no position
  * changed, so an unchanged layout never marks the dashboard as modified.
  */
-export function applyGridLayout(panels: Panel[], layout: readonly GridItem[]): Panel[] {
+export function applyGridLayout<T extends Placed>(panels: T[], layout: readonly GridItem[]): T[] {
   const byId = new Map(layout.map((l) => [l.i, l]));
   let changed = false;
   const next = panels.map((p) => {
@@ -54,7 +64,7 @@ export function applyGridLayout(panels: Panel[], layout: readonly GridItem[]): P
 }
 
 /** Where a new `w` × `h` panel goes: the first place from the top where it fits, else below all. */
-export function nextPanelPosition(panels: readonly Panel[], w = 12, h = 8): Panel["grid"] {
+export function nextPanelPosition(panels: readonly Placed[], w = 12, h = 8): Grid {
   const bottom = panels.reduce((m, p) => Math.max(m, p.grid.y + p.grid.h), 0);
   const overlaps = (x: number, y: number): boolean =>
     panels.some((p) => x < p.grid.x + p.grid.w && x + w > p.grid.x && y < p.grid.y + p.grid.h && y + h > p.grid.y);
@@ -66,12 +76,13 @@ export function nextPanelPosition(panels: readonly Panel[], w = 12, h = 8): Pane
   return { x: 0, y: bottom, w, h };
 }
 
-/** A panel id not used yet: `panel-1`, `panel-2`, … */
-export function newPanelId(panels: readonly Panel[]): string {
-  const used = new Set(panels.map((p) => p.id));
-  let n = panels.length + 1;
-  while (used.has(`panel-${n}`)) n += 1;
-  return `panel-${n}`;
+/** An id not used yet by a panel or row, in rows too: `panel-1`, `panel-2`, … (`row-1` … with `prefix`). */
+export function newPanelId(items: readonly DashboardItem[], prefix = "panel"): string {
+  const all = everyItem(items);
+  const used = new Set(all.map((p) => p.id));
+  let n = all.filter((i) => i.id.startsWith(`${prefix}-`)).length + 1;
+  while (used.has(`${prefix}-${n}`)) n += 1;
+  return `${prefix}-${n}`;
 }
 
 /**
@@ -80,14 +91,15 @@ export function newPanelId(panels: readonly Panel[]): string {
  * compaction would undo (up into a taller panel) continues until the layout changes.
  */
 export function keyboardMove(
-  panels: Panel[],
+  panels: DashboardItem[],
   id: string,
   direction: "left" | "right" | "up" | "down",
   resize = false,
-): Panel[] {
+): DashboardItem[] {
   const [dx, dy] = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] }[direction];
   const start = panels.find((p) => p.id === id);
-  if (!start) return panels;
+  // a row spans the width, one grid row high: it only moves
+  if (!start || (resize && isRow(start))) return panels;
   for (let step = 1; step <= MAX_H; step += 1) {
     const layout: LayoutItem[] = toGridLayout(panels).map((l) => ({ ...l }));
     const item = layout.find((l) => l.i === id)!;
@@ -113,7 +125,7 @@ export function keyboardMove(
 export const NARROW_WIDTH = 720;
 
 /** The one-column layout of narrow screens: panels top to bottom, left to right, full width. */
-export function stackedLayout(panels: readonly Panel[]): GridItem[] {
+export function stackedLayout(panels: readonly Placed[]): GridItem[] {
   const ordered = [...panels].sort((a, b) => a.grid.y - b.grid.y || a.grid.x - b.grid.x);
   let y = 0;
   return ordered.map((p) => {

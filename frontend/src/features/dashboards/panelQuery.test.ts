@@ -120,6 +120,40 @@ describe("prefetchPanels", () => {
     expect(bodies).toHaveLength(1);
   });
 
+  it("asks for a repeated panel once per value the link selects, and not for panels in collapsed rows", async () => {
+    const withRows = {
+      ...spec,
+      time_shift: null,
+      panels: [
+        panel("cpu", "M::cpu:(avg(usage)) { host = '$host' }", { repeat: "host" }),
+        panel("load", "M::system:(avg(load1)) { dc = re'$dc' }", { type: "stat", repeat: "dc" }),
+        {
+          id: "r",
+          type: "row",
+          title: "Memory",
+          collapsed: true,
+          grid: { x: 0, y: 8, w: 24, h: 1 },
+          panels: [panel("mem", "M::mem:(avg(used))")],
+        },
+      ],
+    } as DashboardSpec;
+    prefetchPanels(new QueryClient(), "w1", withRows, new URLSearchParams("var-host=a&var-host=b"));
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    // `$dc` has no value in the link: its copies wait for the values the page lists
+    expect(bodies[0].map((q) => q.query)).toEqual([
+      "M::cpu:(avg(usage)) { host = 'a' }",
+      "M::cpu:(avg(usage)) { host = 'b' }",
+    ]);
+
+    // a panel of a collapsed row, or a copy, alone
+    prefetchPanels(new QueryClient(), "w1", withRows, new URLSearchParams("viewPanel=mem"));
+    await vi.waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1].map((q) => q.query)).toEqual(["M::mem:(avg(used))"]);
+    prefetchPanels(new QueryClient(), "w1", withRows, new URLSearchParams("var-host=a&var-host=b&viewPanel=cpu@b"));
+    await vi.waitFor(() => expect(bodies).toHaveLength(3));
+    expect(bodies[2].map((q) => q.query)).toEqual(["M::cpu:(avg(usage)) { host = 'b' }"]);
+  });
+
   it("asks only for the panel a link shows alone, and for every panel when the link names none there is", async () => {
     const qc = new QueryClient();
     prefetchPanels(qc, "w1", spec, new URLSearchParams("var-dc=eu&viewPanel=load"));

@@ -3,8 +3,9 @@ import { queryRawBatched } from "@/features/explore/api";
 import type { DqlResult } from "@/features/explore/dql";
 import { effectiveRefresh } from "@/lib/refresh";
 import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
-import { isTextPanel, type DashboardSpec, type QueryPanel } from "./api";
+import { everyPanel, isRow, isTextPanel, type DashboardSpec, type QueryPanel } from "./api";
 import type { PanelCompare } from "./panelOption";
+import { expandRepeats } from "./repeat";
 import { effectiveTimeShift, parseTimeShift, shiftRange, timeShiftSuffix } from "./timeShift";
 import { interpolateVariables, referencedVariables, variablesFromSearch } from "./variables";
 
@@ -187,8 +188,10 @@ export function panelQuery(
 }
 
 /**
- * Asks for every panel's data of a dashboard opened at `params`, in one request; only the
- * viewed panel's when the link shows one panel (`viewPanel`).
+ * Asks for every drawn panel's data of a dashboard opened at `params`, in one request; only
+ * the viewed panel's when the link shows one panel (`viewPanel`). Panels in collapsed rows are
+ * not drawn, so not asked for; a repeated panel is asked for once per value the link selects
+ * (one repeated for every value waits for the values, which the page asks for).
  */
 export function prefetchPanels(
   client: QueryClient,
@@ -197,10 +200,15 @@ export function prefetchPanels(
   params: URLSearchParams,
 ): void {
   const view = dashboardView(spec, params);
-  const viewed = (spec.panels ?? []).filter((p) => p.id === view.viewPanel);
-  for (const panel of viewed.length ? viewed : (spec.panels ?? [])) {
-    if (isTextPanel(panel)) continue;
-    const options = panelQuery(workspaceId, panel, view.range, view.values, view.compare, view.pending);
+  const { items, scope, waiting } = expandRepeats(spec.panels ?? [], view.values, {});
+  const drawn = items.filter((i) => !isRow(i));
+  const viewed = view.viewPanel
+    ? [...drawn, ...everyPanel(spec.panels ?? [])].filter((p) => p.id === view.viewPanel).slice(0, 1)
+    : [];
+  for (const panel of viewed.length ? viewed : drawn) {
+    if (isRow(panel) || isTextPanel(panel) || waiting.has(panel.id)) continue;
+    const variables = { ...view.values, ...scope.get(panel.id) };
+    const options = panelQuery(workspaceId, panel, view.range, variables, view.compare, view.pending);
     if (options.enabled) void client.prefetchQuery(options);
   }
 }

@@ -31,16 +31,21 @@ type Reducer = "last" | "first" | "avg" | "min" | "max" | "sum" | "count";
 export function changePanelType(current: Panel, type: ChartVisualisation, previous?: QueryPanel): QueryPanel;
 export function changePanelType(current: Panel, type: Visualisation, previous?: QueryPanel): Panel;
 export function changePanelType(current: Panel, type: Visualisation, previous?: QueryPanel): Panel {
-  const shared = { id: current.id, title: current.title, description: current.description, grid: current.grid };
+  const shared = {
+    id: current.id,
+    title: current.title,
+    description: current.description,
+    grid: current.grid,
+    repeat: current.repeat,
+    repeat_direction: current.repeat_direction,
+    max_per_row: current.max_per_row,
+  };
   if (type === "text") return { ...shared, type, content: isTextPanel(current) ? current.content : "" };
   const panel: QueryPanel = isTextPanel(current)
     ? { ...(previous ?? newPanel(current.id, current.grid, "")), ...shared }
     : current;
   const base = {
-    id: panel.id,
-    title: panel.title,
-    description: panel.description,
-    grid: panel.grid,
+    ...shared,
     queries: panel.queries,
     unit: panel.unit,
     decimals: panel.decimals,

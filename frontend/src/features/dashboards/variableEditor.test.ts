@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DashboardVariable, Panel, QueryPanel } from "./api";
+import type { DashboardItem, DashboardVariable, Panel, QueryPanel } from "./api";
 import {
   emptyVariableForm,
   formQuery,
@@ -9,6 +9,7 @@ import {
   parseTagValuesQuery,
   renameVariableInPanels,
   splitOptions,
+  stopRepeating,
   tagValuesQuery,
   variableErrors,
   variableToForm,
@@ -208,5 +209,35 @@ describe("list helpers", () => {
     expect(panelsUsingVariable([notes], "host")).toEqual(["Notes"]);
     const [renamed] = renameVariableInPanels([notes], "host", "server");
     expect(renamed).toEqual({ ...notes, content: "Runbook for $server (${server}), not $hostname" });
+  });
+
+  it("finds, renames and stops repeating a variable in collapsed rows and in what panels repeat for", () => {
+    const repeated = {
+      id: "cpu",
+      type: "timeseries",
+      title: "CPU",
+      repeat: "host",
+      grid: { x: 0, y: 1, w: 6, h: 4 },
+      queries: [{ query: "M::cpu:(avg(usage_user))" }],
+    } as Panel;
+    const folded = {
+      id: "disk",
+      type: "timeseries",
+      title: "Disk",
+      grid: { x: 0, y: 2, w: 6, h: 4 },
+      queries: [{ query: "M::disk:(avg(used)) {host = '$host'}" }],
+    } as Panel;
+    const items: DashboardItem[] = [
+      repeated,
+      { id: "r", type: "row", title: "Storage", collapsed: true, grid: { x: 0, y: 0, w: 24, h: 1 }, panels: [folded] },
+    ];
+    expect(panelsUsingVariable(items, "host")).toEqual(["CPU", "Disk"]);
+    const renamed = renameVariableInPanels(items, "host", "server");
+    expect((renamed[0] as Panel).repeat).toBe("server");
+    const row = renamed[1] as Extract<DashboardItem, { type: "row" }>;
+    expect((row.panels![0] as QueryPanel).queries[0].query).toBe("M::disk:(avg(used)) {host = '$server'}");
+    const once = stopRepeating(items, "host");
+    expect((once[0] as Panel).repeat).toBeNull();
+    expect(once[1]).toBe(items[1]);
   });
 });

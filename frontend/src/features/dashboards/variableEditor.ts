@@ -1,5 +1,5 @@
 import { quoteList } from "@/features/explore/editor/dqlCompletion";
-import { isTextPanel, type DashboardVariable, type Panel } from "./api";
+import { everyPanel, isRow, isTextPanel, type DashboardItem, type DashboardVariable, type Panel } from "./api";
 
 /**
  * The dashboard settings' variable form: what an editor fills in, how it becomes a
@@ -173,24 +173,41 @@ function panelTexts(panel: Panel): string[] {
   return isTextPanel(panel) ? [panel.content ?? ""] : panel.queries.map((q) => q.query);
 }
 
-/** The titles of the panels whose queries (or text) refer to `$name` or `${name}`. */
-export function panelsUsingVariable(panels: readonly Panel[], name: string): string[] {
+/**
+ * The titles of the panels (those in collapsed rows too) whose queries (or text) refer to
+ * `$name` or `${name}`, or that are repeated for it.
+ */
+export function panelsUsingVariable(items: readonly DashboardItem[], name: string): string[] {
   if (!VARIABLE_NAME.test(name)) return [];
   const ref = reference(name);
-  return panels.filter((p) => panelTexts(p).some((t) => ref.test(t))).map((p) => p.title || "Untitled panel");
+  return everyPanel(items)
+    .filter((p) => p.repeat === name || panelTexts(p).some((t) => ref.test(t)))
+    .map((p) => p.title || "Untitled panel");
+}
+
+/** The panels (those in collapsed rows too) repeated for `name` drawn once instead: the variable is going away. */
+export function stopRepeating(items: readonly DashboardItem[], name: string): DashboardItem[] {
+  const once = (p: Panel): Panel => (p.repeat === name ? { ...p, repeat: null } : p);
+  return items.map((i) => {
+    if (!isRow(i)) return once(i);
+    return i.panels?.some((p) => p.repeat === name) ? { ...i, panels: i.panels.map(once) } : i;
+  });
 }
 
 /**
- * The panels with `$from` (and `${from}`) renamed to `$to` in their queries, and in a text
- * panel's text; untouched panels are kept as they are.
+ * The panels (those in collapsed rows too) with `$from` (and `${from}`) renamed to `$to` in
+ * their queries, a text panel's text and what they are repeated for; untouched panels are
+ * kept as they are.
  */
-export function renameVariableInPanels(panels: readonly Panel[], from: string, to: string): Panel[] {
-  if (from === to || !VARIABLE_NAME.test(from) || !VARIABLE_NAME.test(to)) return [...panels];
+export function renameVariableInPanels(items: readonly DashboardItem[], from: string, to: string): DashboardItem[] {
+  if (from === to || !VARIABLE_NAME.test(from) || !VARIABLE_NAME.test(to)) return [...items];
   const ref = reference(from, "g");
   const rename = (text: string): string => text.replace(ref, (m) => (m.startsWith("${") ? `\${${to}}` : `$${to}`));
-  return panels.map((p) => {
+  const renamePanel = (panel: Panel): Panel => {
+    const p = panel.repeat === from ? { ...panel, repeat: to } : panel;
     if (!panelTexts(p).some((t) => reference(from).test(t))) return p;
     if (isTextPanel(p)) return { ...p, content: rename(p.content ?? "") };
     return { ...p, queries: p.queries.map((q) => ({ ...q, query: rename(q.query) })) };
-  });
+  };
+  return items.map((i) => (isRow(i) ? (i.panels?.length ? { ...i, panels: i.panels.map(renamePanel) } : i) : renamePanel(i)));
 }

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, type KeyboardEvent, type ReactElement, type ReactNode } from "react";
 import ReactGridLayout, { useContainerWidth, type Layout } from "react-grid-layout";
 import "react-grid-layout/css/styles.css";
-import type { Panel } from "../api";
+import { isRow, type DashboardItem } from "../api";
 import {
   applyGridLayout,
   GRID_COLUMNS,
@@ -13,11 +13,12 @@ import {
 } from "../layout";
 
 export interface DashboardGridProps {
-  panels: Panel[];
+  /** The panels and rows on the grid. */
+  panels: DashboardItem[];
   editable: boolean;
   /** Called with the panels at their new positions after a drag, resize or key press. */
-  onPanelsChange: (panels: Panel[]) => void;
-  renderPanel: (panel: Panel, dragHandleClass: string) => ReactNode;
+  onPanelsChange: (panels: DashboardItem[]) => void;
+  renderPanel: (panel: DashboardItem, dragHandleClass: string) => ReactNode;
 }
 
 export const DRAG_HANDLE = "panel-drag-handle";
@@ -59,7 +60,7 @@ export function DashboardGrid({ panels, editable, onPanelsChange, renderPanel }:
           {panels.map((p) => (
             <div
               key={p.id}
-              className="grid-cell"
+              className={isRow(p) ? "grid-cell grid-row" : "grid-cell"}
               data-testid="grid-cell"
               data-grid-x={p.grid.x}
               data-grid-y={p.grid.y}
@@ -76,9 +77,9 @@ export function DashboardGrid({ panels, editable, onPanelsChange, renderPanel }:
 }
 
 export interface MoveHandleProps {
-  panel: Panel;
-  panels: Panel[];
-  onPanelsChange: (panels: Panel[]) => void;
+  panel: DashboardItem;
+  panels: DashboardItem[];
+  onPanelsChange: (panels: DashboardItem[]) => void;
 }
 
 /** The keyboard way to move and resize a panel: arrows move it, Shift + arrows resize it. */
@@ -96,8 +97,12 @@ export function MoveHandle({ panel, panels, onPanelsChange }: MoveHandleProps): 
     <button
       type="button"
       className={`btn btn-ghost btn-sm move-handle ${DRAG_HANDLE}`}
-      aria-label={`Move ${panel.title || "panel"} (arrow keys; Shift + arrows to resize)`}
-      title="Drag to move; arrow keys move, Shift + arrow keys resize"
+      aria-label={
+        isRow(panel)
+          ? `Move the row ${panel.title || "Untitled row"} (arrow keys)`
+          : `Move ${panel.title || "panel"} (arrow keys; Shift + arrows to resize)`
+      }
+      title={isRow(panel) ? "Drag to move; arrow keys move" : "Drag to move; arrow keys move, Shift + arrow keys resize"}
       onKeyDown={onKeyDown}
     >
       ⠿

@@ -5,7 +5,7 @@ import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { localTimeZone } from "@/lib/time";
 import { timeZoneNames } from "@/lib/timeZone";
 import type { DashboardSpec, DashboardVariable } from "../api";
-import { moveItem, panelsUsingVariable, parseTagValuesQuery, renameVariableInPanels } from "../variableEditor";
+import { moveItem, panelsUsingVariable, parseTagValuesQuery, renameVariableInPanels, stopRepeating } from "../variableEditor";
 import { TimeShiftPicker } from "./TimeShiftPicker";
 import { VariableEditor } from "./VariableEditor";
 
@@ -68,7 +68,12 @@ export function DashboardSettings({ workspaceId, spec, onChange, onClose }: Dash
     else if (editingIndex === index + delta) setEditing({ index });
   };
   const remove = (index: number): void => {
-    setVariables(variables.filter((_, i) => i !== index));
+    // panels repeated for it are drawn once again
+    onChange({
+      ...spec,
+      variables: variables.filter((_, i) => i !== index),
+      panels: stopRepeating(panels, variables[index].name),
+    });
     if (editingIndex === index) setEditing(null);
     else if (editingIndex > index) setEditing({ index: editingIndex - 1 });
   };

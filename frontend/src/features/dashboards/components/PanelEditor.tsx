@@ -10,6 +10,7 @@ import { dqlCompletionSource } from "@/features/explore/editor/dqlCompletion";
 import type { TimeRangeSpec } from "@/lib/time";
 import { isTextPanel, type Panel, type PanelQuery, type QueryPanel } from "../api";
 import { changePanelType, compactPanel, VISUALISATIONS, visualisationOf, type Visualisation } from "../panelSpec";
+import { repeatValues } from "../repeat";
 import { sameJson } from "../sameSpec";
 import { TOP_LIST_LIMIT } from "../topList";
 import { useDebouncedValue } from "../useDebouncedValue";
@@ -18,6 +19,8 @@ import { useRestoreFocus } from "../useRestoreFocus";
 import { emptyQueries, PanelQueriesEditor } from "./PanelQueriesEditor";
 import { PanelView } from "./PanelView";
 import { ThresholdsEditor } from "./ThresholdsEditor";
+
+const NO_OPTIONS: Readonly<Record<string, readonly string[] | undefined>> = {};
 
 /** How long the preview waits after the last edit before it re-runs the query. */
 export const PREVIEW_DEBOUNCE_MS = 600;
@@ -39,6 +42,11 @@ export interface PanelEditorProps {
   /** Variables still waiting for a value: the preview waits too when its query uses one. */
   pending?: readonly string[];
   compare?: string;
+  /**
+   * Every value of each of the dashboard's variables (name → values, undefined while not
+   * known): what a panel can be repeated for, and the preview's value for a repeated one.
+   */
+  variableOptions?: Readonly<Record<string, readonly string[] | undefined>>;
   /** Applies the edited panel to the dashboard (saved with the dashboard). */
   onApply: (panel: Panel) => void;
   onCancel: () => void;
@@ -56,6 +64,7 @@ export function PanelEditor({
   variables,
   pending,
   compare,
+  variableOptions = NO_OPTIONS,
   onApply,
   onCancel,
 }: PanelEditorProps): ReactElement {
@@ -122,6 +131,13 @@ export function PanelEditor({
   const vis = visualisationOf(draft);
   const isChart = vis === "timeseries" || vis === "area" || vis === "bar";
   const isHeatmap = vis === "heatmap";
+  // the preview of a repeated panel: its first copy
+  const variableNames = Object.keys(variableOptions);
+  const repeatedFor = draft.repeat ?? undefined;
+  const previewVariables = useMemo(() => {
+    const first = repeatedFor ? repeatValues(variables[repeatedFor], variableOptions[repeatedFor])?.[0] : undefined;
+    return repeatedFor && first !== undefined ? { ...variables, [repeatedFor]: [first] } : variables;
+  }, [variables, variableOptions, repeatedFor]);
 
   return (
     <div
@@ -155,7 +171,7 @@ export function PanelEditor({
               workspaceId={workspaceId}
               panel={preview}
               timeRange={timeRange}
-              variables={variables}
+              variables={previewVariables}
               pending={pending}
               compare={compare}
             />
@@ -213,6 +229,65 @@ export function PanelEditor({
               onChange={changeType}
             />
           </fieldset>
+          {variableNames.length > 0 || draft.repeat ? (
+            <fieldset>
+              <legend>Repeat</legend>
+              <div className="field">
+                <label htmlFor={`${titleId}-repeat`}>Repeat for</label>
+                <select
+                  id={`${titleId}-repeat`}
+                  value={draft.repeat ?? ""}
+                  aria-describedby={`${titleId}-repeat-hint`}
+                  onChange={(e) => update({ repeat: e.target.value || null })}
+                >
+                  <option value="">Do not repeat</option>
+                  {draft.repeat && !variableNames.includes(draft.repeat) ? (
+                    <option value={draft.repeat}>${draft.repeat} (no such variable)</option>
+                  ) : null}
+                  {variableNames.map((name) => (
+                    <option key={name} value={name}>
+                      ${name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {draft.repeat ? (
+                <div className="row">
+                  <div className="field grow">
+                    <label htmlFor={`${titleId}-repeat-dir`}>Copies</label>
+                    <select
+                      id={`${titleId}-repeat-dir`}
+                      value={draft.repeat_direction ?? "h"}
+                      onChange={(e) => update({ repeat_direction: e.target.value as "h" | "v" })}
+                    >
+                      <option value="h">Side by side</option>
+                      <option value="v">One under another</option>
+                    </select>
+                  </div>
+                  {(draft.repeat_direction ?? "h") === "h" ? (
+                    <div className="field narrow">
+                      <label htmlFor={`${titleId}-per-row`}>Per row</label>
+                      <input
+                        id={`${titleId}-per-row`}
+                        type="number"
+                        min={1}
+                        max={24}
+                        value={draft.max_per_row ?? 4}
+                        onChange={(e) =>
+                          update({ max_per_row: Math.min(24, Math.max(1, Math.round(Number(e.target.value) || 1))) })
+                        }
+                      />
+                    </div>
+                  ) : null}
+                </div>
+              ) : null}
+              <p className="muted small editor-hint" id={`${titleId}-repeat-hint`}>
+                {draft.repeat
+                  ? `One copy of the panel per selected value of $${draft.repeat} (every value when none or All is selected), each with $${draft.repeat} set to its value. The copies show outside edit mode; the preview shows the first.`
+                  : "Draw the panel once per value of a variable, e.g. one chart per host."}
+              </p>
+            </fieldset>
+          ) : null}
           {q ? (
             <>
               <div className="row">

@@ -35,6 +35,8 @@ export interface PanelViewProps {
   actions?: ReactNode;
   /** Class of the header, e.g. the grid's drag handle. */
   headerClassName?: string;
+  /** A note beside the title (in edit mode: what the panel is repeated for). */
+  badge?: ReactNode;
   /**
    * The panel editor's preview: named "Preview of <title>" (the dashboard behind the editor
    * still has the panel itself) under a level-3 heading, below the editor's own.
@@ -199,7 +201,7 @@ interface PanelFrameProps {
 
 /** A panel's card: its header (title, description, menu, the grid's buttons) over its body. */
 function PanelFrame({ view, title, busy, queries, data, children }: PanelFrameProps): ReactElement {
-  const { workspaceId, panel, timeRange, actions, headerClassName, preview = false, onToggleView, viewing = false } = view;
+  const { workspaceId, panel, timeRange, actions, headerClassName, badge, preview = false, onToggleView, viewing = false } = view;
   const descriptionId = useId();
   // a dashboard's panels are the sections under its title (h1)
   const Heading = preview ? "h3" : "h2";
@@ -218,6 +220,7 @@ function PanelFrame({ view, title, busy, queries, data, children }: PanelFramePr
           {panel.description ? (
             <PanelDescription title={title} text={panel.description} descriptionId={descriptionId} />
           ) : null}
+          {badge}
         </div>
         <div className="panel-actions">
           {busy ? <Spinner label="Refreshing" /> : null}
