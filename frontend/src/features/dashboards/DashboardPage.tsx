@@ -40,7 +40,7 @@ import { useVariableOptions } from "./hooks/useMetadataValues";
 import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";
 import { expandRepeats, firstCopies, sourcePanelId } from "./repeat";
-import { newRow, replacePanel, rowPanelCount, toggleRow, withRowsFolded } from "./rows";
+import { replacePanel, rowPanelCount, toggleRow, withNewRow, withRowsFolded } from "./rows";
 import { sameJson } from "./sameSpec";
 import { dashboardView } from "./panelQuery";
 import { panelTitle } from "./variables";
@@ -336,7 +336,7 @@ export function DashboardPage(): ReactElement {
     const query = DEFAULT_QUERY.replace("[15m::1m]", "[::1m]");
     setEditingPanel({ id, added: newPanel(id, nextPanelPosition(panels), query) });
   };
-  const addRow = (): void => setPanels([...panels, newRow(panels, newPanelId(panels, "row"))]);
+  const addRow = (): void => setPanels(withNewRow(panels, newPanelId(panels, "row")));
   const toggle = (rowId: string): void => {
     if (editing) {
       setPanels(toggleRow(panels, rowId));

@@ -3,11 +3,11 @@ import { everyItem, everyPanel, type DashboardItem, type Panel, type RowPanel } 
 import {
   collapseRow,
   expandRow,
-  newRow,
   replacePanel,
   rowMembers,
   rowPanelCount,
   toggleRow,
+  withNewRow,
   withRowsFolded,
 } from "./rows";
 
@@ -98,15 +98,17 @@ describe("rows", () => {
     expect(withRowsFolded(DASHBOARD, { overview: false, gone: true })).toEqual(DASHBOARD);
   });
 
-  it("adds a row across the bottom and replaces a panel wherever it is", () => {
-    expect(newRow(DASHBOARD, "row-1")).toEqual({
+  it("adds a row across the top, everything one line lower, and replaces a panel wherever it is", () => {
+    const added = withNewRow(DASHBOARD, "row-1");
+    expect(added[0]).toEqual({
       id: "row-1",
       type: "row",
       title: "Row title",
       collapsed: false,
       panels: [],
-      grid: { x: 0, y: 29, w: 24, h: 1 },
+      grid: { x: 0, y: 0, w: 24, h: 1 },
     });
+    expect(added.slice(1).map((i) => [i.id, i.grid.y])).toEqual(DASHBOARD.map((i) => [i.id, i.grid.y + 1]));
     const collapsed = collapseRow(DASHBOARD, "storage");
     const renamed = replacePanel(collapsed, { ...panel("io", 12, 10, 12, 6), title: "Disk I/O" });
     expect(everyItem(renamed).find((i) => i.id === "io")?.title).toBe("Disk I/O");

@@ -106,10 +106,13 @@ export function withRowsFolded(items: readonly DashboardItem[], collapsed: Reado
   return out;
 }
 
-/** A new row at the bottom of the dashboard. */
-export function newRow(items: readonly DashboardItem[], id: string, title = "Row title"): RowPanel {
-  const bottom = items.reduce((m, i) => Math.max(m, i.grid.y + i.grid.h), 0);
-  return { id, type: "row", title, collapsed: false, panels: [], grid: { x: 0, y: bottom, w: GRID_COLUMNS, h: 1 } };
+/**
+ * `items` with a new row at the top, everything else one grid row lower, as Grafana adds
+ * them: the first row groups the whole dashboard; a later one is dragged to its place.
+ */
+export function withNewRow(items: readonly DashboardItem[], id: string, title = "Row title"): DashboardItem[] {
+  const row: RowPanel = { id, type: "row", title, collapsed: false, panels: [], grid: { x: 0, y: 0, w: GRID_COLUMNS, h: 1 } };
+  return [row, ...items.map((i) => ({ ...i, grid: { ...i.grid, y: i.grid.y + 1 } }))];
 }
 
 /**
