@@ -67,3 +67,14 @@ def test_what_is_kept_is_bounded(pending: int) -> None:
     db.fail = False
     asyncio.run(rec.flush())
     assert len(db.calls[0][1]["workspaces"]) == pending  # type: ignore[arg-type]
+
+
+def test_the_first_flush_prunes_however_recently_the_machine_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # time.monotonic() counts from boot on Linux: a gateway started in the machine's first
+    # hour pruned only an hour later (and this module's first test failed on a fresh machine)
+    monkeypatch.setattr("vigil_ingest.gateway.usage.time.monotonic", lambda: 5.0)
+    db = FakeDb()
+    asyncio.run(UsageRecorder(db.execute).flush())
+    assert [sql for sql, _ in db.calls] == [PRUNE]

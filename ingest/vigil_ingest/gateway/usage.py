@@ -47,7 +47,9 @@ class UsageRecorder:
         self._execute = execute
         self._clock = clock
         self._counts: defaultdict[tuple[str, int], int] = defaultdict(int)
-        self._pruned_at = 0.0
+        # monotonic time of the last prune; None: not yet (the first flush prunes, however
+        # recently the machine started)
+        self._pruned_at: float | None = None
 
     def add(self, workspace: str, points: int) -> None:
         if points > 0:
@@ -73,7 +75,7 @@ class UsageRecorder:
                 log.warning("could not record ingest usage (%d counts kept): %s", len(counts), e)
                 return
         now = time.monotonic()
-        if now - self._pruned_at >= PRUNE_INTERVAL_S:
+        if self._pruned_at is None or now - self._pruned_at >= PRUNE_INTERVAL_S:
             self._pruned_at = now
             try:
                 await self._execute(PRUNE, {})
