@@ -29,7 +29,7 @@ describe("adding what Explore shows to a dashboard", () => {
   });
 
   it("makes a panel beside or below the others, with a new id, the unit and the view's type", () => {
-    const panel = panelFromExplore([cpu], { title: " Load ", query: "M::system:(avg(load1))", view: "stat", unit: "percent" });
+    const panel = panelFromExplore([cpu], { title: " Load ", queries: [{ ref_id: "A", query: "M::system:(avg(load1))" }], view: "stat", unit: "percent" });
     expect(panel).toEqual({
       id: "panel-2",
       type: "stat",
@@ -41,20 +41,30 @@ describe("adding what Explore shows to a dashboard", () => {
       reduce: "last",
       sparkline: true,
     });
-    const table = panelFromExplore([], { title: "", query: "M::mem:(last(used))", view: "table", unit: "" });
+    const table = panelFromExplore([], { title: "", queries: [{ query: "M::mem:(last(used))" }], view: "table", unit: "" });
     expect([table.type, table.title, table.unit, "reduce" in table ? table.reduce : "?"]).toEqual(["table", "New panel", "none", null]);
   });
 
-  it("carries Explore's legend format into the panel's query", () => {
-    const p = panelFromExplore([], { title: "", query: "M::cpu:(avg(x)) BY host", view: "line", unit: "", legend: " {{host}} " });
-    expect(p.queries).toEqual([{ ref_id: "A", query: "M::cpu:(avg(x)) BY host", legend_format: "{{host}}" }]);
-    expect(panelFromExplore([], { title: "", query: "M::a:(b)", view: "line", unit: "", legend: "" }).queries).toEqual([
-      { ref_id: "A", query: "M::a:(b)" },
+  it("carries Explore's queries into the panel, with their legend formats and hidden ones", () => {
+    const p = panelFromExplore([], {
+      title: "",
+      queries: [
+        { ref_id: "A", query: "M::cpu:(avg(x)) BY host", legend_format: " {{host}} " },
+        { ref_id: "C", query: "M::mem:(avg(y)) BY host", legend_format: "", hidden: true },
+      ],
+      view: "line",
+      unit: "",
+    });
+    expect(p.queries).toEqual([
+      { ref_id: "A", query: "M::cpu:(avg(x)) BY host", legend_format: "{{host}}" },
+      { ref_id: "C", query: "M::mem:(avg(y)) BY host", hidden: true },
     ]);
+    const one = panelFromExplore([], { title: "", queries: [{ query: "M::a:(b)", legend_format: null }], view: "line", unit: "" });
+    expect(one.queries).toEqual([{ ref_id: "A", query: "M::a:(b)" }]);
   });
 
   it("adds the panel after the dashboard's, or makes a dashboard of it over Explore's range", () => {
-    const added = panelFromExplore([cpu], { title: "x", query: "M::a:(b)", view: "line", unit: "none" });
+    const added = panelFromExplore([cpu], { title: "x", queries: [{ query: "M::a:(b)" }], view: "line", unit: "none" });
     expect(withPanel({ schema_version: 1, panels: [cpu] }, added).panels?.map((p) => p.id)).toEqual(["panel-1", "panel-2"]);
     expect(specWithPanel(added, { from: "now-6h", to: "now" })).toEqual({
       schema_version: 1,

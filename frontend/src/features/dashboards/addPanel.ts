@@ -1,5 +1,6 @@
+import { queryRef } from "@/features/explore/queryRefs";
 import type { TimeRangeSpec } from "@/lib/time";
-import type { DashboardItem, DashboardSpec, Panel, QueryPanel } from "./api";
+import type { DashboardItem, DashboardSpec, Panel, PanelQuery, QueryPanel } from "./api";
 import { newPanelId, nextPanelPosition } from "./layout";
 import { changePanelType, compactPanel, newPanel, type ChartVisualisation } from "./panelSpec";
 
@@ -25,19 +26,26 @@ export function titleForQuery(query: string): string {
 
 export interface ExploredQuery {
   title: string;
-  query: string;
+  /** Explore's queries (A, B …), each with its legend format and whether it is hidden. */
+  queries: readonly PanelQuery[];
   /** Explore's view: line, area, bar, stat or table. */
   view: string;
   unit: string;
-  /** How the query's series are named (`{{host}}`); none when empty. */
-  legend?: string;
 }
 
-/** A panel for what Explore shows, where the dashboard's Add panel would put it. */
+/**
+ * A panel for what Explore shows, where the dashboard's Add panel would put it: its queries
+ * with their references, legend formats (trimmed; none when empty) and hidden ones.
+ */
 export function panelFromExplore(panels: readonly DashboardItem[], q: ExploredQuery): QueryPanel {
-  const base = newPanel(newPanelId(panels), nextPanelPosition(panels), q.query);
-  const legend = q.legend?.trim();
-  if (legend) base.queries = [{ ...base.queries[0], legend_format: legend }];
+  const base = newPanel(newPanelId(panels), nextPanelPosition(panels), "");
+  base.queries = q.queries.map((item, i) => {
+    const query: PanelQuery = { ref_id: queryRef(item, i), query: item.query };
+    const legend = item.legend_format?.trim();
+    if (legend) query.legend_format = legend;
+    if (item.hidden) query.hidden = true;
+    return query;
+  });
   const panel = changePanelType({ ...base, title: q.title.trim() || "New panel", unit: q.unit || "none" }, panelTypeForView(q.view));
   return compactPanel(panel);
 }

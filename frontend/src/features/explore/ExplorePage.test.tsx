@@ -125,5 +125,138 @@ describe("ExplorePage", () => {
     expect(within(values).getAllByTestId("stat-item").map((i) => i.textContent)).toEqual(["host a1.5", "host b1.5"]);
     expect(new URLSearchParams(router.state.location.search).get("legend")).toBe("host {{host}}");
   });
-});
 
+  describe("several queries", () => {
+    const CPU = "M::cpu:(avg(usage)) BY host";
+    const MEM = "M::mem:(avg(used)) BY host";
+    const sent: string[][] = [];
+    const search = (...pairs: [string, string][]): string => `?${new URLSearchParams(pairs).toString()}`;
+    beforeEach(() => {
+      sent.length = 0;
+      // vigil-storage: all of a request's queries or none; a `}` is a syntax error, named by
+      // `query N: ` when the request holds several
+      vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+        const req = input instanceof Request ? input : new Request(input, init);
+        if (req.method !== "POST") return new Response(JSON.stringify({ data: [], count: 0 }), { status: 200, headers: { "Content-Type": "application/json" } });
+        const { queries } = (await req.json()) as { queries: { query: string }[] };
+        sent.push(queries.map((q) => q.query));
+        const bad = queries.findIndex((q) => q.query.includes("}"));
+        if (bad >= 0) {
+          const at = queries[bad].query.indexOf("}");
+          const doc = {
+            error_code: "dql.parse_error",
+            message: `${queries.length > 1 ? `query ${bad + 1}: ` : ""}line 1:${at + 1}: unexpected '}'`,
+            position: { line: 1, column: at + 1, start: at, end: at + 1 },
+          };
+          return new Response(JSON.stringify(doc), { status: 400, headers: { "Content-Type": "application/json" } });
+        }
+        const content = queries.map((q) => ({
+          series: ["a", "b"].map((host) => ({
+            name: q.query.includes("mem") ? "mem" : "cpu",
+            tags: { host },
+            columns: ["time", "v"],
+            values: [[Date.now(), q.query.includes("mem") ? 2 : 1]],
+          })),
+        }));
+        return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
+      });
+    });
+    const statItems = async () =>
+      within(await screen.findByRole("group", { name: /^Last values of / }))
+        .getAllByTestId("stat-item")
+        .map((i) => i.textContent);
+
+    it("runs the visible queries in one request, names each one's series by its legend, and hides one on request", async () => {
+      const router = open(
+        search(["view", "stat"], ["q", CPU], ["legend", "cpu {{host}}"], ["q.B", MEM], ["legend.B", "mem {{host}}"]),
+      );
+      await vi.waitFor(async () => expect(await statItems()).toEqual(["cpu a1", "cpu b1", "mem a2", "mem b2"]));
+      expect(sent).toEqual([[CPU, MEM]]);
+      expect(screen.getByRole("group", { name: "Last values of queries A, B" })).toBeInTheDocument();
+      expect(screen.getByLabelText("Query A")).toHaveTextContent(CPU);
+      expect(screen.getByLabelText("Legend of query B")).toHaveValue("mem {{host}}");
+
+      await user.click(screen.getByLabelText("Hide query B"));
+      expect(new URLSearchParams(router.state.location.search).getAll("hide")).toEqual(["B"]);
+      await vi.waitFor(async () => expect(await statItems()).toEqual(["cpu a1", "cpu b1"]));
+      expect(sent.at(-1)).toEqual([CPU]);
+      // hidden, not gone: its text and legend stay, and showing it again runs it
+      expect(screen.getByLabelText("Query B")).toHaveTextContent(MEM);
+      await user.click(screen.getByLabelText("Hide query B"));
+      await vi.waitFor(async () => expect(await statItems()).toHaveLength(4));
+    });
+
+    it("adds a query with the focus in its editor, runs it with the others, and removes one", async () => {
+      const router = open(search(["view", "stat"], ["q", CPU]));
+      await vi.waitFor(async () => expect(await statItems()).toEqual(["a1", "b1"]));
+      await user.click(screen.getByRole("button", { name: "Add query" }));
+      await vi.waitFor(() => expect(screen.getByLabelText("Query B")).toHaveFocus());
+      expect(screen.getByLabelText("Query A")).toBeInTheDocument();
+      // nothing runs for an empty query
+      expect(sent).toEqual([[CPU]]);
+      await user.paste(MEM);
+      await user.type(screen.getByLabelText("Legend of query B"), "mem {{{{host}}");
+      await user.click(screen.getByRole("button", { name: "Run queries" }));
+      const params = () => new URLSearchParams(router.state.location.search);
+      expect(params().get("q")).toBe(CPU);
+      expect(params().get("q.B")).toBe(MEM);
+      expect(params().get("legend.B")).toBe("mem {{host}}");
+      await vi.waitFor(async () => expect(await statItems()).toEqual(["a1", "b1", "mem a2", "mem b2"]));
+      expect(sent.at(-1)).toEqual([CPU, MEM]);
+
+      // Remove A: the focus goes to the query that took its place, which is alone again
+      await user.click(screen.getByRole("button", { name: "Remove query A" }));
+      await vi.waitFor(() => expect(screen.getByLabelText("DQL query")).toHaveFocus());
+      expect(screen.queryByRole("button", { name: /^Remove query/ })).not.toBeInTheDocument();
+      expect(params().has("q")).toBe(false);
+      expect(params().get("q.B")).toBe(MEM);
+      await vi.waitFor(async () => expect(await statItems()).toEqual(["mem a2", "mem b2"]));
+    });
+
+    it("shows a DQL error under the query that caused it, and the other query's series", async () => {
+      open(search(["view", "stat"], ["q", CPU], ["q.B", `${MEM} }`]));
+      const rowB = () => screen.getAllByTestId("query-row").find((r) => r.dataset.ref === "B")!;
+      const error = await within(rowB()).findByTestId("query-error");
+      expect(error).toHaveTextContent("Query B could not run");
+      expect(within(error).getByTestId("query-error-position")).toHaveTextContent(`line 1, column ${MEM.length + 2}`);
+      expect(error).not.toHaveTextContent("query 2:");
+      await vi.waitFor(async () => expect(await statItems()).toEqual(["a1", "b1"]));
+      // the batch, then query A again on its own
+      expect(sent).toEqual([[CPU, `${MEM} }`], [CPU]]);
+      const rowA = screen.getAllByTestId("query-row").find((r) => r.dataset.ref === "A")!;
+      expect(within(rowA).queryByTestId("query-error")).not.toBeInTheDocument();
+    });
+
+    it("checks each query against its own LIMIT and SLIMIT, naming the query that was cut", async () => {
+      open(search(["q", CPU], ["q.B", `${MEM} SLIMIT 2`]));
+      const notice = await screen.findByTestId("result-limit-notice");
+      expect(notice).toHaveTextContent("Not everything of query B is shown");
+      expect(notice).toHaveTextContent("SLIMIT 2");
+      expect(screen.getAllByTestId("result-limit-notice")).toHaveLength(1);
+    });
+
+    it("runs nothing while every query is hidden, and says so", async () => {
+      open(search(["q", CPU], ["q.B", MEM], ["hide", "A"], ["hide", "B"]));
+      expect(await screen.findByText("Every query is hidden")).toBeInTheDocument();
+      expect(screen.getByRole("checkbox", { name: "Hide query A" })).toBeChecked();
+      expect(sent).toEqual([]);
+    });
+
+    it("downloads every query's series as CSV, each row saying its query", async () => {
+      const blobs = captureDownloads();
+      open(search(["view", "table"], ["q", CPU], ["q.B", MEM]));
+      const table = await screen.findByTestId("result-table");
+      await vi.waitFor(() => expect(within(table).getAllByRole("table")).toHaveLength(4));
+      expect(within(table).getAllByRole("table").map((t) => t.querySelector("caption")?.textContent)).toEqual([
+        "A · cpu · host=a",
+        "A · cpu · host=b",
+        "B · mem · host=a",
+        "B · mem · host=b",
+      ]);
+      await user.click(screen.getByRole("button", { name: "Download CSV" }));
+      const lines = (await blobs[0].text()).trim().split("\n");
+      expect(lines[0]).toBe("query,series,host,time,v");
+      expect(lines.slice(1).map((l) => l.split(",").slice(0, 3).join(","))).toEqual(["A,cpu,a", "A,cpu,b", "B,mem,a", "B,mem,b"]);
+    });
+  });
+});

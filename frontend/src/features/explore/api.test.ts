@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
 import { ApiError } from "@/lib/apiError";
-import { MAX_QUERIES_PER_REQUEST, queryRawBatched } from "./api";
+import { MAX_QUERIES_PER_REQUEST, queryEach, queryRawBatched } from "./api";
 import type { DqlResponse } from "./dql";
 
 /**
@@ -101,5 +101,86 @@ describe("queryRawBatched", () => {
     await expect(gone).rejects.toBeDefined();
     expect(names(await kept)).toEqual(["b"]);
     expect(bodies).toEqual([["b"]]);
+  });
+});
+
+/**
+ * Answers as vigil-storage does: all of a request's queries or none. The first query
+ * containing "bad" refuses the request with its position in that query's text, named
+ * `query N: ` when the request holds several; "vague" refuses it without naming one;
+ * "slow" spends the request's time budget (504), "down" fails the store (500).
+ */
+async function storage(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = input instanceof Request ? input : new Request(input, init);
+  const body = (await request.json()) as { queries: { query: string }[] };
+  const json = (status: number, doc: unknown): Response =>
+    new Response(JSON.stringify(doc), { status, headers: { "Content-Type": "application/json" } });
+  const several = body.queries.length > 1;
+  const bad = body.queries.findIndex((q) => q.query.includes("bad"));
+  if (bad >= 0) {
+    const at = body.queries[bad].query.indexOf("bad");
+    return json(400, {
+      error_code: "dql.parse_error",
+      message: `${several ? `query ${bad + 1}: ` : ""}line 1:${at + 1}: unexpected 'bad'`,
+      position: { line: 1, column: at + 1, start: at, end: at + 3 },
+    });
+  }
+  if (body.queries.some((q) => q.query.includes("vague"))) return json(400, { error_code: "dql.invalid_argument", message: "something is off" });
+  if (body.queries.some((q) => q.query.includes("slow"))) return json(504, { error_code: "dql.timeout", message: "query 1: timed out" });
+  if (body.queries.some((q) => q.query.includes("down"))) return json(500, { error_code: "dql.storage_error", message: "down" });
+  return json(200, { content: body.queries.map((q) => ({ series: [{ name: q.query, columns: ["time"], values: [] }] })) });
+}
+
+describe("queryEach", () => {
+  const bodies: string[][] = [];
+  beforeEach(() => {
+    client.setConfig({ baseUrl: "http://vigil.test" });
+    bodies.length = 0;
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const body = (await req.clone().json()) as { queries: { query: string }[] };
+      bodies.push(body.queries.map((q) => q.query));
+      return storage(req);
+    });
+  });
+  afterEach(() => {
+    client.setConfig({ baseUrl: "" });
+    vi.unstubAllGlobals();
+  });
+
+  const run = (...queries: string[]) => queryEach("w1", queries.map((query) => ({ query })));
+  const outcome = (o: Awaited<ReturnType<typeof run>>[number]) =>
+    o.result ? o.result.series[0].name : `${o.error.code} ${o.error.message} @${o.error.range?.start}-${o.error.range?.end}`;
+
+  it("runs every query in one request", async () => {
+    expect((await run("a", "b", "c")).map(outcome)).toEqual(["a", "b", "c"]);
+    expect(bodies).toEqual([["a", "b", "c"]]);
+  });
+
+  it("gives a refused query its own error, at its own position, and the others their results", async () => {
+    const outcomes = await run("a", "x bad", "c", "bad y");
+    expect(outcomes.map(outcome)).toEqual([
+      "a",
+      "dql.parse_error line 1:3: unexpected 'bad' @2-5",
+      "c",
+      "dql.parse_error line 1:1: unexpected 'bad' @0-3",
+    ]);
+    // one request more for each query the storage refused, never one per query
+    expect(bodies).toEqual([
+      ["a", "x bad", "c", "bad y"],
+      ["a", "c", "bad y"],
+      ["a", "c"],
+    ]);
+  });
+
+  it("asks each query on its own when the error names none", async () => {
+    expect((await run("a", "vague")).map(outcome)).toEqual(["a", "dql.invalid_argument something is off @undefined-undefined"]);
+    expect(bodies).toEqual([["a", "vague"], ["a"], ["vague"]]);
+  });
+
+  it("rejects the run for an error that is not about a query's text", async () => {
+    await expect(run("a", "slow")).rejects.toMatchObject({ status: 504, code: "dql.timeout" });
+    await expect(run("down", "b")).rejects.toMatchObject({ status: 500 });
+    expect(bodies).toEqual([["a", "slow"], ["down", "b"]]);
   });
 });

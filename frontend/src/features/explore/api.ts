@@ -1,12 +1,68 @@
 import { queryQueryRaw } from "@/client/sdk.gen";
 import { ApiError } from "@/lib/apiError";
 import "@/lib/apiClient";
-import type { DqlRequest, DqlResponse } from "./dql";
+import type { DqlQuery, DqlRequest, DqlResponse, DqlResult } from "./dql";
 
 /** Runs DQL in one workspace with the signed-in user's session. */
 export async function queryRaw(workspaceId: string, request: DqlRequest, signal?: AbortSignal): Promise<DqlResponse> {
   const res = await queryQueryRaw({ path: { workspace_id: workspaceId }, body: request, signal, throwOnError: true });
   return res.data;
+}
+
+/** One query's own outcome in a run of several: its result, or the DQL error it alone caused. */
+export type QueryOutcome = { result: DqlResult; error?: undefined } | { result?: undefined; error: ApiError };
+
+/** An error about one query's text (a DQL error the storage answered 4xx), not about the run. */
+function isQueryError(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.isDqlError && err.status >= 400 && err.status < 500;
+}
+
+/**
+ * The query of a request of `count` that the storage names in its error (`query 2: …`), as an
+ * index, and the error as that query alone would have had it (the position is already in its
+ * own text).
+ */
+export function refusedQuery(err: ApiError, count: number): { index: number; error: ApiError } | undefined {
+  const m = /^query (\d+): /.exec(err.message);
+  if (!m) return undefined;
+  const index = Number(m[1]) - 1;
+  if (index < 0 || index >= count) return undefined;
+  return { index, error: new ApiError(err.status, err.message.slice(m[0].length), err.code, err.range, err.body) };
+}
+
+/**
+ * Runs `queries` in one request and gives each its own outcome. The storage answers all of a
+ * request's queries or none: one bad query refuses the whole request (400, `query 2: …`, the
+ * position in that query's text). So the query it names gets that error and the others are
+ * asked again together, until each has its result or its own error (one more request per bad
+ * query). When the error names no query, each is asked on its own. An error that is not about
+ * a query's text (the store unreachable, the time budget spent, a limit) rejects the run.
+ */
+export async function queryEach(workspaceId: string, queries: readonly DqlQuery[], signal?: AbortSignal): Promise<QueryOutcome[]> {
+  const out: QueryOutcome[] = new Array<QueryOutcome>(queries.length);
+  let pending = queries.map((_, i) => i);
+  while (pending.length > 0) {
+    try {
+      const res = await queryRaw(workspaceId, { queries: pending.map((i) => queries[i]) }, signal);
+      pending.forEach((i, k) => (out[i] = { result: res.content[k] ?? { series: [] } }));
+      return out;
+    } catch (err) {
+      if (!isQueryError(err)) throw err;
+      if (pending.length === 1) {
+        out[pending[0]] = { error: err };
+        return out;
+      }
+      const refused = refusedQuery(err, pending.length);
+      if (!refused) {
+        const alone = await Promise.all(pending.map((i) => queryEach(workspaceId, [queries[i]], signal)));
+        pending.forEach((i, k) => (out[i] = alone[k][0]));
+        return out;
+      }
+      out[pending[refused.index]] = { error: refused.error };
+      pending = pending.filter((_, k) => k !== refused.index);
+    }
+  }
+  return out;
 }
 
 /** Queries one request may hold (vigil-storage's limit). */

@@ -27,6 +27,23 @@ describe("resultCsv", () => {
   });
 });
 
+describe("resultCsv of several queries", () => {
+  it("says which query each row came from, first", () => {
+    const series = [
+      { name: "cpu", tags: { host: "a" }, columns: ["time", "avg(usage)"], values: [[0, 1]] },
+      { name: "mem", tags: { host: "a" }, columns: ["time", "avg(used)"], values: [[0, 2]] },
+    ];
+    expect(resultCsv({ series }, ["A", "C"])).toBe(
+      [
+        "query,series,host,time,avg(usage),avg(used)",
+        "A,cpu,a,1970-01-01T00:00:00.000Z,1,",
+        "C,mem,a,1970-01-01T00:00:00.000Z,,2",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
 describe("csvFileName", () => {
   it("names the file after the title and the minute, in UTC", () => {
     expect(csvFileName("CPU · usage (%)", new Date(Date.UTC(2026, 10, 22, 10, 4, 31)))).toBe(

@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
+import type { QueryItem } from "../queryRefs";
 import { AddToDashboard } from "./AddToDashboard";
 
 const FLEET = {
@@ -59,12 +60,12 @@ describe("AddToDashboard", () => {
     vi.unstubAllGlobals();
   });
 
-  const open = () => {
+  const open = (queries: QueryItem[] = [{ ref_id: "A", query: "M::mem:(avg(used)) BY host" }]) => {
     const router = createMemoryRouter(
       [
         {
           path: "/w/w1/explore",
-          element: <AddToDashboard workspaceId="w1" query="M::mem:(avg(used)) BY host" view="area" unit="bytes" range={{ from: "now-6h", to: "now" }} />,
+          element: <AddToDashboard workspaceId="w1" queries={queries} view="area" unit="bytes" range={{ from: "now-6h", to: "now" }} />,
         },
         { path: "/w/w1/dashboards/:id", element: <p>dashboard page</p> },
       ],
@@ -123,6 +124,25 @@ describe("AddToDashboard", () => {
     const post = sent.find((r) => r.method === "POST")!;
     expect(post.body!.title).toBe("Memory");
     expect(post.body!.spec).toMatchObject({ schema_version: 1, time: { from: "now-6h", to: "now" }, panels: [{ id: "panel-1", type: "area" }] });
+  });
+
+  it("puts every query in the panel, with its legend and hidden flag, titled after the first one drawn", async () => {
+    open([
+      { ref_id: "A", query: "M::cpu:(avg(usage_user)) BY host", hidden: true },
+      { ref_id: "B", query: "M::mem:(avg(used)) BY host", legend_format: "mem {{host}}" },
+    ]);
+    await user.click(screen.getByRole("button", { name: "Add to dashboard" }));
+    const dialog = screen.getByRole("dialog", { name: "Add to dashboard" });
+    expect(dialog).toHaveTextContent("The 2 queries become a new panel");
+    await within(dialog).findByRole("option", { name: "Fleet" });
+    expect(within(dialog).getByLabelText("Panel title")).toHaveValue("mem avg(used)");
+    await user.click(within(dialog).getByRole("button", { name: "Add panel" }));
+    await screen.findByText("dashboard page");
+    const spec = sent.find((r) => r.method === "PATCH")!.body!.spec as { panels: { queries: unknown[] }[] };
+    expect(spec.panels[1].queries).toEqual([
+      { ref_id: "A", query: "M::cpu:(avg(usage_user)) BY host", hidden: true },
+      { ref_id: "B", query: "M::mem:(avg(used)) BY host", legend_format: "mem {{host}}" },
+    ]);
   });
 
   it("says why when the dashboard cannot take the panel, and keeps the dialog", async () => {

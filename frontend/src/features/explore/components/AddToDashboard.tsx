@@ -8,24 +8,26 @@ import { titleForQuery } from "@/features/dashboards/addPanel";
 import { useAddPanel, useDashboards } from "@/features/dashboards/hooks/useDashboards";
 import { toUserMessage } from "@/lib/apiError";
 import type { TimeRangeSpec } from "@/lib/time";
+import type { QueryItem } from "../queryRefs";
 
 const NEW = "";
 
 export interface AddToDashboardProps {
   workspaceId: string;
-  /** The query Explore ran (the one in the link). */
-  query: string;
+  /**
+   * The queries Explore ran (the ones in the link), with their legend formats (the panel's
+   * queries name their series the same way) and hidden ones (kept hidden in the panel).
+   */
+  queries: readonly QueryItem[];
   /** Explore's view and unit: the panel draws the result the same way. */
   view: string;
   unit: string;
-  /** Explore's legend format (`{{host}}`), "" for none: the panel's query names its series the same way. */
-  legend?: string;
   range: TimeRangeSpec;
 }
 
 /**
- * Explore's "Add to dashboard": the query as a new panel of a dashboard the user picks, or of
- * a new one, then that dashboard over Explore's time range.
+ * Explore's "Add to dashboard": the queries as a new panel of a dashboard the user picks, or
+ * of a new one, then that dashboard over Explore's time range.
  */
 export function AddToDashboard(props: AddToDashboardProps): ReactElement {
   const [open, setOpen] = useState(false);
@@ -41,10 +43,9 @@ export function AddToDashboard(props: AddToDashboardProps): ReactElement {
 
 function AddToDashboardDialog({
   workspaceId,
-  query,
+  queries,
   view,
   unit,
-  legend = "",
   range,
   onClose,
 }: AddToDashboardProps & { onClose: () => void }): ReactElement {
@@ -57,7 +58,8 @@ function AddToDashboardDialog({
   const [picked, setPicked] = useState<string>();
   const target = picked ?? dashboards[0]?.id ?? NEW;
   const [newTitle, setNewTitle] = useState("");
-  const [title, setTitle] = useState(() => titleForQuery(query));
+  // titled after the first query drawn
+  const [title, setTitle] = useState(() => titleForQuery((queries.find((q) => !q.hidden) ?? queries[0])?.query ?? ""));
   const [error, setError] = useState<string>();
 
   const onSubmit = (e: FormEvent): void => {
@@ -70,7 +72,7 @@ function AddToDashboardDialog({
     add.mutate(
       {
         to: target === NEW ? { newTitle: newTitle.trim() } : { dashboardId: target },
-        explored: { title, query, view, unit, legend },
+        explored: { title, queries, view, unit },
         range,
       },
       {
@@ -87,8 +89,8 @@ function AddToDashboardDialog({
       title="Add to dashboard"
       description={
         <p>
-          The query becomes a new panel, drawn as it is here. The dashboard is saved as a new version, which its
-          history can undo.
+          {queries.length > 1 ? `The ${queries.length} queries become` : "The query becomes"} a new panel, drawn as
+          it is here. The dashboard is saved as a new version, which its history can undo.
         </p>
       }
       onClose={onClose}

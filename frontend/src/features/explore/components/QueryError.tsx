@@ -50,9 +50,11 @@ export interface QueryErrorProps {
   query: string;
   /** Runs the query again; offered for errors that are not about the query text. */
   onRetry?: () => void;
+  /** The query's reference (`B`) when it is one of several: "Query B could not run". */
+  name?: string;
 }
 
-export function QueryError({ error, query, onRetry }: QueryErrorProps): ReactElement {
+export function QueryError({ error, query, onRetry, name }: QueryErrorProps): ReactElement {
   const code = error instanceof ApiError ? error.code : undefined;
   const where = errorLocation(error, query);
   const retry = onRetry ? (
@@ -75,7 +77,10 @@ export function QueryError({ error, query, onRetry }: QueryErrorProps): ReactEle
   const isDql = code?.startsWith("dql.") ?? false;
   const message = toUserMessage(error);
   return (
-    <Alert title={isDql ? "The query could not run" : "The query failed"} testId="query-error">
+    <Alert
+      title={`${name ? `Query ${name}` : "The query"} ${isDql ? "could not run" : "failed"}`}
+      testId="query-error"
+    >
       <p className="mono">
         {where ? <span data-testid="query-error-position">{where}: </span> : null}
         {where ? withoutPosition(message) : message}

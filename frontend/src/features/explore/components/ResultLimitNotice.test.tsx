@@ -19,6 +19,12 @@ describe("ResultLimitNotice", () => {
     expect(notice).toHaveTextContent("Add SLIMIT 100");
   });
 
+  it("names the query it is about when there are several", () => {
+    render(<ResultLimitNotice cut={{ series: { shown: 5, slimit: 5, explicit: true } }} query="B" />);
+    expect(screen.getByTestId("result-limit-notice")).toHaveTextContent("Not everything of query B is shown");
+    expect(screen.getByTestId("result-limit-notice")).toHaveTextContent("Raise it, e.g. SLIMIT 100");
+  });
+
   it("shows nothing for a whole result", () => {
     const { container } = render(<ResultLimitNotice cut={{}} />);
     expect(container).toBeEmptyDOMElement();

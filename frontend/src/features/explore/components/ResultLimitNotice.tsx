@@ -6,14 +6,19 @@ const count = (n: number): string => n.toLocaleString("en-US");
 
 /**
  * Says that a result stopped at its query's LIMIT or SLIMIT (`resultCut`), so the chart is
- * not the whole answer, and what to add to the query to see the rest.
+ * not the whole answer, and what to add to the query to see the rest. `query` names the query
+ * (`B`) when Explore ran several.
  */
-export function ResultLimitNotice({ cut }: { cut: ResultCut }): ReactElement | null {
+export function ResultLimitNotice({ cut, query }: { cut: ResultCut; query?: string }): ReactElement | null {
   const { series, rows } = cut;
   if (!series && !rows) return null;
   return (
     <div className="result-limit-notice" style={{ marginBottom: "0.5rem" }}>
-      <Alert tone="info" title="Not everything is shown" testId="result-limit-notice">
+      <Alert
+        tone="info"
+        title={query ? `Not everything of query ${query} is shown` : "Not everything is shown"}
+        testId="result-limit-notice"
+      >
         {rows ? (
           <p>
             {rows.series === 1 ? "A series" : `${count(rows.series)} series`} reached{" "}

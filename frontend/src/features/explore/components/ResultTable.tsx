@@ -27,16 +27,19 @@ function cell(v: unknown, column: string, unit: string | undefined, timeZone: st
 /**
  * The raw result, one table per series, with its tags as the caption; values in `unit`.
  * The tables scroll inside their box, a region named `label` that takes keyboard focus so
- * the arrow keys scroll it without a mouse.
+ * the arrow keys scroll it without a mouse. `seriesRefs` (the query each series came from, when
+ * Explore ran several) starts each caption with its query: `B · mem · host=a`.
  */
 export function ResultTable({
   result,
   unit,
   label = "Result table",
+  seriesRefs,
 }: {
   result: DqlResult;
   unit?: string;
   label?: string;
+  seriesRefs?: readonly string[];
 }): ReactElement {
   const timeZone = useTimeZone();
   let shown = 0;
@@ -51,6 +54,7 @@ export function ResultTable({
         return (
           <table key={i} className="data-table">
             <caption>
+              {seriesRefs?.[i] ? `${seriesRefs[i]} · ` : ""}
               {s.name}
               {tags ? ` · ${tags}` : ""}
             </caption>
