@@ -15,6 +15,12 @@ export class ExplorePage {
     await this.page.goto(`/w/${workspaceId}/explore?${params.toString()}`);
   }
 
+  /** Opens Explore with these search parameters (`q`, `q.B`, `legend.B`, `hide` …) over the last 15 minutes. */
+  async gotoSearch(workspaceId: string, params: [string, string][]): Promise<void> {
+    const search = new URLSearchParams([["from", "now-15m"], ["to", "now"], ...params]);
+    await this.page.goto(`/w/${workspaceId}/explore?${search.toString()}`);
+  }
+
   async run(): Promise<void> {
     await this.page.getByTestId(testIds.runQuery).click();
   }

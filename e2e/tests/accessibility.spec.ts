@@ -148,6 +148,25 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
       const switcher = new WorkspaceSwitcher(page);
       await switcher.open();
       await expectAccessible(page, "workspace menu", { include: '[role="menu"][aria-label="Workspaces"]' });
+      await page.keyboard.press("Escape");
+
+      // two queries, each with its editor, legend, Hide and Remove, drawn together
+      await explore.gotoSearch(own.workspaceId, [
+        ["q", "M::cpu:(avg(usage_user)) [15m::1m] BY host"],
+        ["legend", "user {{host}}"],
+        ["q.B", "M::cpu:(avg(usage_system)) [15m::1m] BY host"],
+        ["legend.B", "system {{host}}"],
+      ]);
+      await expect(explore.chart).toHaveAttribute(chartAttrs.seriesCount, String(2 * HOSTS.length));
+      await expectAccessible(page, "Explore two queries", { ready: () => chartsReady(page) });
+      // query B refused: its error under it, A still drawn
+      await page.getByLabel("Query B", { exact: true }).click();
+      await page.keyboard.press("End");
+      await page.keyboard.insertText(" }");
+      await page.getByRole("button", { name: "Run queries" }).click();
+      await expect(page.getByTestId(testIds.queryError)).toContainText("Query B could not run");
+      await expect(explore.chart).toHaveAttribute(chartAttrs.seriesCount, String(HOSTS.length));
+      await expectAccessible(page, "Explore two queries, B refused", { ready: () => chartsReady(page) });
     });
 
     test("dashboards: the list, Host overview, the panel editor and the settings", async ({ page }) => {
