@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "../fixtures/a11y";
 import { cpuLines, createOwnWorkspace, pushLines } from "../fixtures/api";
 import { DashboardPage, signInAndCreateDashboard } from "../pages/DashboardPage";
 import { LoginPage } from "../pages/LoginPage";
@@ -278,6 +279,49 @@ test("a heatmap panel: chosen in the panel editor, saved, one row per host, read
   await expect(heatmap).toHaveAttribute(chartAttrs.rowCount, "3");
   await page.screenshot({ path: testInfo.outputPath("heatmap-dark.png"), fullPage: true });
   await page.emulateMedia({ colorScheme: "light" });
+});
+
+test("a gauge panel: one dial per host in the panel editor, coloured by thresholds, saved and readable", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const own = await createOwnWorkspace(request, "gauge");
+  // alpha ends at 14, beta at 84: under and over a threshold at 50
+  const lines = [cpuLines("alpha", 5), cpuLines("beta", 5).replace(/usage_user=(\d+)/g, (_, v: string) => `usage_user=${Number(v) + 70}`)].join("\n");
+  expect(await pushLines(request, own.ingestKey, lines)).toBe(204);
+  const { dash, dashboardId } = await signInAndCreateDashboard(page, own, "Dials");
+  await expect(async () => {
+    await page.reload();
+    await expect(dash.chartOf("CPU user %")).toHaveAttribute(chartAttrs.seriesCount, "2", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+
+  await dash.startEditing();
+  await page.getByRole("button", { name: "Edit CPU user %" }).click();
+  await dash.editor.getByRole("radio", { name: "Gauge" }).click();
+  await dash.editor.getByRole("button", { name: "Add threshold" }).click();
+  await dash.editor.getByLabel("Value of threshold 1").fill("50");
+  await expect(dash.editor.getByRole("meter", { name: "beta" })).toHaveAttribute("aria-valuenow", "84");
+  await dash.editor.getByRole("button", { name: "Apply" }).click();
+  await dash.save();
+
+  const res = await request.get(`/api/v1/workspaces/${own.workspaceId}/dashboards/${dashboardId}`, {
+    headers: { Authorization: `Bearer ${own.token}` },
+  });
+  const saved = (await res.json()) as { spec: { panels: { type: string; reduce?: string; thresholds?: { value: number }[] }[] } };
+  expect(saved.spec.panels[0]).toMatchObject({ type: "gauge", reduce: "last", thresholds: [{ value: 50 }] });
+
+  await page.reload();
+  const dials = dash.panel("CPU user %");
+  const alpha = dials.getByRole("meter", { name: "alpha" });
+  const beta = dials.getByRole("meter", { name: "beta" });
+  await expect(alpha).toHaveAttribute("aria-valuetext", "14% (0% to 100%)");
+  await expect(beta).toHaveAttribute("aria-valuenow", "84");
+  // below the threshold the base colour, above it the threshold's
+  await expect(alpha).toHaveAttribute("data-color", "#3ba272");
+  expect(await beta.getAttribute("data-color")).not.toBe("#3ba272");
+  await page.screenshot({ path: testInfo.outputPath("gauge.png") });
+  await expectAccessible(page, "a gauge panel");
 });
 
 test("a text panel: Markdown from the panel editor, the variables' values in it, nothing in it runs", async ({

@@ -159,6 +159,26 @@ class StatPanel(_PanelBase):
     sparkline: bool = True
 
 
+class GaugePanel(_PanelBase):
+    """One dial per series: its value (reduced as ``reduce`` says) between ``min`` and ``max``,
+    coloured by the thresholds, which are drawn as bands around the dial."""
+
+    type: Literal["gauge"] = "gauge"
+    reduce: Reducer = "last"
+    min: float | None = Field(default=None, description="the dial's start; null = 0")
+    max: float | None = Field(
+        default=None,
+        description="the dial's end; null = 100 for percent (1 for percentunit), else the "
+        "largest value rounded up",
+    )
+
+    @model_validator(mode="after")
+    def _range(self) -> GaugePanel:
+        if self.min is not None and self.max is not None and self.min >= self.max:
+            raise ValueError(f"gauge min must be below max (got min {self.min}, max {self.max})")
+        return self
+
+
 class TablePanel(_PanelBase):
     type: Literal["table"] = "table"
     reduce: Reducer | None = Field(
@@ -197,6 +217,7 @@ DrawnPanel = Annotated[
     | AreaPanel
     | BarPanel
     | StatPanel
+    | GaugePanel
     | TablePanel
     | HeatmapPanel
     | TopListPanel

@@ -1038,6 +1038,8 @@ export type DashboardSpec = {
     } & BarPanel) | ({
         type: 'stat';
     } & StatPanel) | ({
+        type: 'gauge';
+    } & GaugePanel) | ({
         type: 'table';
     } & TablePanel) | ({
         type: 'heatmap';
@@ -1366,6 +1368,83 @@ export type ErrorPublic = {
      * Set on 429: the limit that was hit
      */
     limit?: string | null;
+};
+
+/**
+ * GaugePanel
+ *
+ * One dial per series: its value (reduced as ``reduce`` says) between ``min`` and ``max``,
+ * coloured by the thresholds, which are drawn as bands around the dial.
+ */
+export type GaugePanel = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Title
+     */
+    title?: string;
+    /**
+     * Description
+     */
+    description?: string;
+    grid: GridPos;
+    /**
+     * Repeat
+     *
+     * a variable's name: the panel is drawn once per selected value of it (every value when none or All is selected), each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
+    /**
+     * Repeat Direction
+     *
+     * h: the copies side by side, `max_per_row` to a row; v: one under another
+     */
+    repeat_direction?: 'h' | 'v';
+    /**
+     * Max Per Row
+     */
+    max_per_row?: number;
+    /**
+     * Queries
+     */
+    queries: Array<PanelQuery>;
+    /**
+     * Unit
+     *
+     * none, short, percent, percentunit, bytes, bytes/s, bits/s, s, ms, us, ns, ops/s, …
+     */
+    unit?: string;
+    /**
+     * Decimals
+     */
+    decimals?: number | null;
+    /**
+     * Thresholds
+     */
+    thresholds?: Array<Threshold>;
+    legend?: Legend;
+    /**
+     * Type
+     */
+    type?: 'gauge';
+    /**
+     * Reduce
+     */
+    reduce?: 'last' | 'first' | 'avg' | 'min' | 'max' | 'sum' | 'count';
+    /**
+     * Min
+     *
+     * the dial's start; null = 0
+     */
+    min?: number | null;
+    /**
+     * Max
+     *
+     * the dial's end; null = 100 for percent (1 for percentunit), else the largest value rounded up
+     */
+    max?: number | null;
 };
 
 /**
@@ -1928,6 +2007,8 @@ export type RowPanel = {
     } & BarPanel) | ({
         type: 'stat';
     } & StatPanel) | ({
+        type: 'gauge';
+    } & GaugePanel) | ({
         type: 'table';
     } & TablePanel) | ({
         type: 'heatmap';

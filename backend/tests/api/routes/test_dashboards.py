@@ -37,6 +37,7 @@ def test_every_panel_type_round_trips(client: TestClient) -> None:
         panel("area", "area", fill_opacity=0.5),
         panel("bar", "bar", orientation="horizontal"),
         panel("stat", "stat", reduce="max", decimals=2),
+        panel("gauge", "gauge", reduce="avg", min=0, max=200, unit="ms"),
         panel("table", "table", page_size=50),
         panel("heat", "heatmap", color_scheme="reds"),
         panel("top", "toplist", limit=5, order="asc"),
@@ -74,6 +75,7 @@ def test_every_panel_type_round_trips(client: TestClient) -> None:
         "area",
         "bar",
         "stat",
+        "gauge",
         "table",
         "heatmap",
         "toplist",
@@ -108,6 +110,7 @@ def test_invalid_specs_are_refused_with_the_reason(client: TestClient) -> None:
         (spec(panel("a", unknown_field=1)), "unknown_field"),
         # a text panel has no query, and its text has a limit
         (spec(panel("a", "text")), "body.spec.panels.0.text.queries"),
+        (spec(panel("a", "gauge", min=10, max=10)), "gauge min must be below max"),
         (
             spec(
                 {

@@ -78,8 +78,9 @@ export function inspectedResult(data: PanelData): DqlResult {
   };
 }
 
+/** Whether the panel draws its series over time (a stat, a gauge or a table does not). */
 export function isChart(type: QueryPanel["type"]): boolean {
-  return type !== "stat" && type !== "table";
+  return type !== "stat" && type !== "gauge" && type !== "table";
 }
 
 /**

@@ -57,6 +57,15 @@ describe("changePanelType", () => {
     expect(changePanelType(area, "stat")).toMatchObject({ type: "stat", reduce: "last", sparkline: true });
   });
 
+  it("turns a stat into a gauge keeping its reducer, and keeps a gauge's range and what it repeats for", () => {
+    const gauge = changePanelType({ ...stat, repeat: "host", max_per_row: 3 }, "gauge");
+    expect(compactPanel(gauge)).toMatchObject({ type: "gauge", reduce: "max", repeat: "host", max_per_row: 3 });
+    const ranged = { ...gauge, min: 10, max: 90 } as Panel;
+    expect(changePanelType(ranged, "gauge")).toMatchObject({ min: 10, max: 90 });
+    expect(compactPanel(changePanelType(ranged, "stat"))).not.toHaveProperty("min");
+    expect(VISUALISATIONS.map((v) => v.value)).toContain("gauge");
+  });
+
   it("edits a top list as a top list, keeping its reducer, limit and order", () => {
     const top = { ...stat, type: "toplist", reduce: "avg", limit: 5, order: "asc", sparkline: undefined } as Panel;
     expect(visualisationOf(top)).toBe("toplist");

@@ -7,6 +7,7 @@ export const VISUALISATIONS = [
   { value: "bar", label: "Bar" },
   { value: "heatmap", label: "Heatmap" },
   { value: "stat", label: "Stat" },
+  { value: "gauge", label: "Gauge" },
   { value: "toplist", label: "Top list" },
   { value: "table", label: "Table" },
   { value: "text", label: "Text" },
@@ -65,6 +66,14 @@ export function changePanelType(current: Panel, type: Visualisation, previous?: 
       return { ...base, type, color_scheme: "color_scheme" in panel ? panel.color_scheme : undefined };
     case "stat":
       return { ...base, type, reduce: reduce ?? "last", sparkline: "sparkline" in panel ? panel.sparkline : true };
+    case "gauge":
+      return {
+        ...base,
+        type,
+        reduce: reduce ?? "last",
+        min: "min" in panel ? panel.min : undefined,
+        max: "max" in panel ? panel.max : undefined,
+      };
     case "toplist":
       return {
         ...base,

@@ -173,6 +173,24 @@ describe("PanelEditor", () => {
     expect("reduce" in applied).toBe(false);
   });
 
+  it("makes a gauge with a dial range, refusing a start at or above the end", async () => {
+    const { editor, onApply } = await openEditor();
+    await user.click(within(editor).getByRole("radio", { name: "Gauge" }));
+    expect(within(editor).getByLabelText("Value")).toHaveValue("avg");
+    const min = within(editor).getByLabelText("Min");
+    const max = within(editor).getByLabelText("Max");
+    await user.type(min, "50");
+    await user.type(max, "50");
+    expect(within(editor).getByRole("alert")).toHaveTextContent("Min must be below Max.");
+    expect(max).toHaveAttribute("aria-invalid", "true");
+    expect(within(editor).getByRole("button", { name: "Apply" })).toBeDisabled();
+    await user.clear(max);
+    await user.type(max, "120");
+    expect(within(editor).queryByRole("alert")).not.toBeInTheDocument();
+    await user.click(within(editor).getByRole("button", { name: "Apply" }));
+    expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ type: "gauge", reduce: "avg", min: 50, max: 120 }));
+  });
+
   it("keeps the query when a heatmap becomes lines", async () => {
     const { editor, onApply } = await openEditor();
     await user.click(within(editor).getByRole("radio", { name: "Heatmap" }));

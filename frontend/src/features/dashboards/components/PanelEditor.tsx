@@ -83,6 +83,9 @@ export function PanelEditor({
   const asChart = useRef<QueryPanel | undefined>(isTextPanel(panel) ? undefined : panel);
   const asText = useRef(isTextPanel(panel) ? (panel.content ?? "") : "");
   const validQuery = !q || (q.queries.length > 0 && emptyQueries(q.queries).length === 0);
+  // the API's rule: a gauge's min below its max
+  const gaugeRangeError =
+    q?.type === "gauge" && q.min != null && q.max != null && q.min >= q.max ? "Min must be below Max." : undefined;
 
   const completion = useMemo(
     () =>
@@ -156,7 +159,7 @@ export function PanelEditor({
           <Button onClick={cancel}>Discard</Button>
           <Button
             variant="primary"
-            disabled={!validQuery}
+            disabled={!validQuery || gaugeRangeError !== undefined}
             onClick={() => onApply(compactPanel({ ...draft, title: draft.title?.trim() ?? "" }))}
           >
             Apply
@@ -321,7 +324,7 @@ export function PanelEditor({
                   />
                 </div>
               </div>
-              {q.type === "stat" || q.type === "table" || q.type === "toplist" ? (
+              {q.type === "stat" || q.type === "gauge" || q.type === "table" || q.type === "toplist" ? (
                 <div className="field">
                   <label htmlFor={`${titleId}-reduce`}>{q.type === "table" ? "Rows" : "Value"}</label>
                   <select
@@ -369,6 +372,32 @@ export function PanelEditor({
                     </select>
                   </div>
                 </div>
+              ) : null}
+              {q.type === "gauge" ? (
+                <div className="row" role="group" aria-label="Dial range">
+                  {(["min", "max"] as const).map((end) => (
+                    <div className="field grow" key={end}>
+                      <label htmlFor={`${titleId}-${end}`}>{end === "min" ? "Min" : "Max"}</label>
+                      <input
+                        id={`${titleId}-${end}`}
+                        type="number"
+                        step="any"
+                        placeholder={end === "min" ? "0" : "auto"}
+                        value={q[end] ?? ""}
+                        aria-invalid={gaugeRangeError ? true : undefined}
+                        aria-describedby={gaugeRangeError ? `${titleId}-range-error` : undefined}
+                        onChange={(e) =>
+                          update({ [end]: e.target.value === "" ? null : Number(e.target.value) } as Partial<Panel>)
+                        }
+                      />
+                    </div>
+                  ))}
+                </div>
+              ) : null}
+              {gaugeRangeError ? (
+                <p className="field-error small" id={`${titleId}-range-error`} role="alert">
+                  {gaugeRangeError}
+                </p>
               ) : null}
               {q.type === "stat" ? (
                 <label className="check">

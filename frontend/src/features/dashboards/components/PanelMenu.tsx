@@ -36,6 +36,8 @@ function exploreView(type: Panel["type"]): string {
     case "stat":
     case "table":
       return type;
+    case "gauge":
+      return "stat";
     case "toplist":
       return "table";
     default:

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useId, useMemo, type ReactElement, type ReactNode } from "react";
+import { GaugeChart } from "@/components/charts/GaugeChart";
 import { HeatmapChart } from "@/components/charts/HeatmapChart";
 import { LinesChart } from "@/components/charts/LinesChart";
 import { StatChart, type StatItem } from "@/components/charts/StatChart";
@@ -145,6 +146,18 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
         onBrushX={onZoom}
         style={{ height: "100%" }}
         testId="panel-chart"
+      />
+    );
+  } else if (panel.type === "gauge") {
+    body = (
+      <GaugeChart
+        items={series.map((s) => ({ name: s.name, value: reducePoints(s.points, panel.reduce ?? "last") }))}
+        unit={panel.unit}
+        decimals={panel.decimals}
+        thresholds={panel.thresholds}
+        min={panel.min}
+        max={panel.max}
+        label={`${title} values`}
       />
     );
   } else if (panel.type === "stat") {
