@@ -36,7 +36,7 @@ function renderMenu(data: PanelData | undefined): void {
         workspaceId="w1"
         panel={PANEL}
         title="Busiest hosts"
-        queries={PANEL.queries.map((q) => ({ refId: q.ref_id!, query: q.query }))}
+        queries={PANEL.queries.map((q, i) => ({ refId: q.ref_id!, query: q.query, legend: i === 0 ? "{{host}} cpu" : undefined }))}
         timeRange={{ from: "now-1h", to: "now" }}
         data={data}
       />
@@ -48,20 +48,22 @@ describe("PanelMenu", () => {
   const user = userEvent.setup({ delay: null });
   afterEach(() => vi.restoreAllMocks());
 
-  it("opens Explore once per query, drawn as a table in the panel's unit; no View without a dashboard to go back to", async () => {
+  it("opens its queries in Explore at once, drawn as a table in the panel's unit; no View without a dashboard to go back to", async () => {
     renderMenu(DATA);
     await user.click(screen.getByRole("button", { name: "Menu of Busiest hosts" }));
     const items = within(screen.getByRole("menu")).getAllByRole("menuitem");
-    expect(items.map((i) => i.textContent)).toEqual(["Share", "Explore query A", "Explore query B", "Inspect data", "Download CSV"]);
+    expect(items.map((i) => i.textContent)).toEqual(["Share", "Explore", "Inspect data", "Download CSV"]);
     const link = new URL(items[1].getAttribute("href")!, "http://x");
     expect(link.pathname).toBe("/w/w1/explore");
-    expect(Object.fromEntries(link.searchParams)).toEqual({
-      q: "M::cpu:(avg(usage)) { host = re'a|b' } BY host",
-      from: "now-1h",
-      to: "now",
-      view: "table",
-      unit: "percent",
-    });
+    expect([...link.searchParams]).toEqual([
+      ["q", "M::cpu:(avg(usage)) { host = re'a|b' } BY host"],
+      ["legend", "{{host}} cpu"],
+      ["q.B", "M::mem:(avg(used)) BY host"],
+      ["from", "now-1h"],
+      ["to", "now"],
+      ["view", "table"],
+      ["unit", "percent"],
+    ]);
   });
 
   it("moves with the arrow keys and closes on Escape, focus back on its button", async () => {

@@ -6,12 +6,13 @@ import { MenuItem } from "@/components/ui/MenuItem";
 import { ShareDialog } from "@/components/ui/ShareDialog";
 import { useMenu } from "@/components/ui/useMenu";
 import { ResultTable } from "@/features/explore/components/ResultTable";
+import { withQueries } from "@/features/explore/queriesInUrl";
 import { csvFileName, resultCsv } from "@/features/explore/resultCsv";
 import { downloadText } from "@/lib/download";
 import { formatDateTime, type TimeRangeSpec } from "@/lib/time";
 import { useTimeZone } from "@/lib/timeZone";
 import { isTextPanel, type Panel } from "../api";
-import { inspectedResult, type PanelData } from "../panelQuery";
+import { inspectedResult, type PanelData, type VisibleQuery } from "../panelQuery";
 import { timeShiftSuffix } from "../timeShift";
 
 export interface PanelMenuProps {
@@ -45,16 +46,21 @@ function exploreView(type: Panel["type"]): string {
   }
 }
 
-/** Explore with `query` over the panel's time range, drawn as the panel draws it, in its unit. */
-export function exploreLink(workspaceId: string, panel: Panel, query: string, range: TimeRangeSpec): string {
-  const params = new URLSearchParams({ q: query, from: range.from, to: range.to, view: exploreView(panel.type) });
-  if ("unit" in panel && panel.unit && panel.unit !== "none") params.set("unit", panel.unit);
+/**
+ * Explore with the panel's visible `queries` (A, B … with their legend formats) over the
+ * panel's time range, drawn as the panel draws it, in its unit.
+ */
+export function exploreLink(workspaceId: string, panel: Panel, queries: readonly VisibleQuery[], range: TimeRangeSpec): string {
+  const base = new URLSearchParams({ from: range.from, to: range.to, view: exploreView(panel.type) });
+  if ("unit" in panel && panel.unit && panel.unit !== "none") base.set("unit", panel.unit);
+  const items = queries.map((q) => ({ ref_id: q.refId, query: q.query, ...(q.legend ? { legend_format: q.legend } : {}) }));
+  const params = withQueries(new URLSearchParams([["q", ""], ...base]), items);
   return `/w/${workspaceId}/explore?${params.toString()}`;
 }
 
 /**
  * A panel's menu (⋮ in its header): View (the panel alone over the page, `viewPanel` in the
- * link), Explore (each query with the variables filled in and the time range), Inspect data
+ * link), Explore (its queries with the variables filled in and the time range), Inspect data
  * (the numbers behind the drawing, as tables a keyboard and a screen reader can read) and
  * Download CSV; Share (the link to the panel alone, or to the dashboard). A text panel's menu
  * has View and Share only.
@@ -105,18 +111,17 @@ export function PanelMenu({
           >
             Share
           </MenuItem>
-          {queries.map((q) => (
+          {queries.length > 0 ? (
             <Link
-              key={q.refId}
               role="menuitem"
               tabIndex={-1}
               className="menu-item"
-              to={exploreLink(workspaceId, panel, q.query, timeRange)}
-              title={q.query}
+              to={exploreLink(workspaceId, panel, queries, timeRange)}
+              title={queries.map((q) => q.query).join("\n")}
             >
-              {queries.length > 1 ? `Explore query ${q.refId}` : "Explore"}
+              Explore
             </Link>
-          ))}
+          ) : null}
           {isTextPanel(panel) ? null : (
             <>
               <MenuItem

@@ -127,6 +127,52 @@ class NoResizeObserver {
   disconnect(): void {}
 }
 
+describe("PanelView: a refused query", () => {
+  beforeEach(() => {
+    client.setConfig({ baseUrl: "http://vigil.test" });
+    // the storage refuses the request for its second query, the position in that query's text
+    vi.stubGlobal(
+      "fetch",
+      async () =>
+        new Response(
+          JSON.stringify({
+            detail: "query 2: line 1:8: unknown function avgg",
+            code: "dql.unknown_function",
+            position: { start: 7, end: 11 },
+          }),
+          { status: 400, headers: { "Content-Type": "application/json" } },
+        ),
+    );
+  });
+  afterEach(() => {
+    client.setConfig({ baseUrl: "" });
+    vi.unstubAllGlobals();
+  });
+
+  it("names the query the storage refused and places the error in that query's text", async () => {
+    const panel: Panel = {
+      ...busiest,
+      type: "timeseries",
+      title: "CPU and memory",
+      queries: [
+        { ref_id: "A", query: "M::cpu:(avg(usage_user))" },
+        { ref_id: "B", query: "M::mem:(avgg(used))" },
+      ],
+    } as Panel;
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <PanelView workspaceId="w1" panel={panel} timeRange={{ from: "now-1h", to: "now" }} variables={{}} compare="1d" />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const error = await screen.findByTestId("query-error");
+    expect(error).toHaveTextContent(/^Query B could not run/);
+    expect(error).toHaveTextContent("line 1, column 8: unknown function avgg");
+    expect(error).not.toHaveTextContent("query 2");
+  });
+});
+
 describe("PanelView: heatmap", () => {
   const sent: Sent[] = [];
   beforeEach(() => {

@@ -7,9 +7,11 @@ import { StatChart, type StatItem } from "@/components/charts/StatChart";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { refusedQuery } from "@/features/explore/api";
 import { QueryError } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
 import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOption";
+import { ApiError } from "@/lib/apiError";
 import type { TimeRangeSpec } from "@/lib/time";
 import { useTimeZone } from "@/lib/timeZone";
 import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api";
@@ -104,7 +106,10 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
 
   let body: ReactElement;
   if (queries.length === 0) body = <EmptyState title="No query">Edit the panel and add a DQL query.</EmptyState>;
-  else if (run.isError) body = <QueryError error={run.error} query={queries[0]} />;
+  else if (run.isError) {
+    const failed = failedQuery(run.error, visible);
+    body = <QueryError error={failed.error} query={failed.query} name={failed.name} />;
+  }
   else if (!data) body = <Spinner label={`Loading ${title}`} />;
   else if (panel.type === "table") {
     body =
@@ -199,6 +204,24 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
 }
 
 const NO_QUERIES: VisibleQuery[] = [];
+
+/**
+ * The query of a panel's request that the storage refused (`query 2: …`), its error as that
+ * query alone would have had it, and its reference when the panel has several. The request
+ * holds the visible queries, then (with a comparison) the same again over the earlier range.
+ */
+export function failedQuery(
+  error: unknown,
+  queries: readonly VisibleQuery[],
+): { error: unknown; query: string; name?: string } {
+  const refused = error instanceof ApiError && queries.length > 0 ? refusedQuery(error, queries.length * 2) : undefined;
+  const q = refused ? queries[refused.index % queries.length] : queries[0];
+  return {
+    error: refused?.error ?? error,
+    query: q?.query ?? "",
+    name: queries.length > 1 && refused ? q.refId : undefined,
+  };
+}
 
 interface PanelFrameProps {
   /** What the panel was given. */
