@@ -1,5 +1,6 @@
 import { CompletionContext } from "@codemirror/autocomplete";
 import { EditorState } from "@codemirror/state";
+import { EditorView } from "@codemirror/view";
 import { describe, expect, it } from "vitest";
 import type { DqlResult } from "../dql";
 import { columnValues } from "../dql";
@@ -39,6 +40,32 @@ describe("dqlCompletionSource", () => {
     const v = await complete("M::cpu:(avg(x)) {host='web");
     expect(v.labels).toEqual(["web-01", "web-02"]);
     expect(v.from).toBe("M::cpu:(avg(x)) {host='".length);
+  });
+});
+
+describe("dqlCompletionSource after the editor lost the focus", () => {
+  it("offers nothing when the workspace's names arrive once the focus is elsewhere", async () => {
+    const parent = document.body.appendChild(document.createElement("div"));
+    const view = new EditorView({ doc: "M::c", parent });
+    const other = document.body.appendChild(document.createElement("input"));
+    try {
+      let answer: (r: DqlResult) => void = () => undefined;
+      const source = dqlCompletionSource(() => new Promise((r) => (answer = r)));
+      view.focus();
+      const pending = source(new CompletionContext(view.state, 4, true, view));
+      other.focus();
+      answer(meta["show_measurement()"]);
+      expect(await pending).toBeNull();
+      // with the focus still there, the same names are offered
+      view.focus();
+      const again = source(new CompletionContext(view.state, 4, true, view));
+      answer(meta["show_measurement()"]);
+      expect((await again)?.options.map((o) => o.label)).toEqual(["cpu", "mem", "`my-metric`"]);
+    } finally {
+      view.destroy();
+      parent.remove();
+      other.remove();
+    }
   });
 });
 

@@ -75,6 +75,9 @@ export function dqlCompletionSource(run: MetadataRunner): CompletionSource {
         ];
         break;
     }
+    // Names asked of the workspace can arrive after the editor lost the focus: they would open
+    // a list over whatever has it now, which nothing then closes.
+    if (ctx.aborted || (ctx.view !== undefined && !ctx.view.hasFocus)) return null;
     return { from, options, validFor: /^[A-Za-z0-9_.-]*$/ };
   };
 }
