@@ -238,6 +238,14 @@ class RowPanel(_PanelCommon):
     type: Literal["row"] = "row"
     collapsed: bool = False
     panels: list[DrawnPanel] = Field(default_factory=list, max_length=200)
+    repeat: str | None = Field(
+        default=None,
+        max_length=64,
+        examples=["host"],
+        description="a variable's name: the row and its panels are drawn once per selected value "
+        "of it (every value when none or All is selected), one under another, each copy with "
+        "the variable set to its value; null = once",
+    )
 
     @model_validator(mode="after")
     def _row(self) -> RowPanel:
@@ -368,10 +376,11 @@ class DashboardSpec(_Strict):
             )
         variables = {v.name for v in self.variables}
         for p in panels:
-            repeat = p.repeat if isinstance(p, _Repeatable) else None
+            repeat = p.repeat if isinstance(p, _Repeatable | RowPanel) else None
             if repeat is not None and repeat not in variables:
+                kind = "row" if isinstance(p, RowPanel) else "panel"
                 raise ValueError(
-                    f"panel {p.id!r} repeats for ${repeat}, "
+                    f"{kind} {p.id!r} repeats for ${repeat}, "
                     "which is not a variable of this dashboard"
                 )
         for kind, names in (

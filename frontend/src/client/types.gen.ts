@@ -2017,6 +2017,12 @@ export type RowPanel = {
     } & TopListPanel) | ({
         type: 'text';
     } & TextPanel)>;
+    /**
+     * Repeat
+     *
+     * a variable's name: the row and its panels are drawn once per selected value of it (every value when none or All is selected), one under another, each copy with the variable set to its value; null = once
+     */
+    repeat?: string | null;
 };
 
 /**

@@ -369,7 +369,7 @@ def test_rows_and_repeated_panels_round_trip(client: TestClient) -> None:
                     repeat_direction="h",
                     max_per_row=3,
                 ),
-                row("disk-row", 9, collapsed=True, panels=[inside]),
+                row("disk-row", 9, collapsed=True, panels=[inside], repeat="host"),
             ],
         },
     }
@@ -379,7 +379,7 @@ def test_rows_and_repeated_panels_round_trip(client: TestClient) -> None:
     assert [p["type"] for p in got] == ["row", "timeseries", "row"]
     assert got[0]["collapsed"] is False and got[0]["panels"] == []
     assert (got[1]["repeat"], got[1]["repeat_direction"], got[1]["max_per_row"]) == ("host", "h", 3)
-    assert got[2]["collapsed"] is True
+    assert got[2]["collapsed"] is True and got[2]["repeat"] == "host"
     assert [p["id"] for p in got[2]["panels"]] == ["disk"]
     assert got[2]["panels"][0]["repeat"] is None
 
@@ -401,6 +401,7 @@ def test_invalid_rows_and_repeats_are_refused_with_the_reason(client: TestClient
             "body.spec.panels.0.row.panels.0",
         ),
         (spec(panel("a", repeat="host")), "repeats for $host, which is not a variable"),
+        (spec(row("r", 0, repeat="dc")), "row 'r' repeats for $dc, which is not a variable"),
         (spec(panel("a", repeat="host", max_per_row=0)), "max_per_row"),
         (
             spec(row("r", 0, collapsed=True, panels=[panel(f"p{i}") for i in range(200)])),

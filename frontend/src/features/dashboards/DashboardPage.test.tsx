@@ -339,4 +339,42 @@ describe("DashboardPage", () => {
     expect(gridPanels()).toEqual(["CPU on a"]);
     expect(screen.getByText("repeats for $host")).toBeInTheDocument();
   });
+
+  it("draws a repeated row once per value, its panels asking for that value; the row's repeat is set in edit mode", async () => {
+    served = {
+      ...DASHBOARD,
+      spec: {
+        ...DASHBOARD.spec,
+        variables: [{ name: "dc", type: "custom", options: ["east", "west"], multi: true }],
+        panels: [
+          { id: "r", type: "row", title: "Data centre $dc", repeat: "dc", grid: { x: 0, y: 0, w: 24, h: 1 } },
+          {
+            id: "p1",
+            type: "timeseries",
+            title: "Load in $dc",
+            grid: { x: 0, y: 1, w: 12, h: 8 },
+            queries: [{ query: "M::system:(avg(load1)) { dc = '$dc' }" }],
+          },
+        ],
+      },
+    };
+    await open();
+    expect(screen.getAllByTestId("dashboard-row").map((r) => r.textContent)).toEqual(["▾Data centre east", "▾Data centre west"]);
+    expect(gridPanels()).toEqual(["Load in east", "Load in west"]);
+    await waitFor(() =>
+      expect(queries.flat().sort()).toEqual(["M::system:(avg(load1)) { dc = 'east' }", "M::system:(avg(load1)) { dc = 'west' }"]),
+    );
+    // each copy folds on its own
+    await user.click(screen.getByRole("button", { name: "Data centre west" }));
+    expect(gridPanels()).toEqual(["Load in east"]);
+
+    await user.click(screen.getByRole("button", { name: "Edit" }));
+    expect(screen.getAllByTestId("dashboard-row")).toHaveLength(1);
+    const repeat = screen.getByRole("combobox", { name: "Repeat for" });
+    expect(repeat).toHaveValue("dc");
+    await user.selectOptions(repeat, "");
+    await user.click(screen.getByRole("button", { name: "Done editing" }));
+    expect(screen.getAllByTestId("dashboard-row")).toHaveLength(1);
+    expect(screen.getByTestId("save-state")).toHaveTextContent("Unsaved changes");
+  });
 });

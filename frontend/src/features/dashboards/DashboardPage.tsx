@@ -39,7 +39,7 @@ import { useDashboard, useExportDashboard, useUpdateDashboard } from "./hooks/us
 import { useVariableOptions } from "./hooks/useMetadataValues";
 import { newPanelId, nextPanelPosition } from "./layout";
 import { newPanel } from "./panelSpec";
-import { expandRepeats, firstCopies, sourcePanelId } from "./repeat";
+import { dashboardGrid, firstCopies, sourcePanelId } from "./repeat";
 import { replacePanel, rowPanelCount, toggleRow, withNewRow, withRowsFolded } from "./rows";
 import { sameJson } from "./sameSpec";
 import { dashboardView } from "./panelQuery";
@@ -116,8 +116,7 @@ export function DashboardPage(): ReactElement {
   const options = useVariableOptions(workspace.id, spec?.variables ?? NO_VARIABLES);
   const grid = useMemo(() => {
     const items = spec?.panels ?? [];
-    if (editing) return firstCopies(items, values, options);
-    return expandRepeats(withRowsFolded(items, folded), values, options);
+    return editing ? firstCopies(items, values, options) : dashboardGrid(items, values, options, folded);
   }, [spec, editing, folded, values, options]);
   // one panel over the whole page (`viewPanel`), a copy of a repeated one or one in a collapsed
   // row too, not while the layout is edited
@@ -318,7 +317,7 @@ export function DashboardPage(): ReactElement {
   const panels = current.spec.panels ?? [];
   // what every panel shows, alone or in the grid; a repeated panel's copy has its own value
   const shown = { workspaceId: workspace.id, timeRange: range, variables: values, pending, compare };
-  const shownAs = (p: Panel) => {
+  const shownAs = (p: DashboardItem) => {
     const own = grid.scope.get(p.id);
     const waitsFor = grid.waiting.get(p.id);
     return {
@@ -588,7 +587,13 @@ export function DashboardPage(): ReactElement {
                 <RowHeader
                   row={p}
                   panelCount={rowPanelCount(grid.items, p)}
-                  variables={values}
+                  variables={shownAs(p).variables}
+                  variableNames={editable && editing ? (current.spec.variables ?? []).map((v) => v.name) : undefined}
+                  onRepeatChange={
+                    editable && editing
+                      ? (repeat) => setPanels(panels.map((i) => (i.id === p.id ? { ...p, repeat } : i)))
+                      : undefined
+                  }
                   onToggle={() => toggle(p.id)}
                   onTitleChange={
                     editable && editing

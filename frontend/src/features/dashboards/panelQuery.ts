@@ -5,7 +5,7 @@ import { effectiveRefresh } from "@/lib/refresh";
 import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
 import { everyPanel, isRow, isTextPanel, type DashboardSpec, type QueryPanel } from "./api";
 import type { PanelCompare } from "./panelOption";
-import { expandRepeats } from "./repeat";
+import { dashboardGrid } from "./repeat";
 import { effectiveTimeShift, parseTimeShift, shiftRange, timeShiftSuffix } from "./timeShift";
 import { interpolateVariables, referencedVariables, variablesFromSearch } from "./variables";
 
@@ -201,7 +201,7 @@ export function prefetchPanels(
   params: URLSearchParams,
 ): void {
   const view = dashboardView(spec, params);
-  const { items, scope, waiting } = expandRepeats(spec.panels ?? [], view.values, {});
+  const { items, scope, waiting } = dashboardGrid(spec.panels ?? [], view.values, {});
   const drawn = items.filter((i) => !isRow(i));
   const viewed = view.viewPanel
     ? [...drawn, ...everyPanel(spec.panels ?? [])].filter((p) => p.id === view.viewPanel).slice(0, 1)

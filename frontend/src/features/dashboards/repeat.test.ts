@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DashboardItem, Panel } from "./api";
-import { expandRepeats, firstCopies, repeatValues, sourcePanelId } from "./repeat";
+import type { DashboardItem, Panel, RowPanel } from "./api";
+import { dashboardGrid, expandRepeats, expandRowRepeats, firstCopies, repeatValues, sourcePanelId } from "./repeat";
 
 function panel(id: string, x: number, y: number, w = 12, h = 8, extra: Partial<Panel> = {}): Panel {
   return {
@@ -82,5 +82,70 @@ describe("firstCopies", () => {
     expect(scope.get("cpu")).toEqual({ host: ["x"] });
     expect(scope.has("plain")).toBe(false);
     expect(waiting.get("mem")).toBe("dc");
+  });
+});
+
+function row(id: string, y: number, extra: Partial<RowPanel> = {}): RowPanel {
+  return { id, type: "row", title: "DC $dc", collapsed: false, panels: [], grid: { x: 0, y, w: 24, h: 1 }, ...extra };
+}
+
+describe("expandRowRepeats", () => {
+  // a row repeated for $dc over cpu | mem, then a plain row and a panel under it
+  const items: DashboardItem[] = [
+    row("r", 0, { repeat: "dc" }),
+    panel("cpu", 0, 1),
+    panel("mem", 12, 1, 12, 6),
+    row("other", 9),
+    panel("net", 0, 10),
+  ];
+
+  it("copies an open row with its panels, one under another, each copy with its value", () => {
+    const { items: out, scope } = expandRowRepeats(items, { dc: ["east", "west"] }, {});
+    expect(grids(out)).toEqual({
+      r: [0, 0, 24, 1],
+      cpu: [0, 1, 12, 8],
+      mem: [12, 1, 12, 6],
+      "r@west": [0, 9, 24, 1],
+      "cpu@west": [0, 10, 12, 8],
+      "mem@west": [12, 10, 12, 6],
+      other: [0, 18, 24, 1],
+      net: [0, 19, 12, 8],
+    });
+    expect(scope.get("r")).toEqual({ dc: ["east"] });
+    expect(scope.get("mem@west")).toEqual({ dc: ["west"] });
+    expect(scope.has("net")).toBe(false);
+  });
+
+  it("copies a folded row with the panels inside it, and waits while the values are unknown", () => {
+    const folded: DashboardItem[] = [row("r", 0, { repeat: "dc", collapsed: true, panels: [panel("cpu", 0, 1)] }), panel("net", 0, 1)];
+    const { items: out, scope } = expandRowRepeats(folded, { dc: [] }, { dc: ["east", "west"] });
+    expect(grids(out)).toEqual({ r: [0, 0, 24, 1], "r@west": [0, 1, 24, 1], net: [0, 2, 12, 8] });
+    expect((out[1] as RowPanel).panels?.map((p) => [p.id, p.grid.y])).toEqual([["cpu@west", 1]]);
+    expect(scope.get("cpu@west")).toEqual({ dc: ["west"] });
+    const waiting = expandRowRepeats(folded, { dc: [] }, {});
+    expect(waiting.items).toEqual(folded);
+    expect([...waiting.waiting.keys()]).toEqual(["r", "cpu"]);
+  });
+
+  it("repeats a panel inside each copy of a repeated row, each copy knowing both values", () => {
+    const nested: DashboardItem[] = [row("r", 0, { repeat: "dc" }), panel("cpu", 0, 1, 12, 8, { repeat: "host" })];
+    const { items: out, scope } = dashboardGrid(nested, { dc: ["east", "west"], host: ["a", "b"] }, {});
+    expect(out.map((i) => i.id)).toEqual(["r", "cpu", "cpu@b", "r@west", "cpu@west", "cpu@west@b"]);
+    expect(scope.get("cpu@west@b")).toEqual({ dc: ["west"], host: ["b"] });
+    expect(scope.get("cpu")).toEqual({ dc: ["east"], host: ["a"] });
+  });
+
+  it("folds a copy of a repeated row on its own", () => {
+    const { items: out } = dashboardGrid(items, { dc: ["east", "west"] }, {}, { "r@west": true });
+    expect(out.map((i) => i.id)).toEqual(["r", "cpu", "mem", "r@west", "other", "net"]);
+    expect((out[3] as RowPanel).panels?.map((p) => p.id)).toEqual(["cpu@west", "mem@west"]);
+  });
+
+  it("draws a repeated row and its panels as the first copy while the layout is edited", () => {
+    const { scope, items: out } = firstCopies(items, { dc: [] }, { dc: ["east", "west"] });
+    expect(out).toEqual(items);
+    expect(scope.get("r")).toEqual({ dc: ["east"] });
+    expect(scope.get("mem")).toEqual({ dc: ["east"] });
+    expect(scope.has("net")).toBe(false);
   });
 });

@@ -10,6 +10,9 @@ export interface RowHeaderProps {
   onToggle: () => void;
   /** In edit mode: the title is edited in place. */
   onTitleChange?: (title: string) => void;
+  /** In edit mode: the dashboard's variables, one of which the row may be repeated for. */
+  variableNames?: readonly string[];
+  onRepeatChange?: (repeat: string | null) => void;
   /** Class of the header, e.g. the grid's drag handle. */
   headerClassName?: string;
   /** Buttons shown at the end (move, remove …). */
@@ -31,6 +34,8 @@ export function RowHeader({
   variables,
   onToggle,
   onTitleChange,
+  variableNames,
+  onRepeatChange,
   headerClassName,
   actions,
 }: RowHeaderProps): ReactElement {
@@ -67,6 +72,26 @@ export function RowHeader({
           placeholder="Row title"
           onChange={(e) => onTitleChange(e.target.value)}
         />
+      ) : null}
+      {onRepeatChange && (variableNames?.length || row.repeat) ? (
+        <label className="inline-field small no-drag">
+          Repeat for
+          <select
+            value={row.repeat ?? ""}
+            title="One copy of the row and its panels per value of the variable, outside edit mode"
+            onChange={(e) => onRepeatChange(e.target.value || null)}
+          >
+            <option value="">Do not repeat</option>
+            {row.repeat && !variableNames?.includes(row.repeat) ? (
+              <option value={row.repeat}>${row.repeat} (no such variable)</option>
+            ) : null}
+            {(variableNames ?? []).map((name) => (
+              <option key={name} value={name}>
+                ${name}
+              </option>
+            ))}
+          </select>
+        </label>
       ) : null}
       {collapsed ? <span className="muted small dashboard-row-count">({count})</span> : null}
       <span className="grow" />
