@@ -22,6 +22,17 @@ def spec(*panels: dict[str, Any]) -> dict[str, Any]:
     return {"schema_version": 1, "panels": list(panels)}
 
 
+def assert_refused(
+    client: TestClient, url: str, headers: dict[str, str], cases: list[tuple[dict[str, Any], str]]
+) -> None:
+    """Each spec of `cases` is refused with a 422 that gives its reason."""
+    for bad, reason in cases:
+        r = client.post(url, json={"title": "bad", "spec": bad}, headers=headers)
+        assert r.status_code == 422, bad
+        text = r.json()["detail"] + str(r.json()["errors"])
+        assert reason in text, (reason, r.json())
+
+
 def test_every_panel_type_round_trips(client: TestClient) -> None:
     user = signup(client)
     ws = create_workspace(client, user)
@@ -123,11 +134,7 @@ def test_invalid_specs_are_refused_with_the_reason(client: TestClient) -> None:
             "at most 20000 characters",
         ),
     ]
-    for bad, reason in cases:
-        r = client.post(url, json={"title": "bad", "spec": bad}, headers=user.headers)
-        assert r.status_code == 422, bad
-        text = r.json()["detail"] + str(r.json()["errors"])
-        assert reason in text, (reason, r.json())
+    assert_refused(client, url, user.headers, cases)
 
 
 def test_versions_restore_and_conflicts(client: TestClient) -> None:
@@ -408,8 +415,4 @@ def test_invalid_rows_and_repeats_are_refused_with_the_reason(client: TestClient
             "at most 200 panels",
         ),
     ]
-    for bad, reason in cases:
-        r = client.post(url, json={"title": "bad", "spec": bad}, headers=user.headers)
-        assert r.status_code == 422, bad
-        text = r.json()["detail"] + str(r.json()["errors"])
-        assert reason in text, (reason, r.json())
+    assert_refused(client, url, user.headers, cases)
