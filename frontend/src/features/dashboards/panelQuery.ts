@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { queryRawBatched } from "@/features/explore/api";
-import type { DqlResult } from "@/features/explore/dql";
+import { isQueryError, queryEach, queryRawBatched, refusedQuery, type QueryOutcome } from "@/features/explore/api";
+import type { DqlQuery, DqlResult } from "@/features/explore/dql";
+import type { ApiError } from "@/lib/apiError";
 import { effectiveRefresh } from "@/lib/refresh";
 import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
 import { everyPanel, isRow, isTextPanel, type DashboardSpec, type QueryPanel } from "./api";
@@ -63,6 +64,41 @@ export interface PanelData {
   compare?: PanelCompare;
   /** How many of the result's series each visible query gave, in order. */
   perQuery?: number[];
+  /** The visible queries the storage refused (by their place), while the others drew. */
+  refused?: { index: number; error: ApiError }[];
+}
+
+/**
+ * A panel's queries (`visible` of them, over one or two ranges) in one request. The storage
+ * refuses a whole request for one bad query: then each query's own outcome is asked for
+ * (`queryEach`), so the others still draw and the bad ones are named. When every query is
+ * refused, the first one's error is the panel's.
+ */
+async function runPanelQueries(
+  workspaceId: string,
+  flat: DqlQuery[],
+  visible: number,
+  signal?: AbortSignal,
+): Promise<{ content: DqlResult[]; refused?: { index: number; error: ApiError }[] }> {
+  try {
+    return { content: (await queryRawBatched(workspaceId, { queries: flat }, signal)).content };
+  } catch (err) {
+    if (visible < 2 || !isQueryError(err)) throw err;
+    // the query the error names is known refused: the others are asked again without it
+    const named = refusedQuery(err, flat.length);
+    const others = flat.filter((_, i) => i !== named?.index);
+    const outcomes: QueryOutcome[] = named ? await queryEach(workspaceId, others, signal) : await queryEach(workspaceId, flat, signal);
+    if (named) outcomes.splice(named.index, 0, { error: named.error });
+    const refused = new Map<number, ApiError>();
+    outcomes.forEach((o, i) => {
+      if (o.error && !refused.has(i % visible)) refused.set(i % visible, o.error);
+    });
+    if (refused.size === visible) throw err;
+    return {
+      content: outcomes.map((o) => o.result ?? { series: [] }),
+      refused: [...refused].sort(([a], [b]) => a - b).map(([index, error]) => ({ index, error })),
+    };
+  }
 }
 
 /**
@@ -161,22 +197,16 @@ export function panelQuery(
       // a relative range is resolved when the request goes out
       const range = resolveTimeRange(timeRange);
       const ranges = shiftMs ? [range, shiftRange(range, shiftMs)] : [range];
-      const res = await queryRawBatched(
-        workspaceId,
-        {
-          queries: ranges.flatMap((r) =>
-            queries.map((query) => ({ query, time_range: r, max_point: PANEL_MAX_POINTS })),
-          ),
-        },
-        signal,
-      );
-      const contents = (i: number) => res.content.slice(i * queries.length, (i + 1) * queries.length);
+      const flat = ranges.flatMap((r) => queries.map((query) => ({ query, time_range: r, max_point: PANEL_MAX_POINTS })));
+      const { content, refused } = await runPanelQueries(workspaceId, flat, queries.length, signal);
+      const contents = (i: number) => content.slice(i * queries.length, (i + 1) * queries.length);
       const part = (i: number): DqlResult => ({ series: contents(i).flatMap((c) => c.series) });
       const perQuery = (i: number): number[] => contents(i).map((c) => c.series.length);
       return {
         result: part(0),
         range,
         perQuery: perQuery(0),
+        refused,
         compare: shiftMs && compare ? { result: part(1), shiftMs, shift: compare, perQuery: perQuery(1) } : undefined,
       };
     },

@@ -13,7 +13,7 @@ export async function queryRaw(workspaceId: string, request: DqlRequest, signal?
 export type QueryOutcome = { result: DqlResult; error?: undefined } | { result?: undefined; error: ApiError };
 
 /** An error about one query's text (a DQL error the storage answered 4xx), not about the run. */
-function isQueryError(err: unknown): err is ApiError {
+export function isQueryError(err: unknown): err is ApiError {
   return err instanceof ApiError && err.isDqlError && err.status >= 400 && err.status < 500;
 }
 

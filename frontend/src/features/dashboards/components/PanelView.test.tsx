@@ -149,6 +149,50 @@ describe("PanelView: a refused query", () => {
     vi.unstubAllGlobals();
   });
 
+  it("draws the queries the storage takes and names the one it refuses above them", async () => {
+    // as the storage does: a request with the bad query is refused, naming it; others answered
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const { queries } = (await req.json()) as Sent;
+      const bad = queries.findIndex((q) => q.query.includes("avgg"));
+      if (bad >= 0) {
+        return new Response(
+          JSON.stringify({
+            detail: `query ${bad + 1}: line 1:8: unknown function avgg`,
+            code: "dql.unknown_function",
+            position: { start: 7, end: 11 },
+          }),
+          { status: 400, headers: { "Content-Type": "application/json" } },
+        );
+      }
+      const content = queries.map(() => ({
+        series: [{ name: "cpu", columns: ["time", "v"], tags: { host: "alpha" }, values: [[NOW, 12]] }],
+      }));
+      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
+    });
+    const panel = {
+      ...busiest,
+      type: "stat",
+      title: "CPU and memory",
+      reduce: "last",
+      queries: [
+        { ref_id: "A", query: "M::cpu:(avg(usage_user))" },
+        { ref_id: "B", query: "M::mem:(avgg(used))" },
+      ],
+    } as Panel;
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <PanelView workspaceId="w1" panel={panel} timeRange={{ from: "now-1h", to: "now" }} variables={{}} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const refused = await screen.findByTestId("panel-refused");
+    expect(refused).toHaveTextContent("Query B could not run: line 1, column 8: unknown function avgg");
+    expect(screen.getAllByTestId("stat-item").map((i) => i.textContent)).toEqual(["alpha12.0%"]);
+    expect(screen.queryByTestId("query-error")).not.toBeInTheDocument();
+  });
+
   it("names the query the storage refused and places the error in that query's text", async () => {
     const panel: Panel = {
       ...busiest,

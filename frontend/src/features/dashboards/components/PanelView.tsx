@@ -8,10 +8,10 @@ import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import { refusedQuery } from "@/features/explore/api";
-import { QueryError } from "@/features/explore/components/QueryError";
+import { errorLocation, QueryError, withoutPosition } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
 import { countPoints, toChartSeries } from "@/features/explore/toLineSeriesOption";
-import { ApiError } from "@/lib/apiError";
+import { ApiError, toUserMessage } from "@/lib/apiError";
 import type { TimeRangeSpec } from "@/lib/time";
 import { useTimeZone } from "@/lib/timeZone";
 import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api";
@@ -195,6 +195,29 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
       />
     );
   } else body = <Spinner />;
+
+  // some of several queries refused: the others drawn, the refused ones named above them
+  if (data?.refused?.length && !run.isError) {
+    body = (
+      <div className="panel-partial">
+        {/* a region the keyboard can scroll when the messages are long */}
+        <div className="panel-refused" role="alert" tabIndex={0} data-testid="panel-refused">
+          {data.refused.map(({ index, error }) => {
+            const q = visible[index];
+            const where = q ? errorLocation(error, q.query) : undefined;
+            const message = toUserMessage(error);
+            return (
+              <p key={index} className="small">
+                <strong>Query {q?.refId ?? index + 1} could not run:</strong>{" "}
+                <span className="mono">{where ? `${where}: ${withoutPosition(message)}` : message}</span>
+              </p>
+            );
+          })}
+        </div>
+        <div className="panel-partial-body">{body}</div>
+      </div>
+    );
+  }
 
   return (
     <PanelFrame view={props} title={title} busy={run.isFetching} queries={visible} data={data}>
