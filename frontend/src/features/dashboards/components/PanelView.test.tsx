@@ -128,53 +128,23 @@ class NoResizeObserver {
 }
 
 describe("PanelView: a refused query", () => {
-  beforeEach(() => {
-    client.setConfig({ baseUrl: "http://vigil.test" });
-    // the storage refuses the request for its second query, the position in that query's text
-    vi.stubGlobal(
-      "fetch",
-      async () =>
-        new Response(
-          JSON.stringify({
-            detail: "query 2: line 1:8: unknown function avgg",
-            code: "dql.unknown_function",
-            position: { start: 7, end: 11 },
-          }),
-          { status: 400, headers: { "Content-Type": "application/json" } },
-        ),
+  /** The storage's answer to a request whose query `n` (from 1) is `M::mem:(avgg(used))`. */
+  const refusal = (n: number): Response =>
+    new Response(
+      JSON.stringify({
+        detail: `query ${n}: line 1:8: unknown function avgg`,
+        code: "dql.unknown_function",
+        position: { start: 7, end: 11 },
+      }),
+      { status: 400, headers: { "Content-Type": "application/json" } },
     );
-  });
-  afterEach(() => {
-    client.setConfig({ baseUrl: "" });
-    vi.unstubAllGlobals();
-  });
-
-  it("draws the queries the storage takes and names the one it refuses above them", async () => {
-    // as the storage does: a request with the bad query is refused, naming it; others answered
-    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = input instanceof Request ? input : new Request(input, init);
-      const { queries } = (await req.json()) as Sent;
-      const bad = queries.findIndex((q) => q.query.includes("avgg"));
-      if (bad >= 0) {
-        return new Response(
-          JSON.stringify({
-            detail: `query ${bad + 1}: line 1:8: unknown function avgg`,
-            code: "dql.unknown_function",
-            position: { start: 7, end: 11 },
-          }),
-          { status: 400, headers: { "Content-Type": "application/json" } },
-        );
-      }
-      const content = queries.map(() => ({
-        series: [{ name: "cpu", columns: ["time", "v"], tags: { host: "alpha" }, values: [[NOW, 12]] }],
-      }));
-      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
-    });
+  /** A panel of a good query A and a bad query B. */
+  const renderTwoQueries = (type: string, compare?: string): void => {
     const panel = {
       ...busiest,
-      type: "stat",
+      type,
       title: "CPU and memory",
-      reduce: "last",
+      ...(type === "stat" ? { reduce: "last" } : {}),
       queries: [
         { ref_id: "A", query: "M::cpu:(avg(usage_user))" },
         { ref_id: "B", query: "M::mem:(avgg(used))" },
@@ -183,10 +153,30 @@ describe("PanelView: a refused query", () => {
     render(
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
         <MemoryRouter>
-          <PanelView workspaceId="w1" panel={panel} timeRange={{ from: "now-1h", to: "now" }} variables={{}} />
+          <PanelView workspaceId="w1" panel={panel} timeRange={{ from: "now-1h", to: "now" }} variables={{}} compare={compare} />
         </MemoryRouter>
       </QueryClientProvider>,
     );
+  };
+  afterEach(() => {
+    client.setConfig({ baseUrl: "" });
+    vi.unstubAllGlobals();
+  });
+
+  it("draws the queries the storage takes and names the one it refuses above them", async () => {
+    client.setConfig({ baseUrl: "http://vigil.test" });
+    // as the storage does: a request with the bad query is refused, naming it; others answered
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      const { queries } = (await req.json()) as Sent;
+      const bad = queries.findIndex((q) => q.query.includes("avgg"));
+      if (bad >= 0) return refusal(bad + 1);
+      const content = queries.map(() => ({
+        series: [{ name: "cpu", columns: ["time", "v"], tags: { host: "alpha" }, values: [[NOW, 12]] }],
+      }));
+      return new Response(JSON.stringify({ content }), { status: 200, headers: { "Content-Type": "application/json" } });
+    });
+    renderTwoQueries("stat");
     const refused = await screen.findByTestId("panel-refused");
     expect(refused).toHaveTextContent("Query B could not run: line 1, column 8: unknown function avgg");
     expect(screen.getAllByTestId("stat-item").map((i) => i.textContent)).toEqual(["alpha12.0%"]);
@@ -194,22 +184,10 @@ describe("PanelView: a refused query", () => {
   });
 
   it("names the query the storage refused and places the error in that query's text", async () => {
-    const panel: Panel = {
-      ...busiest,
-      type: "timeseries",
-      title: "CPU and memory",
-      queries: [
-        { ref_id: "A", query: "M::cpu:(avg(usage_user))" },
-        { ref_id: "B", query: "M::mem:(avgg(used))" },
-      ],
-    } as Panel;
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter>
-          <PanelView workspaceId="w1" panel={panel} timeRange={{ from: "now-1h", to: "now" }} variables={{}} compare="1d" />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    client.setConfig({ baseUrl: "http://vigil.test" });
+    // every request refused, for its second query
+    vi.stubGlobal("fetch", async () => refusal(2));
+    renderTwoQueries("timeseries", "1d");
     const error = await screen.findByTestId("query-error");
     expect(error).toHaveTextContent(/^Query B could not run/);
     expect(error).toHaveTextContent("line 1, column 8: unknown function avgg");
