@@ -108,12 +108,12 @@ export function DashboardPage(): ReactElement {
     () => dashboardView(spec, params),
     [spec, params],
   );
-  // What the grid draws: while the layout is edited, the panels and rows as they are saved (a
-  // repeated panel as its first copy); otherwise the rows as this person folded them and a
-  // copy of each repeated panel per value.
   // every value of each variable (the pickers ask for the same, once): what a repeated panel
   // is drawn for when none or All is selected
   const options = useVariableOptions(workspace.id, spec?.variables ?? NO_VARIABLES);
+  // What the grid draws: while the layout is edited, the panels and rows as they are saved (a
+  // repeated one as its first copy); otherwise a copy of each repeated row, the rows as this
+  // person folded them, and a copy of each repeated panel per value.
   const grid = useMemo(() => {
     const items = spec?.panels ?? [];
     return editing ? firstCopies(items, values, options) : dashboardGrid(items, values, options, folded);
