@@ -19,6 +19,16 @@ async function answer(input: RequestInfo | URL, init?: RequestInit): Promise<Res
   return json(200, { content: body.queries.map((q) => ({ series: [{ name: q.query, columns: ["time"], values: [] }] })) });
 }
 
+/** A fetch that notes each request's queries in `bodies`, then lets `answer` reply. */
+function recordingFetch(bodies: string[][], answer: (req: Request) => Response | Promise<Response>) {
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const body = (await req.clone().json()) as { queries: { query: string }[] };
+    bodies.push(body.queries.map((q) => q.query));
+    return answer(req);
+  };
+}
+
 const names = (res: DqlResponse): string[] => res.content.map((c) => c.series[0].name);
 const request = (...queries: string[]) => ({ queries: queries.map((query) => ({ query })) });
 
@@ -28,12 +38,7 @@ describe("queryRawBatched", () => {
   beforeEach(() => {
     client.setConfig({ baseUrl: "http://vigil.test" });
     bodies.length = 0;
-    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = input instanceof Request ? input : new Request(input, init);
-      const body = (await req.clone().json()) as { queries: { query: string }[] };
-      bodies.push(body.queries.map((q) => q.query));
-      return fetchSpy(req);
-    });
+    vi.stubGlobal("fetch", recordingFetch(bodies, fetchSpy));
   });
   afterEach(() => {
     client.setConfig({ baseUrl: "" });
@@ -136,12 +141,7 @@ describe("queryEach", () => {
   beforeEach(() => {
     client.setConfig({ baseUrl: "http://vigil.test" });
     bodies.length = 0;
-    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = input instanceof Request ? input : new Request(input, init);
-      const body = (await req.clone().json()) as { queries: { query: string }[] };
-      bodies.push(body.queries.map((q) => q.query));
-      return storage(req);
-    });
+    vi.stubGlobal("fetch", recordingFetch(bodies, storage));
   });
   afterEach(() => {
     client.setConfig({ baseUrl: "" });
