@@ -4878,6 +4878,59 @@ export type BenchmarksReadBenchmarkRunResponses = {
 
 export type BenchmarksReadBenchmarkRunResponse = BenchmarksReadBenchmarkRunResponses[keyof BenchmarksReadBenchmarkRunResponses];
 
+export type BenchmarksExportBenchmarkRunData = {
+    body?: never;
+    path: {
+        /**
+         * Benchmark Id
+         */
+        benchmark_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query: {
+        /**
+         * Format
+         *
+         * csv: one row per measurement; md: a Markdown report
+         */
+        format: 'csv' | 'md';
+    };
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks/{benchmark_id}/export';
+};
+
+export type BenchmarksExportBenchmarkRunErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type BenchmarksExportBenchmarkRunError = BenchmarksExportBenchmarkRunErrors[keyof BenchmarksExportBenchmarkRunErrors];
+
+export type BenchmarksExportBenchmarkRunResponses = {
+    /**
+     * The run as CSV (one row per measurement) or as a Markdown report, the same text ``vigil-bench export`` writes for the document
+     */
+    200: string;
+};
+
+export type BenchmarksExportBenchmarkRunResponse = BenchmarksExportBenchmarkRunResponses[keyof BenchmarksExportBenchmarkRunResponses];
+
 export type QueryQueryRawData = {
     body: DqlRequest;
     path: {
