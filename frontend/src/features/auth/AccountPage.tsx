@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactElement } from "react";
 import { useNavigate } from "react-router";
+import { useCurrentUser, useLogout } from "@/api/useCurrentUser";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { Spinner } from "@/components/ui/Spinner";
@@ -9,7 +10,6 @@ import { useConfirm } from "@/components/ui/useConfirm";
 import { ApiError, fieldErrors, toUserMessage } from "@/lib/apiError";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { changePassword } from "./api";
-import { useCurrentUser, useLogout } from "./hooks/useAuth";
 
 interface PasswordForm {
   current: string;

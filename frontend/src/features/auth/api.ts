@@ -1,9 +1,8 @@
-import { authChangePassword, authLogin, authLogout, authReadMe, authSignup } from "@/client/sdk.gen";
-import type { TokenPublic, UserPublic } from "@/client/types.gen";
+import { authChangePassword, authLogin, authSignup } from "@/client/sdk.gen";
+import type { TokenPublic } from "@/client/types.gen";
 import "@/lib/apiClient";
 
 export type TokenResponse = TokenPublic;
-export type CurrentUser = UserPublic;
 
 export async function login(email: string, password: string): Promise<TokenResponse> {
   const res = await authLogin({ body: { email, password }, throwOnError: true, security: [] });
@@ -14,16 +13,6 @@ export async function login(email: string, password: string): Promise<TokenRespo
 export async function signup(email: string, password: string, fullName?: string): Promise<TokenResponse> {
   const res = await authSignup({ body: { email, password, full_name: fullName || null }, throwOnError: true, security: [] });
   return res.data;
-}
-
-export async function readMe(signal?: AbortSignal): Promise<CurrentUser> {
-  const res = await authReadMe({ signal, throwOnError: true });
-  return res.data;
-}
-
-/** Revokes the current session on the server, or every session of the account. */
-export async function logout(everywhere: boolean): Promise<void> {
-  await authLogout({ body: { all_sessions: everywhere }, throwOnError: true });
 }
 
 /** Changes the password; the server revokes every other session of the account. */

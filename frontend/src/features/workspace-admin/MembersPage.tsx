@@ -1,15 +1,15 @@
 import type { ReactElement } from "react";
 import { useNavigate } from "react-router";
+import type { Member } from "@/api/members";
+import { useCurrentUser } from "@/api/useCurrentUser";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { useConfirm } from "@/components/ui/useConfirm";
-import { useCurrentUser } from "@/features/auth/hooks/useAuth";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import type { Member } from "./api";
 import { useChangeRole, useLeaveWorkspace, useMembers, useRemoveMember } from "./hooks/useMembers";
 import { canManageMember, grantableRoles, isRole, ROLES } from "./roles";
 

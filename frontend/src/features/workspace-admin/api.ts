@@ -1,8 +1,6 @@
+import type { Member } from "@/api/members";
 import {
   auditReadAuditLog,
-  keysCreateKey,
-  keysReadKeys,
-  keysRevokeKey,
   limitsReadLimits,
   limitsReadUsage,
   limitsReadUsageHistory,
@@ -11,14 +9,10 @@ import {
   membersDeleteMember,
   membersLeaveWorkspace,
   membersReadInvitations,
-  membersReadMembers,
   membersRevokeInvitation,
   membersUpdateMember,
 } from "@/client/sdk.gen";
 import type {
-  ApiKeyCreated,
-  ApiKeyPublic,
-  ApiKeysPublic,
   AuditEventPublic,
   AuditEventsPublic,
   AuditReadAuditLogData,
@@ -27,17 +21,12 @@ import type {
   InvitationsPublic,
   LimitsPublic,
   LimitsUpdate,
-  MemberPublic,
-  MembersPublic,
   Role,
   UsageHistoryPublic,
   UsagePublic,
 } from "@/client/types.gen";
 import "@/lib/apiClient";
 
-export type ApiKey = ApiKeyPublic;
-export type KeyScope = ApiKeyPublic["scope"];
-export type Member = MemberPublic;
 export type Invitation = InvitationPublic;
 export type Limits = LimitsPublic;
 export type Usage = UsagePublic;
@@ -45,26 +34,6 @@ export type UsageHistory = UsageHistoryPublic;
 export type AuditEvent = AuditEventPublic;
 export type AuditQuery = NonNullable<AuditReadAuditLogData["query"]>;
 export type { InvitationCreated, LimitsUpdate, Role };
-
-export async function listKeys(workspaceId: string, signal?: AbortSignal): Promise<ApiKeysPublic> {
-  const res = await keysReadKeys({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
-  return res.data;
-}
-
-export async function createKey(workspaceId: string, name: string, scope: KeyScope): Promise<ApiKeyCreated> {
-  const res = await keysCreateKey({ path: { workspace_id: workspaceId }, body: { name, scope }, throwOnError: true });
-  return res.data;
-}
-
-export async function revokeKey(workspaceId: string, keyId: string): Promise<ApiKey> {
-  const res = await keysRevokeKey({ path: { workspace_id: workspaceId, key_id: keyId }, throwOnError: true });
-  return res.data;
-}
-
-export async function listMembers(workspaceId: string, signal?: AbortSignal): Promise<MembersPublic> {
-  const res = await membersReadMembers({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
-  return res.data;
-}
 
 export async function changeRole(workspaceId: string, userId: string, role: Role): Promise<Member> {
   const res = await membersUpdateMember({
