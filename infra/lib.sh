@@ -32,6 +32,12 @@ export VIGIL_STORAGE_URL="${VIGIL_STORAGE_URL:-http://$VIGIL_HOST:$VIGIL_STORAGE
 export VIGIL_GATEWAY_URL="${VIGIL_GATEWAY_URL:-http://$VIGIL_HOST:$VIGIL_GATEWAY_PORT}"
 export VIGIL_CONSUMER_URL="${VIGIL_CONSUMER_URL:-http://$VIGIL_HOST:$VIGIL_CONSUMER_PORT}"
 export VIGIL_BACKEND_URL="${VIGIL_BACKEND_URL:-http://$VIGIL_HOST:$VIGIL_BACKEND_PORT}"
+export VIGIL_ALERTING_URL="${VIGIL_ALERTING_URL:-http://$VIGIL_HOST:$VIGIL_ALERTING_PORT}"
+export VIGIL_MAIL_URL="${VIGIL_MAIL_URL:-http://$VIGIL_HOST:$VIGIL_MAIL_HTTP_PORT}"
+# Email leaves through the local mail sink unless an SMTP server is configured.
+if [ -z "${VIGIL_SMTP_HOST:-}" ]; then
+  export VIGIL_SMTP_HOST="$VIGIL_HOST" VIGIL_SMTP_PORT="$VIGIL_MAIL_SMTP_PORT"
+fi
 # The gateway address the UI gives users for their agents. On a wildcard address the UI
 # uses the host it was opened at instead (with port 8001).
 case "$VIGIL_HOST" in

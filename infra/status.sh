@@ -18,6 +18,7 @@ check gateway http "$VIGIL_GATEWAY_URL/health"
 check consumer http "$VIGIL_CONSUMER_URL/health"
 check backend http "$VIGIL_BACKEND_URL/api/health"
 check agent is_running agent
+check mail http "$VIGIL_MAIL_URL/health"
 if out=$(curl -fsS --max-time 8 "$VIGIL_BACKEND_URL/api/health" 2>/dev/null); then
   printf '\n  /api/health: %s\n' "$out"
 fi

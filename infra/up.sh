@@ -26,6 +26,10 @@ start_service storage "$VIGIL_STORAGE_PORT" VIGIL_STORAGE_PORT "$VIGIL_BIN/vigil
   $VIGIL_STORAGE_FLAGS
 wait_http storage "$VIGIL_STORAGE_URL/health" 60
 
+start_service mail "$VIGIL_MAIL_HTTP_PORT" VIGIL_MAIL_HTTP_PORT "$py/python" "$VIGIL_ROOT/infra/mail/mailsink.py" \
+  --host "$VIGIL_HOST" --smtp-port "$VIGIL_MAIL_SMTP_PORT" --http-port "$VIGIL_MAIL_HTTP_PORT"
+wait_http mail "$VIGIL_MAIL_URL/health" 30
+
 "$py/vigil-admin" migrate >> "$VIGIL_LOG/backend.log" 2>&1 || fail_service backend "database migrations failed"
 ok "database migrated"
 

@@ -59,6 +59,20 @@ class Settings(BaseSettings):
     KAFKA_CONSUMER_GROUP: str = "vigil-consumer"
     STORAGE_TIMEOUT_SECONDS: float = Field(default=120.0, gt=0)
 
+    # Outgoing email (alert notifications, account emails). Unset host: no email is sent.
+    SMTP_HOST: str | None = None
+    SMTP_PORT: int = Field(default=25, ge=1, le=65535)
+    SMTP_USERNAME: str = ""
+    SMTP_PASSWORD: str = ""
+    SMTP_SECURITY: Literal["none", "starttls", "tls"] = "none"
+    SMTP_FROM: str = "Vigil <vigil@localhost>"
+    SMTP_TIMEOUT_SECONDS: float = Field(default=10.0, gt=0)
+
+    @field_validator("SMTP_HOST")
+    @classmethod
+    def _smtp_host(cls, value: str | None) -> str | None:
+        return (value or "").strip() or None
+
     @field_validator("PUBLIC_GATEWAY_URL")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:
