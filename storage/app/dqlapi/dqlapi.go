@@ -63,6 +63,8 @@ type queryRequest struct {
 	QType string `json:"qtype"`
 	// Step is the resolution of a "promql" query, such as "1m"; by default about 360 points.
 	Step string `json:"step"`
+	// Interval buckets a DQL statement written without an interval, such as "5m".
+	Interval string `json:"interval"`
 }
 
 type rawRequest struct {
@@ -217,6 +219,13 @@ func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest
 	}
 	if lim.Retention > 0 {
 		opts.NotBefore = now - lim.Retention.Milliseconds()
+	}
+	if q.Interval != "" {
+		ms, err := dql.ParseDuration(q.Interval)
+		if err != nil || ms <= 0 {
+			return content{}, invalid("interval: invalid duration %q", q.Interval)
+		}
+		opts.Interval = ms
 	}
 	if q.MaxPoint < 0 {
 		return content{}, invalid("max_point must not be negative, got %d", q.MaxPoint)

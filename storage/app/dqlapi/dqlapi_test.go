@@ -81,6 +81,11 @@ func TestHandleQueryRawSuccess(t *testing.T) {
 	// max_point widens the interval: 180 s / 2 points = 90 s buckets (T0 is a multiple of 90 s).
 	f(`{"queries":[{"query":"M::cpu:(count(user) AS c) {host='a'} [1699999200000:1699999380000:30s]","max_point":2}]}`,
 		wrap(`[{"columns":["time","c"],"name":"cpu","values":[[1699999200000,3],[1699999290000,3]]}]`))
+	// interval buckets a statement written without one; a written interval is kept.
+	f(`{"queries":[{"query":"M::cpu:(count(user) AS c) {host='a'} [1699999200000:1699999380000]","interval":"90s"}]}`,
+		wrap(`[{"columns":["time","c"],"name":"cpu","values":[[1699999200000,3],[1699999290000,3]]}]`))
+	f(`{"queries":[{"query":"M::cpu:(count(user) AS c) {host='a'} [1699999200000:1699999380000:3m]","interval":"90s"}]}`,
+		wrap(`[{"columns":["time","c"],"name":"cpu","values":[[1699999200000,6]]}]`))
 	// MetricsQL pass-through.
 	code, got := post(t, dqltest.ExampleE(), Limits{}, `{"queries":[{"qtype":"promql","query":"sum(max_over_time({__measurement__=\"cpu\",__field__=\"user\"}[1m]))","time_range":[1699999200000,1699999320000],"step":"1m"}]}`)
 	if want := `{"content":[{"cost":"X","query_type":"promql","raw_query":"","series":[{"columns":["time","value"],"name":"","values":[[1699999200000,11],[1699999260000,33],[1699999320000,55]]}]}]}`; code != 200 || stripCost(t, got) != want {
@@ -228,6 +233,7 @@ func TestHandleQueryRawErrors(t *testing.T) {
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(nosuch(user))"}]}`, 400, dql.CodeUnknownFunction, "query 2: line 1:9: unknown function nosuch()")
 	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"sql"}]}`, 400, dql.CodeInvalidArgument, `qtype must be "dql" or "promql", got "sql"`)
 	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"promql","step":"-1m"}]}`, 400, dql.CodeInvalidArgument, `step: invalid duration "-1m"`)
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(count(user))","interval":"0s"}]}`, 400, dql.CodeInvalidArgument, `interval: invalid duration "0s"`)
 	f(nil, Limits{}, `{"queries":[{"query":"sum(x)","qtype":"promql","conditions":"host = 'a'"}]}`, 400, dql.CodeInvalidArgument, `conditions cannot be combined with qtype "promql"; use DQL to apply them`)
 	f(nil, Limits{}, `{"queries":[{"query":"x{vigil_workspace=\"b\"}","qtype":"promql"}]}`, 400, dql.CodeForbiddenLabel, `label "vigil_workspace" may not be used`)
 	bad := dqltest.ExampleE()

@@ -39,6 +39,9 @@ type Options struct {
 	Limit, Offset, SLimit, SOffset *int64
 	DisableSLimit                  bool
 
+	// Interval > 0 (ms) buckets a statement written without an interval, as if it had one
+	// (a query's per-window values over a long range); a written interval is kept.
+	Interval    int64
 	MaxPoint    int           // > 0: widen the interval so a series has at most this many buckets
 	MaxDuration time.Duration // maximum end - start; 0 means one year
 	MaxSeries   int           // passed to the Source; 0 means its default
@@ -149,7 +152,20 @@ func applyOptions(s *QueryStmt, opts *Options) error {
 	if err := applyConditions(inner, opts); err != nil {
 		return err
 	}
+	applyInterval(s, opts)
 	return applyPaging(s, opts)
+}
+
+// applyInterval gives the statement opts.Interval when it was written without an interval.
+func applyInterval(s *QueryStmt, opts *Options) {
+	if opts.Interval <= 0 || (s.Time != nil && s.Time.Interval != nil) {
+		return
+	}
+	if s.Time == nil {
+		s.Time = &TimeExpr{PosRange: PosRange{Pos: -1, End: -1}}
+	}
+	s.Time.Parts = max(s.Time.Parts, 3)
+	s.Time.Interval = &Duration{PosRange: PosRange{Pos: -1, End: -1}, Text: fmtDur(opts.Interval), Ms: opts.Interval}
 }
 
 func applyConditions(s *QueryStmt, opts *Options) error {
