@@ -17,6 +17,7 @@ check storage http "$VIGIL_STORAGE_URL/health"
 check gateway http "$VIGIL_GATEWAY_URL/health"
 check consumer http "$VIGIL_CONSUMER_URL/health"
 check backend http "$VIGIL_BACKEND_URL/api/health"
+check alerting http "$VIGIL_ALERTING_URL/health"
 check agent is_running agent
 check mail http "$VIGIL_MAIL_URL/health"
 if out=$(curl -fsS --max-time 8 "$VIGIL_BACKEND_URL/api/health" 2>/dev/null); then

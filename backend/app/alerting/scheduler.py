@@ -1,0 +1,219 @@
+"""Evaluating due monitors, safely from any number of evaluator processes.
+
+A worker claims one due monitor with ``SELECT … FOR UPDATE SKIP LOCKED`` and holds that row
+lock while it queries storage and writes the outcome — group states, alert events and
+notification rows — in the same transaction, then moves ``next_eval_at`` on. Another
+evaluator skips a locked monitor, so each evaluation, event and notification happens once; a
+process that dies mid-evaluation rolls its transaction back and the monitor is evaluated
+again from the state it had, so a restart neither loses nor repeats a transition.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.alerting import evaluate, notify, state
+from app.alerting.conditions import Condition
+from app.alerting.results import QueryFailed
+from app.alerting.silencing import muting
+from app.clients.storage import StorageClient
+from app.models import Monitor, MonitorGroup, Notification, Workspace
+from app.services import monitors as monitors_service
+from app.services import silences
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    monitor_id: uuid.UUID
+    workspace_id: uuid.UUID
+    groups: int
+    transitions: int
+    notifications: list[uuid.UUID]
+    lag_seconds: float
+    seconds: float
+    error: str | None
+
+
+def rules_of(m: Monitor) -> state.Rules:
+    return state.Rules(
+        conditions=tuple(
+            Condition(
+                c["severity"],
+                c["op"],
+                float(c["threshold"]),
+                None if c.get("threshold2") is None else float(c["threshold2"]),
+            )
+            for c in m.conditions
+        ),
+        for_seconds=m.for_seconds,
+        group_grace_seconds=m.group_grace_seconds,
+        new_group_delay_seconds=m.new_group_delay_seconds,
+        no_data_action=m.no_data.get("action", "keep"),
+        no_data_after_seconds=int(m.no_data.get("after_seconds", 600)),
+        no_data_severity=m.no_data.get("severity", "warning"),
+        renotify_seconds=m.renotify_minutes * 60 if m.renotify_minutes else None,
+        notify_resolved=m.notify_resolved,
+    )
+
+
+def _to_group(r: MonitorGroup) -> state.Group:
+    return state.Group(
+        key=r.group_key,
+        tags=dict(r.tags),
+        state=r.state,  # type: ignore[arg-type]
+        since=r.since,
+        first_seen_at=r.first_seen_at,
+        severity=r.severity,  # type: ignore[arg-type]
+        value=r.value,
+        last_seen_at=r.last_seen_at,
+        notified=r.notified,
+        last_notified_at=r.last_notified_at,
+    )
+
+
+def _store_group(row: MonitorGroup, g: state.Group) -> None:
+    row.tags = g.tags
+    row.state = g.state
+    row.severity = g.severity
+    row.value = g.value
+    row.since = g.since
+    row.first_seen_at = g.first_seen_at
+    row.last_seen_at = g.last_seen_at
+    row.notified = g.notified
+    row.last_notified_at = g.last_notified_at
+
+
+def claim_due(db: Session, now: datetime) -> Monitor | None:
+    """Lock and return the most overdue enabled monitor of a live workspace, or None."""
+    return db.scalar(
+        select(Monitor)
+        .join(Workspace, Workspace.id == Monitor.workspace_id)
+        .where(Monitor.enabled, Monitor.next_eval_at <= now, Workspace.deleted_at.is_(None))
+        .order_by(Monitor.next_eval_at)
+        .limit(1)
+        .with_for_update(skip_locked=True, of=Monitor)
+    )
+
+
+def next_due(db: Session) -> datetime | None:
+    return db.scalar(
+        select(Monitor.next_eval_at).where(Monitor.enabled).order_by(Monitor.next_eval_at).limit(1)
+    )
+
+
+def evaluate_monitor(
+    db: Session, query_db: Session, storage: StorageClient, monitor: Monitor, now: datetime
+) -> Evaluated:
+    """One evaluation of a claimed monitor, written to ``db`` (the caller commits). The query
+    runs with ``query_db``: the query path counts usage and commits on its own, which must not
+    end the transaction that holds the monitor's lock."""
+    started = time.perf_counter()
+    lag = (now - monitor.next_eval_at).total_seconds()
+    error: str | None = None
+    transitions: list[state.Transition] = []
+    notes: list[Notification] = []
+    groups = 0
+    try:
+        observed = evaluate.observe(
+            query_db,
+            storage,
+            workspace_id=monitor.workspace_id,
+            spec=monitors_service.spec_of(monitor),
+            at=now,
+        )
+    except QueryFailed as exc:
+        error = f"{exc.code}: {exc.message}"[:2000]
+        log.warning("monitor %s: evaluation failed: %s", monitor.id, error)
+    else:
+        groups, transitions, notes = _apply(db, monitor, observed, now)
+    monitor.last_error = error
+    monitor.last_eval_at = now
+    monitor.last_lag_ms = max(0.0, lag * 1000)
+    monitor.last_eval_ms = (time.perf_counter() - started) * 1000
+    interval = timedelta(seconds=monitor.interval_seconds)
+    nxt = monitor.next_eval_at + interval
+    monitor.next_eval_at = nxt if nxt > now else now + interval
+    return Evaluated(
+        monitor.id,
+        monitor.workspace_id,
+        groups,
+        len(transitions),
+        [n.id for n in notes if n.status == "pending"],
+        lag,
+        time.perf_counter() - started,
+        error,
+    )
+
+
+def _apply(
+    db: Session, monitor: Monitor, observed: dict[str, state.Observation], now: datetime
+) -> tuple[int, list[state.Transition], list[Notification]]:
+    rows = {
+        r.group_key: r
+        for r in db.scalars(select(MonitorGroup).where(MonitorGroup.monitor_id == monitor.id)).all()
+    }
+    rules = rules_of(monitor)
+    data_since = monitor.last_data_at or monitor.updated_at
+    out = state.step(
+        rules, {k: _to_group(r) for k, r in rows.items()}, observed, now, data_since=data_since
+    )
+    active = silences.in_effect(db, workspace_id=monitor.workspace_id, now=now)
+
+    def muted(g: state.Group) -> uuid.UUID | None:
+        s = muting(active, monitor.id, g.tags, now)
+        return s.id if s is not None else None
+
+    notices = state.notices(rules, out, muted, now)
+    for key, g in out.groups.items():
+        row = rows.get(key)
+        if row is None:
+            row = MonitorGroup(
+                monitor_id=monitor.id, group_key=key, workspace_id=monitor.workspace_id
+            )
+            db.add(row)
+        _store_group(row, g)
+    for key in out.removed:
+        if key in rows:
+            db.delete(rows[key])
+    events = {}
+    for t in out.transitions:
+        g = out.groups.get(t.key) or out.removed[t.key]
+        event = notify.event_row(monitor, t, now, muted_by=muted(g), details={})
+        db.add(event)
+        events[t.key] = event
+    workspace = db.get(Workspace, monitor.workspace_id)
+    assert workspace is not None
+    notes = notify.notification_rows(
+        db, monitor=monitor, workspace=workspace, notices=notices, events=events, now=now
+    )
+    db.add_all(notes)
+    if any(o.value is not None for o in observed.values()):
+        monitor.last_data_at = now
+    return len(observed), out.transitions, notes
+
+
+def run_once(
+    db: Session, query_db: Session, storage: StorageClient, now: datetime | None = None
+) -> Evaluated | None:
+    """Claim and evaluate one due monitor, committing; None when none is due."""
+    now = now or datetime.now(UTC)
+    monitor = claim_due(db, now)
+    if monitor is None:
+        db.rollback()
+        return None
+    try:
+        result = evaluate_monitor(db, query_db, storage, monitor, now)
+        db.commit()
+    except Exception:
+        db.rollback()
+        raise
+    return result
