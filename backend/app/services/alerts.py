@@ -19,6 +19,7 @@ def list_events(
     *,
     workspace_id: uuid.UUID,
     monitor_id: uuid.UUID | None = None,
+    query_text: str | None = None,
     kinds: list[str] | None = None,
     severities: list[str] | None = None,
     tags: dict[str, str] | None = None,
@@ -31,6 +32,8 @@ def list_events(
     query = select(AlertEvent).where(AlertEvent.workspace_id == workspace_id)
     if monitor_id is not None:
         query = query.where(AlertEvent.monitor_id == monitor_id)
+    if query_text is not None:
+        query = query.where(AlertEvent.query == query_text)
     if kinds:
         query = query.where(AlertEvent.kind.in_(kinds))
     if severities:

@@ -133,6 +133,19 @@ def test_fires_once_resolves_once_and_the_webhook_says_so(world: World, db: Sess
         headers=world.user.headers,
     ).json()
     assert detail["value"] == 97.5 and [n["status"] for n in detail["notifications"]] == ["sent"]
+    # a dashboard panel of the same query finds the events (its annotations)
+    r = world.client.get(
+        f"/api/v1/workspaces/{world.ws['id']}/alerts/events",
+        params={"query": "M::cpu:(avg(usage)) BY host", "kind": ["firing", "resolved"]},
+        headers=world.user.headers,
+    )
+    assert [e["kind"] for e in r.json()["data"]] == ["resolved", "firing"]
+    r = world.client.get(
+        f"/api/v1/workspaces/{world.ws['id']}/alerts/events",
+        params={"query": "M::cpu:(avg(usage))", "tag": "host=web-1"},
+        headers=world.user.headers,
+    )
+    assert r.json()["count"] == 0
 
 
 def test_two_evaluators_write_each_event_once(world: World, db: Session) -> None:

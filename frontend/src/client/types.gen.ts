@@ -7333,6 +7333,12 @@ export type AlertsReadEventsData = {
          */
         monitor_id?: string | null;
         /**
+         * Query
+         *
+         * Events of monitors whose query is exactly this
+         */
+        query?: string | null;
+        /**
          * Kind
          */
         kind?: Array<'pending' | 'firing' | 'resolved' | 'ok' | 'nodata'> | null;

@@ -60,6 +60,10 @@ def read_events(
     db: SessionDep,
     ws: Readers,
     monitor_id: uuid.UUID | None = None,
+    query: Annotated[
+        str | None,
+        Query(max_length=65536, description="Events of monitors whose query is exactly this"),
+    ] = None,
     kind: Annotated[list[Kind] | None, Query()] = None,
     severity: Annotated[list[SeverityParam] | None, Query()] = None,
     tag: Annotated[list[str] | None, Query(description="name=value; repeat for more")] = None,
@@ -73,6 +77,7 @@ def read_events(
         db,
         workspace_id=ws.id,
         monitor_id=monitor_id,
+        query_text=query,
         kinds=list(kind or []),
         severities=list(severity or []),
         tags=_tags(tag or []),
