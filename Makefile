@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help up down status restart logs install test lint generate migrate clean bench-api bench-ui bench-small bench-storage bench-dql bench-ingest
+.PHONY: help up down status restart logs install test lint generate migrate clean bench-api bench-alerts bench-ui bench-small bench-storage bench-dql bench-ingest
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -40,6 +40,9 @@ generate: ## regenerate the OpenAPI document and the UI's typed client
 bench-api: ## query API concurrency sweep, 1..128 clients, against the running `make up` stack
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
 	@.vigil/venv/bin/python backend/scripts/bench_api.py --env-file .vigil/demo.env --seconds $${SECONDS_PER_LEVEL:-10}
+bench-alerts: ## monitors one evaluator keeps on schedule, and crossing-to-webhook lag (needs make up)
+	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
+	@.vigil/venv/bin/python backend/scripts/bench_alerts.py --env-file .vigil/demo.env $(ARGS)
 bench-ui: ## a 12-panel dashboard over 1,000 series: time to interactive in Chromium (needs make up)
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
 	@[ -x /usr/bin/chromium ] || infra/install.sh test

@@ -81,6 +81,8 @@ if [ "$stack" -eq 0 ]; then
   suite e2e bash -c "cd '$VIGIL_ROOT/e2e' && npx playwright test"
   # the UI benchmark once, so `make bench-ui` keeps working (figures are not asserted)
   suite bench-ui bash -c "cd '$VIGIL_ROOT/e2e' && BENCH_UI_RUNS=1 BENCH_UI_FAILURE_PNG='$VIGIL_LOG/bench-ui-failure.png' node bench/ui-dashboard.mjs"
+  # the alerting benchmark in small mode, so `make bench-alerts` keeps working
+  suite bench-alerts "$py/python" "$VIGIL_ROOT/backend/scripts/bench_alerts.py" --small --env-file "$VIGIL_HOME/demo.env"
   # every benchmark scenario in small mode, the full Vigil path against this test stack
   suite bench-small "$py/vigil-bench" all --small --results-dir "$VIGIL_HOME/bench"
 fi
