@@ -143,6 +143,10 @@ def test_threshold_to_one_webhook_and_one_email_each_way(
         json={"name": "mail", "config": {"type": "email", "addresses": [address]}},
     )
     measurement = f"alert_{uuid.uuid4().hex[:10]}"
+    # another workspace writes the same measurement far above the threshold: a monitor only
+    # ever reads its own workspace
+    other = new_workspace("alerting-other")
+    assert other.write(f"{measurement},host=web-1 v=1000").status_code == 204
     agent = Agent(ws, measurement)
     agent.start()
     try:
@@ -257,3 +261,46 @@ def test_threshold_to_one_webhook_and_one_email_each_way(
     assert len(mail_to(address)) == 4
     notes = api(ws, "GET", "/alerts/notifications", params={"limit": 100})["data"]
     assert Counter(n["status"] for n in notes) == {"sent": 8}
+
+
+def test_a_recording_rule_writes_through_the_gateway_into_its_workspace() -> None:
+    ws = new_workspace("recording")
+    ws.set_limits(min_monitor_interval_seconds=1)
+    source = f"rec_{uuid.uuid4().hex[:10]}"
+    now = int(time.time())
+    lines = "\n".join(f"{source},host=web-{i} v={10 * (i + 1)} {now}" for i in range(3))
+    assert ws.write(lines).status_code == 204
+    poll(
+        lambda: len(ws.series(f"M::{source}:(last(v)) BY host")) == 3,
+        timeout=60,
+        what="source data",
+    )
+    before = ws.usage()["points_today"]
+    rule = api(
+        ws,
+        "POST",
+        "/recording-rules",
+        json={
+            "name": "per host",
+            "query": f"M::{source}:(max(v)) BY host",
+            "interval_seconds": 2,
+            "window_seconds": 600,
+            "measurement": f"{source}_max",
+        },
+    )
+    series = poll(
+        lambda: ws.series(f"M::{source}_max:(last(max_v)) BY host"),
+        timeout=60,
+        what="the recording rule's points",
+    )
+    assert sorted((s["tags"]["host"], s["values"][0][1]) for s in series) == [
+        ("web-0", 10),
+        ("web-1", 20),
+        ("web-2", 30),
+    ]
+    got = api(ws, "GET", f"/recording-rules/{rule['id']}")
+    assert got["last_error"] is None and got["last_points"] == 3
+    # written through the gateway: counted as the workspace's ingest, under a key it holds
+    poll(lambda: ws.usage()["points_today"] >= before + 3, timeout=90, what="counted as ingest")
+    keys = api(ws, "GET", "/keys")["data"]
+    assert [k["name"] for k in keys if k["created_by"] is None] == ["Recording rules"]
