@@ -1,6 +1,8 @@
 package dql
 
 import (
+	"vigil/storage/lib/dql/parser"
+
 	"context"
 	"fmt"
 	"maps"
@@ -45,9 +47,9 @@ func (ex *execState) pushable() (bool, string) {
 	}
 	reason := ""
 	for _, t := range ex.targets {
-		Walk(t.Expr, func(e Expr) bool {
-			if c, ok := e.(*CallExpr); ok && reason == "" {
-				name, field := aggregateOf(c)
+		parser.Walk(t.Expr, func(e parser.Expr) bool {
+			if c, ok := e.(*parser.CallExpr); ok && reason == "" {
+				name, field := parser.AggregateOf(c)
 				if !pushAggregates[name] {
 					reason = name + "()"
 				}
@@ -73,7 +75,7 @@ func rollupFunc(name string) (string, bool) {
 	if f, ok := pushRollups[name]; ok {
 		return f, true
 	}
-	if percentileRollupRe.MatchString(name) {
+	if _, ok := parser.PercentileRollup(name); ok {
 		return "quantile_over_time", true
 	}
 	return "", false
@@ -81,32 +83,32 @@ func rollupFunc(name string) (string, bool) {
 
 // exactTagDNF returns the DNF of a filter made only of tag predicates; exact is false when
 // the filter has field predicates or is too large to expand.
-func (ex *execState) exactTagDNF(e Expr) ([][]metricsql.LabelFilter, bool) {
+func (ex *execState) exactTagDNF(e parser.Expr) ([][]metricsql.LabelFilter, bool) {
 	if e == nil {
 		return [][]metricsql.LabelFilter{{}}, true
 	}
 	exact := true
-	Walk(e, func(x Expr) bool {
+	parser.Walk(e, func(x parser.Expr) bool {
 		switch c := x.(type) {
-		case *BinaryExpr:
+		case *parser.BinaryExpr:
 			switch c.Op {
 			case "AND", "OR":
 				return true
 			}
-			n, ok := unparen(c.LHS).(*NameExpr)
-			_, isStr := c.RHS.(*StringExpr)
-			_, isRe := c.RHS.(*RegexExpr)
+			n, ok := parser.Unparen(c.LHS).(*parser.NameExpr)
+			_, isStr := c.RHS.(*parser.StringExpr)
+			_, isRe := c.RHS.(*parser.RegexExpr)
 			if !ok || ex.kind(n.Name) == kindField || !(isStr || isRe) || (c.Op != "=" && c.Op != "!=") {
 				exact = false
 			}
 			return false
-		case *InExpr:
-			n, ok := unparen(c.X).(*NameExpr)
+		case *parser.InExpr:
+			n, ok := parser.Unparen(c.X).(*parser.NameExpr)
 			if !ok || ex.kind(n.Name) == kindField {
 				exact = false
 			}
 			for _, el := range c.List.Elems {
-				if _, isNum := el.(*NumberExpr); isNum && (!ok || ex.kind(n.Name) != kindTag) {
+				if _, isNum := el.(*parser.NumberExpr); isNum && (!ok || ex.kind(n.Name) != kindTag) {
 					exact = false // a number compared with an unknown name is a field predicate
 				}
 			}
@@ -125,11 +127,11 @@ func (ex *execState) exactTagDNF(e Expr) ([][]metricsql.LabelFilter, bool) {
 }
 
 // countDisjuncts returns the size of the DNF of e, saturated at maxDisjuncts+1.
-func countDisjuncts(e Expr) int {
+func countDisjuncts(e parser.Expr) int {
 	switch x := e.(type) {
-	case *ParenExpr:
+	case *parser.ParenExpr:
 		return countDisjuncts(x.X)
-	case *BinaryExpr:
+	case *parser.BinaryExpr:
 		switch x.Op {
 		case "AND":
 			return min(countDisjuncts(x.LHS)*countDisjuncts(x.RHS), maxDisjuncts+1)
@@ -183,8 +185,8 @@ func (ex *execState) segments() []segment {
 }
 
 // compileAggregate compiles one aggregate call for windows of w ms.
-func (ex *execState) compileAggregate(c *CallExpr, dnf [][]metricsql.LabelFilter, w int64) metricsql.Expr {
-	field := unparen(c.Args[0]).(*NameExpr).Name
+func (ex *execState) compileAggregate(c *parser.CallExpr, dnf [][]metricsql.LabelFilter, w int64) metricsql.Expr {
+	field := parser.Unparen(c.Args[0]).(*parser.NameExpr).Name
 	base := []metricsql.LabelFilter{measurementFilter(ex.s.Source.Name), {Label: tenancy.FieldLabel, Value: field}}
 	lfss := make([][]metricsql.LabelFilter, 0, len(dnf))
 	for _, conj := range dnf {
@@ -213,7 +215,8 @@ func (ex *execState) compileAggregate(c *CallExpr, dnf [][]metricsql.LabelFilter
 		fn, _ := rollupFunc(r)
 		var inner metricsql.Expr
 		if fn == "quantile_over_time" {
-			phi := mustFloat(percentileRollupRe.FindStringSubmatch(r)[1]) / 100
+			p, _ := parser.PercentileRollup(r)
+			phi := p / 100
 			inner = &metricsql.FuncExpr{Name: fn, Args: []metricsql.Expr{&metricsql.NumberExpr{N: phi}, sel}}
 		} else {
 			inner = rollup(fn)
@@ -258,10 +261,10 @@ func (ex *execState) tryPushDown(ctx context.Context, src Source) (*Result, bool
 		return nil, false, nil
 	}
 	dnf, _ := ex.exactTagDNF(ex.s.Filter)
-	var calls []*CallExpr
+	var calls []*parser.CallExpr
 	for _, t := range ex.targets {
-		Walk(t.Expr, func(e Expr) bool {
-			if c, ok := e.(*CallExpr); ok {
+		parser.Walk(t.Expr, func(e parser.Expr) bool {
+			if c, ok := e.(*parser.CallExpr); ok {
 				calls = append(calls, c)
 				return false
 			}
@@ -287,7 +290,7 @@ func (ex *execState) tryPushDown(ctx context.Context, src Source) (*Result, bool
 				points += len(s.Timestamps)
 			}
 			if ex.opts.MaxPoints > 0 && points > ex.opts.MaxPoints {
-				return nil, true, newError(CodeTooManyPoints, "the query returns more than %d points, the maximum; narrow the time range or the filter, or widen the interval", ex.opts.MaxPoints)
+				return nil, true, parser.NewError(CodeTooManyPoints, "the query returns more than %d points, the maximum; narrow the time range or the filter, or widen the interval", ex.opts.MaxPoints)
 			}
 			for _, s := range series {
 				key = key[:0]
@@ -362,7 +365,7 @@ func (ex *execState) newPushGroup(labels map[string]string) *pushGroup {
 // pushRows builds a group's rows in time order: one per bucket where some call has a value,
 // with the targets evaluated on the calls' values. A later answer for the same call and
 // bucket replaces an earlier one.
-func (ex *execState) pushRows(pg *pushGroup, calls []*CallExpr) []outRow {
+func (ex *execState) pushRows(pg *pushGroup, calls []*parser.CallExpr) []outRow {
 	times := make([]int64, 0, pg.points)
 	for _, p := range pg.parts {
 		for i, t := range p.ts {
@@ -394,14 +397,14 @@ func (ex *execState) pushRows(pg *pushGroup, calls []*CallExpr) []outRow {
 	// A target that is one aggregate call takes its value as is; any other is evaluated
 	// by aggValue over the row's values.
 	direct := make([]int, len(ex.targets))
-	var aggs map[*CallExpr]any
+	var aggs map[*parser.CallExpr]any
 	for j, t := range ex.targets {
 		direct[j] = -1
-		if c, ok := unparen(t.Expr).(*CallExpr); ok {
+		if c, ok := parser.Unparen(t.Expr).(*parser.CallExpr); ok {
 			direct[j] = slices.Index(calls, c)
 		}
 		if direct[j] < 0 && aggs == nil {
-			aggs = make(map[*CallExpr]any, nc)
+			aggs = make(map[*parser.CallExpr]any, nc)
 		}
 	}
 	w := len(ex.targets) + 1 // outRow.row: the time, then the targets
@@ -453,7 +456,7 @@ func (ex *execState) rawRollupPushable() bool {
 		}
 	}
 	for _, t := range ex.targets {
-		if containsKind(t.Expr, fnTransform) {
+		if parser.ContainsKind(t.Expr, parser.FuncTransform) {
 			return false
 		}
 	}
@@ -479,7 +482,8 @@ func (ex *execState) compileRollup(field string, dnf [][]metricsql.LabelFilter, 
 	}
 	fn, _ := rollupFunc(r)
 	if fn == "quantile_over_time" {
-		phi := mustFloat(percentileRollupRe.FindStringSubmatch(r)[1]) / 100
+		p, _ := parser.PercentileRollup(r)
+		phi := p / 100
 		return &metricsql.FuncExpr{Name: fn, Args: []metricsql.Expr{&metricsql.NumberExpr{N: phi}, sel}}
 	}
 	return &metricsql.FuncExpr{Name: fn, Args: []metricsql.Expr{sel}}
@@ -518,7 +522,7 @@ func (ex *execState) pushDownRawRollup(ctx context.Context, src Source) (*Result
 				all = append(all, o)
 			}
 			if ex.opts.MaxPoints > 0 && points > ex.opts.MaxPoints {
-				return nil, true, newError(CodeTooManyPoints, "the query returns more than %d points, the maximum; narrow the time range or the filter, or widen the interval", ex.opts.MaxPoints)
+				return nil, true, parser.NewError(CodeTooManyPoints, "the query returns more than %d points, the maximum; narrow the time range or the filter, or widen the interval", ex.opts.MaxPoints)
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package dql
 
 import (
+	"vigil/storage/lib/dql/parser"
+
 	"cmp"
 	"context"
 	"errors"
@@ -22,6 +24,13 @@ import (
 const (
 	// MaxMeasurements bounds the measurements one query (a list or a regex) reads.
 	MaxMeasurements = 1000
+	// DefaultLimit is the number of rows per series when there is no LIMIT.
+	DefaultLimit = 1000
+	// DefaultSLimit is the number of series when there is no SLIMIT and the caller did
+	// not disable it.
+	DefaultSLimit = 20
+	// MaxBuckets is the number of buckets per series allowed without max_point.
+	MaxBuckets = 10000
 
 	DefaultRange       = 15 * time.Minute
 	DefaultMetaRange   = 24 * time.Hour
@@ -74,11 +83,11 @@ type Result struct {
 
 // Query parses, checks and evaluates one DQL statement against src.
 func Query(ctx context.Context, src Source, q string, opts Options) (*Result, error) {
-	st, err := Parse(q)
+	st, err := parser.Parse(q)
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(st, q); err != nil {
+	if err := parser.Check(st, q); err != nil {
 		return nil, err
 	}
 	if opts.Now == 0 {
@@ -86,15 +95,15 @@ func Query(ctx context.Context, src Source, q string, opts Options) (*Result, er
 	}
 	var res *Result
 	switch s := st.(type) {
-	case *QueryStmt:
+	case *parser.QueryStmt:
 		if err := applyOptions(s, &opts); err != nil {
 			return nil, err
 		}
 		res, err = execQuery(ctx, src, s, &opts)
-		err = withQuery(err, q, "")
-	case *ShowStmt:
+		err = parser.WithQuery(err, q, "")
+	case *parser.ShowStmt:
 		// Conditions are access rules: metadata obeys them too.
-		qs := &QueryStmt{Filter: s.Filter, HasFilter: s.HasFilter, Limit: s.Limit, Offset: s.Offset}
+		qs := &parser.QueryStmt{Filter: s.Filter, HasFilter: s.HasFilter, Limit: s.Limit, Offset: s.Offset}
 		if err := applyConditions(qs, &opts); err != nil {
 			return nil, err
 		}
@@ -103,10 +112,10 @@ func Query(ctx context.Context, src Source, q string, opts Options) (*Result, er
 		}
 		s.Filter, s.HasFilter, s.Limit, s.Offset = qs.Filter, qs.HasFilter, qs.Limit, qs.Offset
 		res, err = execShow(ctx, src, s, &opts)
-		err = withQuery(err, q, "")
-	case *OuterStmt:
+		err = parser.WithQuery(err, q, "")
+	case *parser.OuterStmt:
 		res, err = execOuter(ctx, src, s, &opts)
-		err = withQuery(err, q, "")
+		err = parser.WithQuery(err, q, "")
 	}
 	if err != nil {
 		return nil, mapContextError(ctx, err)
@@ -117,30 +126,30 @@ func Query(ctx context.Context, src Source, q string, opts Options) (*Result, er
 func nowMs() int64 { return time.Now().UnixMilli() }
 
 func mapContextError(ctx context.Context, err error) error {
-	if _, ok := AsError(err); ok {
+	if _, ok := parser.AsError(err); ok {
 		return err
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return newError(CodeTimeout, "query timed out: %s", err)
+		return parser.NewError(CodeTimeout, "query timed out: %s", err)
 	}
 	var ae *apierror.Error
 	if errors.As(err, &ae) {
 		switch ae.Type {
 		case apierror.TypeTimeout:
-			return newError(CodeTimeout, "query timed out: %s", ae.Err)
+			return parser.NewError(CodeTimeout, "query timed out: %s", ae.Err)
 		case apierror.TypeLimitExceeded:
 			if strings.Contains(ae.Error(), "series") {
-				return newError(CodeTooManySeries, "%s", ae.Err)
+				return parser.NewError(CodeTooManySeries, "%s", ae.Err)
 			}
-			return newError(CodeTooManyPoints, "%s", ae.Err)
+			return parser.NewError(CodeTooManyPoints, "%s", ae.Err)
 		case apierror.TypeBadData:
-			return newError(CodeInvalidArgument, "%s", ae.Err)
+			return parser.NewError(parser.CodeInvalidArgument, "%s", ae.Err)
 		}
 	}
-	return &Error{Code: CodeStorageError, Msg: "storage: " + err.Error(), Pos: -1, End: -1}
+	return &parser.Error{Code: CodeStorageError, Msg: "storage: " + err.Error(), Pos: -1, End: -1}
 }
 
-func applyOptions(s *QueryStmt, opts *Options) error {
+func applyOptions(s *parser.QueryStmt, opts *Options) error {
 	// Conditions restrict what is read from storage: they go to the innermost statement.
 	inner := s
 	for inner.Subquery != nil {
@@ -152,23 +161,20 @@ func applyOptions(s *QueryStmt, opts *Options) error {
 	return applyPaging(s, opts)
 }
 
-func applyConditions(s *QueryStmt, opts *Options) error {
+func applyConditions(s *parser.QueryStmt, opts *Options) error {
 	if strings.TrimSpace(opts.Conditions) != "" {
-		cond, err := ParseFilter(opts.Conditions)
+		cond, err := parser.ParseFilter(opts.Conditions)
 		if err != nil {
 			return err
 		}
 		if cond != nil {
-			if err := checkNames(cond, "conditions"); err != nil {
-				return withQuery(err, opts.Conditions, "conditions")
-			}
-			if err := checkCond(cond); err != nil {
-				return withQuery(err, opts.Conditions, "conditions")
+			if err := parser.CheckConditions(cond, opts.Conditions); err != nil {
+				return err
 			}
 			if s.Filter == nil {
 				s.Filter = cond
 			} else {
-				s.Filter = &BinaryExpr{Op: "AND", LHS: &ParenExpr{X: s.Filter}, RHS: &ParenExpr{X: cond}}
+				s.Filter = &parser.BinaryExpr{Op: "AND", LHS: &parser.ParenExpr{X: s.Filter}, RHS: &parser.ParenExpr{X: cond}}
 			}
 			s.HasFilter = true
 		}
@@ -176,23 +182,23 @@ func applyConditions(s *QueryStmt, opts *Options) error {
 	return nil
 }
 
-func applyPaging(s *QueryStmt, opts *Options) error {
+func applyPaging(s *parser.QueryStmt, opts *Options) error {
 	for _, o := range []struct {
 		kw  string
 		v   *int64
-		dst **IntClause
+		dst **parser.IntClause
 		max int64
-	}{{"limit", opts.Limit, &s.Limit, MaxLimit}, {"offset", opts.Offset, &s.Offset, MaxOffset},
-		{"slimit", opts.SLimit, &s.SLimit, MaxLimit}, {"soffset", opts.SOffset, &s.SOffset, MaxOffset}} {
+	}{{"limit", opts.Limit, &s.Limit, parser.MaxLimit}, {"offset", opts.Offset, &s.Offset, parser.MaxOffset},
+		{"slimit", opts.SLimit, &s.SLimit, parser.MaxLimit}, {"soffset", opts.SOffset, &s.SOffset, parser.MaxOffset}} {
 		if o.v == nil {
 			continue
 		}
 		if *o.v < 0 {
-			return newError(CodeInvalidArgument, "%s must not be negative, got %d", o.kw, *o.v)
+			return parser.NewError(parser.CodeInvalidArgument, "%s must not be negative, got %d", o.kw, *o.v)
 		}
-		c := &IntClause{N: *o.v}
-		if err := checkIntClause(strings.ToUpper(o.kw), c, o.max); err != nil {
-			e := err.(*Error)
+		c := &parser.IntClause{N: *o.v}
+		if err := parser.CheckIntClause(strings.ToUpper(o.kw), c, o.max); err != nil {
+			e := err.(*parser.Error)
 			e.Pos, e.End = -1, -1
 			return e
 		}
@@ -212,7 +218,7 @@ type plan struct {
 // bucket returns the start of the bucket holding t.
 func (pl *plan) bucket(t int64) int64 { return bucketOf(t, pl.interval, pl.offset) }
 
-func resolveRange(te *TimeExpr, opts *Options, def time.Duration) (start, end int64, err error) {
+func resolveRange(te *parser.TimeExpr, opts *Options, def time.Duration) (start, end int64, err error) {
 	now := opts.Now
 	end = now
 	if te != nil && te.To != nil {
@@ -235,10 +241,10 @@ func resolveRange(te *TimeExpr, opts *Options, def time.Duration) (start, end in
 	case 2:
 		start, end = opts.TimeRange[0], opts.TimeRange[1]
 	default:
-		return 0, 0, newError(CodeInvalidArgument, "time_range takes one or two timestamps, got %d", len(opts.TimeRange))
+		return 0, 0, parser.NewError(parser.CodeInvalidArgument, "time_range takes one or two timestamps, got %d", len(opts.TimeRange))
 	}
 	if start >= end {
-		return 0, 0, newError(CodeInvalidArgument, "start %d is not before end %d", start, end)
+		return 0, 0, parser.NewError(parser.CodeInvalidArgument, "start %d is not before end %d", start, end)
 	}
 	maxDur := opts.MaxDuration
 	if maxDur <= 0 {
@@ -246,11 +252,11 @@ func resolveRange(te *TimeExpr, opts *Options, def time.Duration) (start, end in
 	}
 	// in milliseconds: a span of centuries in nanoseconds overflows
 	if span := end - start; span < 0 || span > maxDur.Milliseconds() {
-		return 0, 0, newError(CodeTimeRangeTooLarge, "time range %s is longer than the maximum %s", fmtDur(end-start), fmtDur(maxDur.Milliseconds()))
+		return 0, 0, parser.NewError(CodeTimeRangeTooLarge, "time range %s is longer than the maximum %s", fmtDur(end-start), fmtDur(maxDur.Milliseconds()))
 	}
 	if opts.NotBefore > 0 && start < opts.NotBefore {
 		if end <= opts.NotBefore {
-			return 0, 0, newError(CodeInvalidArgument, "the time range ends at %s, before the workspace's retention starts (%s): no data is kept from then",
+			return 0, 0, parser.NewError(parser.CodeInvalidArgument, "the time range ends at %s, before the workspace's retention starts (%s): no data is kept from then",
 				fmtTime(end), fmtTime(opts.NotBefore))
 		}
 		start = opts.NotBefore
@@ -262,14 +268,14 @@ func fmtTime(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3
 
 func fmtDur(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
 
-func makePlan(s *QueryStmt, opts *Options) (*plan, error) {
+func makePlan(s *parser.QueryStmt, opts *Options) (*plan, error) {
 	start, end, err := resolveRange(s.Time, opts, DefaultRange)
 	if err != nil {
 		return nil, err
 	}
 	pl := &plan{start: start, end: end}
 	if s.TZ != nil {
-		pl.offset = tzOffset(s.TZ, start)
+		pl.offset = parser.TZOffset(s.TZ, start)
 	}
 	if s.Time != nil && s.Time.Interval != nil {
 		pl.interval = s.Time.Interval.Ms
@@ -289,7 +295,7 @@ func makePlan(s *QueryStmt, opts *Options) (*plan, error) {
 			limit = want + 1 // an unaligned range can touch one more bucket
 		}
 		if n > limit {
-			return nil, newError(CodeTooManyPoints, "%d buckets of %s in %s is more than the maximum %d per series; widen the interval or set max_point", n, s.Time.Interval.Text, fmtDur(end-start), limit)
+			return nil, parser.NewError(CodeTooManyPoints, "%d buckets of %s in %s is more than the maximum %d per series; widen the interval or set max_point", n, s.Time.Interval.Text, fmtDur(end-start), limit)
 		}
 	}
 	return pl, nil
@@ -337,14 +343,14 @@ const (
 
 // execution state of one data query.
 type execState struct {
-	s        *QueryStmt
+	s        *parser.QueryStmt
 	opts     *Options
 	pl       *plan
 	tagKeys  map[string]bool
 	fieldSet map[string]bool
 	allTags  []string
 	allFlds  []string
-	targets  []*Target // after expanding "all"
+	targets  []*parser.Target // after expanding "all"
 	hasAgg   bool
 	rolledUp bool // the timelines hold one row per bucket already (push-down)
 }
@@ -363,7 +369,7 @@ func measurementFilter(m string) metricsql.LabelFilter {
 	return metricsql.LabelFilter{Label: tenancy.MeasurementLabel, Value: m}
 }
 
-func execQuery(ctx context.Context, src Source, s *QueryStmt, opts *Options) (*Result, error) {
+func execQuery(ctx context.Context, src Source, s *parser.QueryStmt, opts *Options) (*Result, error) {
 	if s.Subquery != nil {
 		return execNested(ctx, src, s, opts)
 	}
@@ -417,7 +423,7 @@ func (ex *execState) classifyNames(ctx context.Context, src Source) error {
 
 // execMulti runs a query over several measurements (a list or a regex), one after the
 // other; series pagination (SLIMIT/SOFFSET) applies to the concatenated series.
-func execMulti(ctx context.Context, src Source, s *QueryStmt, opts *Options) (*Result, error) {
+func execMulti(ctx context.Context, src Source, s *parser.QueryStmt, opts *Options) (*Result, error) {
 	var ms []string
 	if s.SourceRegex != nil {
 		start, end, err := resolveRange(s.Time, opts, DefaultRange)
@@ -439,7 +445,7 @@ func execMulti(ctx context.Context, src Source, s *QueryStmt, opts *Options) (*R
 		}
 	}
 	if len(ms) > MaxMeasurements {
-		return nil, newError(CodeLimitTooLarge, "the query selects %d measurements, more than the maximum %d; narrow the measurement regex", len(ms), MaxMeasurements)
+		return nil, parser.NewError(parser.CodeLimitTooLarge, "the query selects %d measurements, more than the maximum %d; narrow the measurement regex", len(ms), MaxMeasurements)
 	}
 	one := *opts
 	one.DisableSLimit = true
@@ -447,7 +453,7 @@ func execMulti(ctx context.Context, src Source, s *QueryStmt, opts *Options) (*R
 	var raws []string
 	for _, m := range ms {
 		st := *s
-		st.Source = &NameExpr{Name: m}
+		st.Source = &parser.NameExpr{Name: m}
 		st.MoreSources, st.SourceRegex, st.SLimit, st.SOffset = nil, nil, nil, nil
 		res, err := execQuery(ctx, src, &st, &one)
 		if err != nil {
@@ -478,30 +484,30 @@ func (ex *execState) resolveNames() error {
 	s := ex.s
 	for _, n := range s.By {
 		if ex.kind(n.Name) == kindField {
-			return errAt(CodeSemanticError, n, "BY %s: %s is a field of %s; BY takes tag names", n.Name, n.Name, s.Source.Name)
+			return parser.ErrorAt(parser.CodeSemanticError, n, "BY %s: %s is a field of %s; BY takes tag names", n.Name, n.Name, s.Source.Name)
 		}
 	}
 	if !s.HasTargets || len(s.Targets) == 0 {
 		cols := append(append([]string{}, ex.allFlds...), ex.allTags...)
 		sort.Strings(cols)
 		for _, c := range cols {
-			ex.targets = append(ex.targets, &Target{Expr: &NameExpr{Name: c}})
+			ex.targets = append(ex.targets, &parser.Target{Expr: &parser.NameExpr{Name: c}})
 		}
 	} else {
 		ex.targets = s.Targets
 	}
 	for _, t := range ex.targets {
-		if containsAggregate(t.Expr) {
+		if parser.ContainsAggregate(t.Expr) {
 			ex.hasAgg = true
 		}
 	}
 	var err error
 	if s.Filter != nil {
-		Walk(s.Filter, func(e Expr) bool {
+		parser.Walk(s.Filter, func(e parser.Expr) bool {
 			if err != nil {
 				return false
 			}
-			b, ok := e.(*BinaryExpr)
+			b, ok := e.(*parser.BinaryExpr)
 			if !ok {
 				return true
 			}
@@ -510,17 +516,17 @@ func (ex *execState) resolveNames() error {
 			default:
 				return true
 			}
-			lhs, lok := unparen(b.LHS).(*NameExpr)
+			lhs, lok := parser.Unparen(b.LHS).(*parser.NameExpr)
 			switch b.RHS.(type) {
-			case *StringExpr, *RegexExpr:
+			case *parser.StringExpr, *parser.RegexExpr:
 				if lok && ex.kind(lhs.Name) == kindField {
-					err = errAt(CodeInvalidArgument, b, "%s is a field of %s; fields compare with numbers, not strings", lhs.Name, s.Source.Name)
+					err = parser.ErrorAt(parser.CodeInvalidArgument, b, "%s is a field of %s; fields compare with numbers, not strings", lhs.Name, s.Source.Name)
 				}
 				return false
 			}
-			Walk(b, func(x Expr) bool {
-				if n, ok := x.(*NameExpr); ok && ex.kind(n.Name) == kindTag && err == nil {
-					err = errAt(CodeInvalidArgument, b, "%s is a tag; tags compare with =, !=, IN or a regex against strings", n.Name)
+			parser.Walk(b, func(x parser.Expr) bool {
+				if n, ok := x.(*parser.NameExpr); ok && ex.kind(n.Name) == kindTag && err == nil {
+					err = parser.ErrorAt(parser.CodeInvalidArgument, b, "%s is a tag; tags compare with =, !=, IN or a regex against strings", n.Name)
 				}
 				return err == nil
 			})
@@ -531,10 +537,10 @@ func (ex *execState) resolveNames() error {
 		return err
 	}
 	for _, t := range ex.targets {
-		Walk(t.Expr, func(e Expr) bool {
-			if c, ok := e.(*CallExpr); ok && functions[c.Name].kind != fnRow {
-				if n, ok := unparen(c.Args[0]).(*NameExpr); ok && ex.kind(n.Name) == kindTag && err == nil {
-					err = errAt(CodeInvalidArgument, n, "%s() needs a field; %s is a tag", c.Name, n.Name)
+		parser.Walk(t.Expr, func(e parser.Expr) bool {
+			if c, ok := e.(*parser.CallExpr); ok && parser.KindOf(c.Name) != parser.FuncRow {
+				if n, ok := parser.Unparen(c.Args[0]).(*parser.NameExpr); ok && ex.kind(n.Name) == kindTag && err == nil {
+					err = parser.ErrorAt(parser.CodeInvalidArgument, n, "%s() needs a field; %s is a tag", c.Name, n.Name)
 				}
 			}
 			return err == nil
@@ -546,9 +552,9 @@ func (ex *execState) resolveNames() error {
 // referencedFields returns the fields the query needs from storage.
 func (ex *execState) referencedFields() []string {
 	set := map[string]bool{}
-	add := func(e Expr) {
-		Walk(e, func(x Expr) bool {
-			if n, ok := x.(*NameExpr); ok && ex.kind(n.Name) == kindField {
+	add := func(e parser.Expr) {
+		parser.Walk(e, func(x parser.Expr) bool {
+			if n, ok := x.(*parser.NameExpr); ok && ex.kind(n.Name) == kindField {
 				set[n.Name] = true
 			}
 			return true
@@ -575,14 +581,14 @@ const maxDisjuncts = 64
 // tagDNF rewrites the tag part of a filter to an OR of AND-ed label filters. Field
 // predicates count as "true", so the selection is a superset that the row-level
 // evaluation narrows exactly. nil means "no restriction".
-func (ex *execState) tagDNF(e Expr) [][]metricsql.LabelFilter {
+func (ex *execState) tagDNF(e parser.Expr) [][]metricsql.LabelFilter {
 	if e == nil {
 		return [][]metricsql.LabelFilter{{}}
 	}
 	switch x := e.(type) {
-	case *ParenExpr:
+	case *parser.ParenExpr:
 		return ex.tagDNF(x.X)
-	case *BinaryExpr:
+	case *parser.BinaryExpr:
 		switch x.Op {
 		case "AND":
 			l, r := ex.tagDNF(x.LHS), ex.tagDNF(x.RHS)
@@ -615,19 +621,19 @@ func (ex *execState) tagDNF(e Expr) [][]metricsql.LabelFilter {
 			}
 			return append(append([][]metricsql.LabelFilter{}, l...), r...)
 		case "=", "!=":
-			n, ok := unparen(x.LHS).(*NameExpr)
+			n, ok := parser.Unparen(x.LHS).(*parser.NameExpr)
 			if !ok || ex.kind(n.Name) == kindField {
 				break
 			}
 			switch r := x.RHS.(type) {
-			case *StringExpr:
+			case *parser.StringExpr:
 				return [][]metricsql.LabelFilter{{{Label: n.Name, Value: r.Val, IsNegative: x.Op == "!="}}}
-			case *RegexExpr:
+			case *parser.RegexExpr:
 				return [][]metricsql.LabelFilter{{{Label: n.Name, Value: r.Val, IsRegexp: true, IsNegative: x.Op == "!="}}}
 			}
 		}
-	case *InExpr:
-		n, ok := unparen(x.X).(*NameExpr)
+	case *parser.InExpr:
+		n, ok := parser.Unparen(x.X).(*parser.NameExpr)
 		if !ok || ex.kind(n.Name) == kindField {
 			break
 		}
@@ -655,11 +661,11 @@ func isTrue(d [][]metricsql.LabelFilter) bool {
 	return false
 }
 
-func literalString(e Expr) string {
+func literalString(e parser.Expr) string {
 	switch x := e.(type) {
-	case *StringExpr:
+	case *parser.StringExpr:
 		return x.Val
-	case *NumberExpr:
+	case *parser.NumberExpr:
 		return x.Text
 	}
 	return e.String()
@@ -710,7 +716,7 @@ func (ex *execState) fetch(ctx context.Context, src Source, start, end int64) ([
 			n += len(s.Timestamps)
 		}
 		if n > ex.opts.MaxPoints {
-			return nil, raw, newError(CodeTooManyPoints, "the query reads %d samples, more than the maximum %d; narrow the time range or the filter", n, ex.opts.MaxPoints)
+			return nil, raw, parser.NewError(CodeTooManyPoints, "the query reads %d samples, more than the maximum %d; narrow the time range or the filter", n, ex.opts.MaxPoints)
 		}
 	}
 	return buildTimelines(series, start, end), raw, nil
@@ -841,15 +847,15 @@ type rowCtx struct {
 }
 
 // value evaluates e on a row: float64, string, or nil for "no value".
-func (rc rowCtx) value(e Expr) any {
+func (rc rowCtx) value(e parser.Expr) any {
 	switch x := e.(type) {
-	case *NumberExpr:
+	case *parser.NumberExpr:
 		return x.Val
-	case *StringExpr:
+	case *parser.StringExpr:
 		return x.Val
-	case *ParenExpr:
+	case *parser.ParenExpr:
 		return rc.value(x.X)
-	case *NameExpr:
+	case *parser.NameExpr:
 		if rc.ex.kind(x.Name) == kindTag {
 			v, ok := rc.tl.tags[x.Name]
 			if !ok {
@@ -862,28 +868,28 @@ func (rc rowCtx) value(e Expr) any {
 			return nil
 		}
 		return col[rc.i]
-	case *UnaryExpr:
+	case *parser.UnaryExpr:
 		v, ok := rc.value(x.X).(float64)
 		if !ok {
 			return nil
 		}
-		return x.apply(v)
-	case *BinaryExpr:
+		return x.Apply(v)
+	case *parser.BinaryExpr:
 		l, lok := rc.value(x.LHS).(float64)
 		r, rok := rc.value(x.RHS).(float64)
 		if !lok || !rok {
 			return nil
 		}
 		return arith(x.Op, l, r)
-	case *CallExpr:
-		switch functions[x.Name].kind {
-		case fnTransform:
+	case *parser.CallExpr:
+		switch parser.KindOf(x.Name) {
+		case parser.FuncTransform:
 			col, ok := rc.tl.fields[transformField(x)]
 			if !ok || math.IsNaN(col[rc.i]) {
 				return nil
 			}
 			return col[rc.i]
-		case fnRow:
+		case parser.FuncRow:
 			v, ok := rc.value(x.Args[0]).(float64)
 			if !ok {
 				return nil
@@ -922,7 +928,7 @@ func arith(op string, l, r float64) any {
 	return v
 }
 
-func rowFunc(c *CallExpr, v float64) any {
+func rowFunc(c *parser.CallExpr, v float64) any {
 	var r float64
 	switch c.Name {
 	case "abs":
@@ -932,7 +938,7 @@ func rowFunc(c *CallExpr, v float64) any {
 	case "log":
 		base := math.E
 		if len(c.Args) == 2 {
-			base, _ = numberArg(c.Args[1])
+			base, _ = parser.NumberArg(c.Args[1])
 		}
 		r = math.Log(v) / math.Log(base)
 	}
@@ -944,22 +950,22 @@ func rowFunc(c *CallExpr, v float64) any {
 
 // cond evaluates a filter condition on a row (DQL.md §7): tags compare as strings
 // (missing = ""), a comparison involving a missing field is false.
-func (rc rowCtx) cond(e Expr) bool {
+func (rc rowCtx) cond(e parser.Expr) bool {
 	switch x := e.(type) {
-	case *ParenExpr:
+	case *parser.ParenExpr:
 		return rc.cond(x.X)
-	case *BinaryExpr:
+	case *parser.BinaryExpr:
 		switch x.Op {
 		case "AND":
 			return rc.cond(x.LHS) && rc.cond(x.RHS)
 		case "OR":
 			return rc.cond(x.LHS) || rc.cond(x.RHS)
 		}
-		if n, ok := unparen(x.LHS).(*NameExpr); ok && rc.ex.kind(n.Name) != kindField {
+		if n, ok := parser.Unparen(x.LHS).(*parser.NameExpr); ok && rc.ex.kind(n.Name) != kindField {
 			switch r := x.RHS.(type) {
-			case *StringExpr:
+			case *parser.StringExpr:
 				return (rc.tl.tags[n.Name] == r.Val) == (x.Op == "=")
-			case *RegexExpr:
+			case *parser.RegexExpr:
 				re := mustCompileAnchored(r.Val)
 				return re.MatchString(rc.tl.tags[n.Name]) == (x.Op == "=")
 			}
@@ -968,7 +974,7 @@ func (rc rowCtx) cond(e Expr) bool {
 			}
 		}
 		switch x.RHS.(type) {
-		case *StringExpr, *RegexExpr:
+		case *parser.StringExpr, *parser.RegexExpr:
 			return false
 		}
 		l, lok := rc.value(x.LHS).(float64)
@@ -977,8 +983,8 @@ func (rc rowCtx) cond(e Expr) bool {
 			return false
 		}
 		return compare(x.Op, l, r)
-	case *InExpr:
-		n := unparen(x.X).(*NameExpr)
+	case *parser.InExpr:
+		n := parser.Unparen(x.X).(*parser.NameExpr)
 		found := false
 		if rc.ex.kind(n.Name) == kindField {
 			v, ok := rc.value(n).(float64)
@@ -986,7 +992,7 @@ func (rc rowCtx) cond(e Expr) bool {
 				return false
 			}
 			for _, el := range x.List.Elems {
-				if num, ok := el.(*NumberExpr); ok && num.Val == v {
+				if num, ok := el.(*parser.NumberExpr); ok && num.Val == v {
 					found = true
 				}
 			}
@@ -1166,16 +1172,16 @@ func (ex *execState) bucketTime(t int64) int64 {
 }
 
 // fieldsOf returns the stored fields (and transforms) an expression reads.
-func (ex *execState) fieldsOf(e Expr) []string {
+func (ex *execState) fieldsOf(e parser.Expr) []string {
 	var out []string
-	Walk(e, func(x Expr) bool {
+	parser.Walk(e, func(x parser.Expr) bool {
 		switch n := x.(type) {
-		case *NameExpr:
+		case *parser.NameExpr:
 			if ex.kind(n.Name) == kindField {
 				out = append(out, n.Name)
 			}
-		case *CallExpr:
-			if functions[n.Name].kind == fnTransform {
+		case *parser.CallExpr:
+			if parser.KindOf(n.Name) == parser.FuncTransform {
 				out = append(out, transformField(n))
 				return false
 			}
@@ -1243,12 +1249,12 @@ type sample struct {
 
 // projectAggregates computes the aggregate targets per bucket (step 7).
 func (ex *execState) projectAggregates(tls []*timeline, tags map[string]string) []outRow {
-	type bucketData = map[*CallExpr][]sample
+	type bucketData = map[*parser.CallExpr][]sample
 	buckets := map[int64]bucketData{}
-	var calls []*CallExpr
+	var calls []*parser.CallExpr
 	for _, t := range ex.targets {
-		Walk(t.Expr, func(e Expr) bool {
-			if c, ok := e.(*CallExpr); ok && isAggregateCall(c) {
+		parser.Walk(t.Expr, func(e parser.Expr) bool {
+			if c, ok := e.(*parser.CallExpr); ok && parser.IsAggregateCall(c) {
 				calls = append(calls, c)
 				return false
 			}
@@ -1269,7 +1275,7 @@ func (ex *execState) projectAggregates(tls []*timeline, tags map[string]string) 
 				}
 			}
 			for _, c := range calls {
-				_, field := aggregateOf(c)
+				_, field := parser.AggregateOf(c)
 				col := tl.fields[field]
 				if col == nil || math.IsNaN(col[i]) {
 					continue
@@ -1292,10 +1298,10 @@ func (ex *execState) projectAggregates(tls []*timeline, tags map[string]string) 
 	for _, b := range times {
 		bd := buckets[b]
 		if multi := ex.multiRowTarget(); multi >= 0 {
-			out = append(out, ex.multiRows(multi, b, bd[ex.targets[multi].Expr.(*CallExpr)], tags)...)
+			out = append(out, ex.multiRows(multi, b, bd[ex.targets[multi].Expr.(*parser.CallExpr)], tags)...)
 			continue
 		}
-		aggs := map[*CallExpr]any{}
+		aggs := map[*parser.CallExpr]any{}
 		for _, c := range calls {
 			if vs := bd[c]; len(vs) > 0 {
 				aggs[c] = aggregate(c, vs)
@@ -1313,7 +1319,7 @@ func (ex *execState) projectAggregates(tls []*timeline, tags map[string]string) 
 // multiRowTarget returns the index of a distinct/top/bottom target, or -1.
 func (ex *execState) multiRowTarget() int {
 	for i, t := range ex.targets {
-		if c, ok := t.Expr.(*CallExpr); ok && multiRowAggregates[c.Name] {
+		if c, ok := t.Expr.(*parser.CallExpr); ok && parser.IsMultiRow(c.Name) {
 			return i
 		}
 	}
@@ -1322,7 +1328,7 @@ func (ex *execState) multiRowTarget() int {
 
 // multiRows evaluates distinct(), top() and bottom() over one bucket (DQL.md §10.1).
 func (ex *execState) multiRows(k int, b int64, vs []sample, tags map[string]string) []outRow {
-	c := ex.targets[k].Expr.(*CallExpr)
+	c := ex.targets[k].Expr.(*parser.CallExpr)
 	row := func(t int64, v float64) outRow {
 		cells := make([]any, len(ex.targets)+1)
 		for i, tg := range ex.targets {
@@ -1344,7 +1350,7 @@ func (ex *execState) multiRows(k int, b int64, vs []sample, tags map[string]stri
 			out = append(out, row(b, x))
 		}
 	case "top", "bottom":
-		nf, _ := numberArg(c.Args[1])
+		nf, _ := parser.NumberArg(c.Args[1])
 		sorted := slices.Clone(vs)
 		sort.SliceStable(sorted, func(i, j int) bool {
 			a, z := sorted[i], sorted[j]
@@ -1373,40 +1379,40 @@ func (ex *execState) multiRows(k int, b int64, vs []sample, tags map[string]stri
 	return out
 }
 
-func (ex *execState) aggValue(e Expr, aggs map[*CallExpr]any, tags map[string]string) any {
+func (ex *execState) aggValue(e parser.Expr, aggs map[*parser.CallExpr]any, tags map[string]string) any {
 	switch x := e.(type) {
-	case *NumberExpr:
+	case *parser.NumberExpr:
 		return x.Val
-	case *ParenExpr:
+	case *parser.ParenExpr:
 		return ex.aggValue(x.X, aggs, tags)
-	case *NameExpr:
+	case *parser.NameExpr:
 		v, ok := tags[x.Name]
 		if !ok {
 			return nil
 		}
 		return v
-	case *UnaryExpr:
+	case *parser.UnaryExpr:
 		v, ok := ex.aggValue(x.X, aggs, tags).(float64)
 		if !ok {
 			return nil
 		}
-		return x.apply(v)
-	case *BinaryExpr:
+		return x.Apply(v)
+	case *parser.BinaryExpr:
 		l, lok := ex.aggValue(x.LHS, aggs, tags).(float64)
 		r, rok := ex.aggValue(x.RHS, aggs, tags).(float64)
 		if !lok || !rok {
 			return nil
 		}
 		return arith(x.Op, l, r)
-	case *CallExpr:
+	case *parser.CallExpr:
 		return aggs[x]
 	}
 	return nil
 }
 
 // aggregate applies an aggregate call to a non-empty multiset (DQL.md §10.1).
-func aggregate(c *CallExpr, vs []sample) any {
-	name, _ := aggregateOf(c)
+func aggregate(c *parser.CallExpr, vs []sample) any {
+	name, _ := parser.AggregateOf(c)
 	switch name {
 	case "count":
 		return float64(len(vs))
@@ -1446,7 +1452,7 @@ func aggregate(c *CallExpr, vs []sample) any {
 		}
 		return best.v
 	case "percentile":
-		p, _ := numberArg(c.Args[1])
+		p, _ := parser.NumberArg(c.Args[1])
 		xs := values(vs)
 		slices.Sort(xs)
 		r := int(math.Ceil(p / 100 * float64(len(xs))))
@@ -1616,23 +1622,23 @@ func rollupValue(name string, ts []int64, vs []float64) float64 {
 		}
 		return d / (float64(ts[n-1]-ts[n-2]) / 1000)
 	}
-	if m := percentileRollupRe.FindStringSubmatch(name); m != nil {
+	if p, ok := parser.PercentileRollup(name); ok {
 		xs := slices.Clone(vs)
 		slices.Sort(xs)
-		return quantile(xs, mustFloat(m[1])/100)
+		return quantile(xs, p/100)
 	}
 	panic(fmt.Errorf("BUG: unknown rollup %s", name))
 }
 
 // transformField is the internal column name of a transform's output.
-func transformField(c *CallExpr) string { return "\x00" + c.String() }
+func transformField(c *parser.CallExpr) string { return "\x00" + c.String() }
 
 // applyTransforms adds the output of every transform target as a column (step 4).
 func (ex *execState) applyTransforms(tls []*timeline) {
-	var calls []*CallExpr
+	var calls []*parser.CallExpr
 	for _, t := range ex.targets {
-		Walk(t.Expr, func(e Expr) bool {
-			if c, ok := e.(*CallExpr); ok && functions[c.Name].kind == fnTransform {
+		parser.Walk(t.Expr, func(e parser.Expr) bool {
+			if c, ok := e.(*parser.CallExpr); ok && parser.KindOf(c.Name) == parser.FuncTransform {
 				calls = append(calls, c)
 				return false
 			}
@@ -1641,13 +1647,13 @@ func (ex *execState) applyTransforms(tls []*timeline) {
 	}
 	for _, tl := range tls {
 		for _, c := range calls {
-			field := unparen(c.Args[0]).(*NameExpr).Name
+			field := parser.Unparen(c.Args[0]).(*parser.NameExpr).Name
 			tl.fields[transformField(c)] = transform(c, tl, field)
 		}
 	}
 }
 
-func transform(c *CallExpr, tl *timeline, field string) []float64 {
+func transform(c *parser.CallExpr, tl *timeline, field string) []float64 {
 	out := make([]float64, len(tl.ts))
 	for i := range out {
 		out[i] = math.NaN()
@@ -1663,7 +1669,7 @@ func transform(c *CallExpr, tl *timeline, field string) []float64 {
 		}
 	}
 	if c.Name == "moving_average" {
-		nf, _ := numberArg(c.Args[1])
+		nf, _ := parser.NumberArg(c.Args[1])
 		n := int(nf)
 		for j := n - 1; j < len(idx); j++ {
 			s := 0.0
@@ -1813,12 +1819,12 @@ func (ex *execState) fill(rows []outRow) []outRow {
 			continue
 		}
 		switch tg.Fill.Kind {
-		case FillValue:
+		case parser.FillValue:
 			var v any
 			switch fv := tg.Fill.Value.(type) {
-			case *NumberExpr:
+			case *parser.NumberExpr:
 				v = fv.Val
-			case *StringExpr:
+			case *parser.StringExpr:
 				v = fv.Val
 			}
 			for i := range out {
@@ -1826,7 +1832,7 @@ func (ex *execState) fill(rows []outRow) []outRow {
 					out[i].row[k+1] = v
 				}
 			}
-		case FillPrevious:
+		case parser.FillPrevious:
 			var prev any
 			for i := range out {
 				if out[i].row[k+1] == nil {
@@ -1835,7 +1841,7 @@ func (ex *execState) fill(rows []outRow) []outRow {
 					prev = out[i].row[k+1]
 				}
 			}
-		case FillLinear:
+		case parser.FillLinear:
 			lastIdx := -1
 			for i := range out {
 				v, ok := out[i].row[k+1].(float64)
@@ -1857,12 +1863,12 @@ func (ex *execState) fill(rows []outRow) []outRow {
 }
 
 // havingCond evaluates HAVING on a projected row; names refer to columns.
-func havingCond(e Expr, columns []string, r outRow, tags map[string]string) bool {
-	val := func(x Expr) any { return havingValue(x, columns, r, tags) }
+func havingCond(e parser.Expr, columns []string, r outRow, tags map[string]string) bool {
+	val := func(x parser.Expr) any { return havingValue(x, columns, r, tags) }
 	switch x := e.(type) {
-	case *ParenExpr:
+	case *parser.ParenExpr:
 		return havingCond(x.X, columns, r, tags)
-	case *BinaryExpr:
+	case *parser.BinaryExpr:
 		switch x.Op {
 		case "AND":
 			return havingCond(x.LHS, columns, r, tags) && havingCond(x.RHS, columns, r, tags)
@@ -1870,26 +1876,26 @@ func havingCond(e Expr, columns []string, r outRow, tags map[string]string) bool
 			return havingCond(x.LHS, columns, r, tags) || havingCond(x.RHS, columns, r, tags)
 		}
 		switch rv := x.RHS.(type) {
-		case *StringExpr:
+		case *parser.StringExpr:
 			s, ok := val(x.LHS).(string)
 			return ok && (s == rv.Val) == (x.Op == "=")
-		case *RegexExpr:
+		case *parser.RegexExpr:
 			s, ok := val(x.LHS).(string)
 			return ok && mustCompileAnchored(rv.Val).MatchString(s) == (x.Op == "=")
 		}
 		l, lok := val(x.LHS).(float64)
 		rr, rok := val(x.RHS).(float64)
 		return lok && rok && compare(x.Op, l, rr)
-	case *InExpr:
+	case *parser.InExpr:
 		v := val(x.X)
 		found := false
 		for _, el := range x.List.Elems {
 			switch lit := el.(type) {
-			case *NumberExpr:
+			case *parser.NumberExpr:
 				if f, ok := v.(float64); ok && f == lit.Val {
 					found = true
 				}
-			case *StringExpr:
+			case *parser.StringExpr:
 				if s, ok := v.(string); ok && s == lit.Val {
 					found = true
 				}
@@ -1901,13 +1907,13 @@ func havingCond(e Expr, columns []string, r outRow, tags map[string]string) bool
 }
 
 // havingValue evaluates an operand of HAVING: names are columns, then BY tags.
-func havingValue(e Expr, columns []string, r outRow, tags map[string]string) any {
+func havingValue(e parser.Expr, columns []string, r outRow, tags map[string]string) any {
 	switch x := e.(type) {
-	case *NumberExpr:
+	case *parser.NumberExpr:
 		return x.Val
-	case *ParenExpr:
+	case *parser.ParenExpr:
 		return havingValue(x.X, columns, r, tags)
-	case *NameExpr:
+	case *parser.NameExpr:
 		if v := columnValue(x.Name, columns, r); v != nil {
 			return v
 		}
@@ -1915,15 +1921,15 @@ func havingValue(e Expr, columns []string, r outRow, tags map[string]string) any
 			return v
 		}
 		return nil
-	case *CallExpr:
+	case *parser.CallExpr:
 		return columnValue(x.String(), columns, r)
-	case *UnaryExpr:
+	case *parser.UnaryExpr:
 		v, ok := havingValue(x.X, columns, r, tags).(float64)
 		if !ok {
 			return nil
 		}
-		return x.apply(v)
-	case *BinaryExpr:
+		return x.Apply(v)
+	case *parser.BinaryExpr:
 		l, lok := havingValue(x.LHS, columns, r, tags).(float64)
 		rr, rok := havingValue(x.RHS, columns, r, tags).(float64)
 		if !lok || !rok {
@@ -1950,7 +1956,7 @@ func columnValue(name string, columns []string, r outRow) any {
 func (ex *execState) sortSeries(groups []*group, columns []string) {
 	ob := ex.s.SOrderBy
 	name := ob.Name.Name
-	isTag := slices.ContainsFunc(ex.s.By, func(n *NameExpr) bool { return n.Name == name })
+	isTag := slices.ContainsFunc(ex.s.By, func(n *parser.NameExpr) bool { return n.Name == name })
 	key := func(g *group) any {
 		if isTag {
 			return g.tags[name]
@@ -1999,12 +2005,12 @@ func compareCells(a, b any) int {
 }
 
 // execShow answers the metadata functions (DQL.md §12).
-func execShow(ctx context.Context, src Source, s *ShowStmt, opts *Options) (*Result, error) {
+func execShow(ctx context.Context, src Source, s *parser.ShowStmt, opts *Options) (*Result, error) {
 	start, end, err := resolveRange(s.Time, opts, DefaultMetaRange)
 	if err != nil {
 		return nil, err
 	}
-	ex := &execState{opts: opts, tagKeys: map[string]bool{}, fieldSet: map[string]bool{}, s: &QueryStmt{Filter: s.Filter}}
+	ex := &execState{opts: opts, tagKeys: map[string]bool{}, fieldSet: map[string]bool{}, s: &parser.QueryStmt{Filter: s.Filter}}
 	// In metadata filters every name compared with a string is a tag.
 	tagFilter := ex.tagDNF(s.Filter)
 	withBase := func(base ...metricsql.LabelFilter) [][]metricsql.LabelFilter {
@@ -2014,9 +2020,9 @@ func execShow(ctx context.Context, src Source, s *ShowStmt, opts *Options) (*Res
 		}
 		return out
 	}
-	args := map[string]Expr{}
+	args := map[string]parser.Expr{}
 	for _, a := range s.Call.Args {
-		na := a.(*NamedArg)
+		na := a.(*parser.NamedArg)
 		args[strings.ToLower(na.Name)] = na.Value
 	}
 	off, lim := int64(0), int64(-1)
@@ -2131,9 +2137,9 @@ func execShow(ctx context.Context, src Source, s *ShowStmt, opts *Options) (*Res
 
 // tagValueKeys gives the tag keys show_tag_value lists values of, sorted: those keyin names
 // (no need to ask storage which exist), else those of the selected series keyin matches.
-func tagValueKeys(ctx context.Context, src Source, keyin Expr, fss [][]metricsql.LabelFilter, start, end int64) ([]string, error) {
+func tagValueKeys(ctx context.Context, src Source, keyin parser.Expr, fss [][]metricsql.LabelFilter, start, end int64) ([]string, error) {
 	var names []string
-	if _, isRegex := keyin.(*RegexExpr); keyin != nil && !isRegex {
+	if _, isRegex := keyin.(*parser.RegexExpr); keyin != nil && !isRegex {
 		names = stringList(keyin)
 	} else {
 		var err error
@@ -2151,26 +2157,26 @@ func tagValueKeys(ctx context.Context, src Source, keyin Expr, fss [][]metricsql
 	return slices.Compact(keys), nil
 }
 
-func keyMatches(keyin Expr, k string) bool {
+func keyMatches(keyin parser.Expr, k string) bool {
 	switch v := keyin.(type) {
 	case nil:
 		return true
-	case *RegexExpr:
+	case *parser.RegexExpr:
 		return mustCompileAnchored(v.Val).MatchString(k)
 	default:
 		return slices.Contains(stringList(v), k)
 	}
 }
 
-func stringList(e Expr) []string {
+func stringList(e parser.Expr) []string {
 	switch v := e.(type) {
-	case *ListExpr:
+	case *parser.ListExpr:
 		out := make([]string, 0, len(v.Elems))
 		for _, el := range v.Elems {
 			out = append(out, literalString(el))
 		}
 		return out
-	case *StringExpr:
+	case *parser.StringExpr:
 		return []string{v.Val}
 	}
 	return nil

@@ -1,6 +1,8 @@
 package dql
 
 import (
+	"vigil/storage/lib/dql/parser"
+
 	"context"
 	"sort"
 	"sync"
@@ -278,11 +280,11 @@ func listNames(ctx context.Context, src Source, m string, start, end int64) (*na
 }
 
 // referencedNames returns the names a statement mentions, sorted and without duplicates.
-func referencedNames(s *QueryStmt) []string {
+func referencedNames(s *parser.QueryStmt) []string {
 	set := map[string]bool{}
-	add := func(e Expr) {
-		Walk(e, func(x Expr) bool {
-			if n, ok := x.(*NameExpr); ok {
+	add := func(e parser.Expr) {
+		parser.Walk(e, func(x parser.Expr) bool {
+			if n, ok := x.(*parser.NameExpr); ok {
 				set[n.Name] = true
 			}
 			return true
@@ -299,7 +301,7 @@ func referencedNames(s *QueryStmt) []string {
 	for _, n := range s.By {
 		set[n.Name] = true
 	}
-	for _, o := range []*OrderBy{s.OrderBy, s.SOrderBy} {
+	for _, o := range []*parser.OrderBy{s.OrderBy, s.SOrderBy} {
 		if o != nil && o.Name != nil {
 			set[o.Name.Name] = true
 		}

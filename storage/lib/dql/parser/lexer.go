@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"encoding/base64"
@@ -28,7 +28,7 @@ func Lex(src string) ([]Token, error) {
 	for {
 		t, err := lx.next()
 		if err != nil {
-			return nil, withQuery(err, src, "")
+			return nil, WithQuery(err, src, "")
 		}
 		toks = append(toks, t)
 		if t.Kind == TokEOF {

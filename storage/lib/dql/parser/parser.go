@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"fmt"
@@ -28,14 +28,14 @@ func Parse(q string) (stmt Stmt, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(*Error); ok {
-				stmt, err = nil, withQuery(e, q, "")
+				stmt, err = nil, WithQuery(e, q, "")
 				return
 			}
 			panic(r)
 		}
 	}()
 	if len(q) > MaxQueryLen {
-		return nil, newError(CodeParseError, "query is %d bytes long; the maximum is %d bytes", len(q), MaxQueryLen)
+		return nil, NewError(CodeParseError, "query is %d bytes long; the maximum is %d bytes", len(q), MaxQueryLen)
 	}
 	toks, err := Lex(q)
 	if err != nil {
@@ -54,18 +54,18 @@ func ParseFilter(text string) (e Expr, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if pe, ok := r.(*Error); ok {
-				e, err = nil, withQuery(pe, text, "conditions")
+				e, err = nil, WithQuery(pe, text, "conditions")
 				return
 			}
 			panic(r)
 		}
 	}()
 	if len(text) > MaxQueryLen {
-		return nil, newError(CodeParseError, "conditions are %d bytes long; the maximum is %d bytes", len(text), MaxQueryLen)
+		return nil, NewError(CodeParseError, "conditions are %d bytes long; the maximum is %d bytes", len(text), MaxQueryLen)
 	}
 	toks, err := Lex(text)
 	if err != nil {
-		return nil, withQuery(err, text, "conditions")
+		return nil, WithQuery(err, text, "conditions")
 	}
 	p := &parser{src: text, toks: toks}
 	if p.peek().Kind == TokEOF {

@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"fmt"
@@ -13,55 +13,48 @@ import (
 const (
 	MaxLimit  = 10000
 	MaxOffset = 1000000
-	// DefaultLimit is the number of rows per series when there is no LIMIT.
-	DefaultLimit = 1000
-	// DefaultSLimit is the number of series when there is no SLIMIT and the caller did
-	// not disable it.
-	DefaultSLimit = 20
-	// MaxBuckets is the number of buckets per series allowed without max_point.
-	MaxBuckets = 10000
 )
 
-type funcKind int
+type FuncKind int
 
 const (
-	fnAggregate funcKind = iota + 1
-	fnTransform
-	fnRow
+	FuncAggregate FuncKind = iota + 1
+	FuncTransform
+	FuncRow
 )
 
 type funcInfo struct {
-	kind funcKind
+	kind FuncKind
 	// extra describes the arguments after the field: "" none, "percentile", "n".
 	extra string
 }
 
 // functions usable in the target clause.
 var functions = map[string]funcInfo{
-	"avg":                     {fnAggregate, ""},
-	"sum":                     {fnAggregate, ""},
-	"min":                     {fnAggregate, ""},
-	"max":                     {fnAggregate, ""},
-	"count":                   {fnAggregate, ""},
-	"first":                   {fnAggregate, ""},
-	"last":                    {fnAggregate, ""},
-	"median":                  {fnAggregate, ""},
-	"percentile":              {fnAggregate, "percentile"},
-	"stddev":                  {fnAggregate, ""},
-	"spread":                  {fnAggregate, ""},
-	"mode":                    {fnAggregate, ""},
-	"count_distinct":          {fnAggregate, ""},
-	"distinct":                {fnAggregate, ""},
-	"top":                     {fnAggregate, "n"},
-	"bottom":                  {fnAggregate, "n"},
-	"difference":              {fnTransform, ""},
-	"derivative":              {fnTransform, ""},
-	"non_negative_derivative": {fnTransform, ""},
-	"non_negative_difference": {fnTransform, ""},
-	"moving_average":          {fnTransform, "n"},
-	"abs":                     {fnRow, ""},
-	"round":                   {fnRow, ""},
-	"log":                     {fnRow, "base"},
+	"avg":                     {FuncAggregate, ""},
+	"sum":                     {FuncAggregate, ""},
+	"min":                     {FuncAggregate, ""},
+	"max":                     {FuncAggregate, ""},
+	"count":                   {FuncAggregate, ""},
+	"first":                   {FuncAggregate, ""},
+	"last":                    {FuncAggregate, ""},
+	"median":                  {FuncAggregate, ""},
+	"percentile":              {FuncAggregate, "percentile"},
+	"stddev":                  {FuncAggregate, ""},
+	"spread":                  {FuncAggregate, ""},
+	"mode":                    {FuncAggregate, ""},
+	"count_distinct":          {FuncAggregate, ""},
+	"distinct":                {FuncAggregate, ""},
+	"top":                     {FuncAggregate, "n"},
+	"bottom":                  {FuncAggregate, "n"},
+	"difference":              {FuncTransform, ""},
+	"derivative":              {FuncTransform, ""},
+	"non_negative_derivative": {FuncTransform, ""},
+	"non_negative_difference": {FuncTransform, ""},
+	"moving_average":          {FuncTransform, "n"},
+	"abs":                     {FuncRow, ""},
+	"round":                   {FuncRow, ""},
+	"log":                     {FuncRow, "base"},
 }
 
 // multiRowAggregates return several rows per bucket; their column is named after the
@@ -87,14 +80,42 @@ var rollupNames = map[string]bool{
 
 var percentileRollupRe = regexp.MustCompile(`^[pP]([0-9]+(\.[0-9]+)?)$`)
 
-func errAt(code string, n Node, format string, args ...any) *Error {
+func ErrorAt(code string, n Node, format string, args ...any) *Error {
 	p, e := n.Range()
 	return errorf(code, p, e, format, args...)
 }
 
+// kindOf returns the kind of a target function, 0 when name is not one.
+func KindOf(name string) FuncKind { return functions[name].kind }
+
+// isMultiRow reports whether the aggregate name returns several rows per bucket
+// (distinct, top, bottom).
+func IsMultiRow(name string) bool { return multiRowAggregates[name] }
+
+// percentileRollup returns NN of a pNN rollup name (p99, p99.9), a percentage.
+func PercentileRollup(name string) (float64, bool) {
+	m := percentileRollupRe.FindStringSubmatch(name)
+	if m == nil {
+		return 0, false
+	}
+	return mustFloat(m[1]), true
+}
+
+// checkConditions validates a filter parsed by ParseFilter from the API's conditions; its
+// errors point into text.
+func CheckConditions(cond Expr, text string) error {
+	if err := checkNames(cond, "conditions"); err != nil {
+		return WithQuery(err, text, "conditions")
+	}
+	if err := checkCond(cond); err != nil {
+		return WithQuery(err, text, "conditions")
+	}
+	return nil
+}
+
 func checkName(n *NameExpr, where string) error {
 	if tenancy.IsReserved(n.Name) {
-		return errAt(CodeForbiddenLabel, n, "label %q may not be used in %s: names starting with \"__\" and tenancy labels are reserved", n.Name, where)
+		return ErrorAt(CodeForbiddenLabel, n, "label %q may not be used in %s: names starting with \"__\" and tenancy labels are reserved", n.Name, where)
 	}
 	return nil
 }
@@ -125,19 +146,19 @@ func Check(st Stmt, q string) error {
 	case *OuterStmt:
 		err = checkOuter(s)
 	}
-	return withQuery(err, q, "")
+	return WithQuery(err, q, "")
 }
 
 // isAggregateCall reports whether e is a call of an aggregate function.
-func isAggregateCall(e Expr) bool {
+func IsAggregateCall(e Expr) bool {
 	c, ok := e.(*CallExpr)
-	return ok && functions[c.Name].kind == fnAggregate
+	return ok && functions[c.Name].kind == FuncAggregate
 }
 
-func containsAggregate(e Expr) bool {
+func ContainsAggregate(e Expr) bool {
 	found := false
 	Walk(e, func(x Expr) bool {
-		if isAggregateCall(x) {
+		if IsAggregateCall(x) {
 			found = true
 		}
 		return !found
@@ -145,7 +166,7 @@ func containsAggregate(e Expr) bool {
 	return found
 }
 
-func containsKind(e Expr, k funcKind) bool {
+func ContainsKind(e Expr, k FuncKind) bool {
 	found := false
 	Walk(e, func(x Expr) bool {
 		if c, ok := x.(*CallExpr); ok && functions[c.Name].kind == k {
@@ -177,7 +198,7 @@ func checkQuery(s *QueryStmt) error {
 		if err := checkTargetExpr(t.Expr, false); err != nil {
 			return err
 		}
-		if containsAggregate(t.Expr) {
+		if ContainsAggregate(t.Expr) {
 			hasAgg = true
 		}
 	}
@@ -191,12 +212,12 @@ func checkQuery(s *QueryStmt) error {
 			c, ok := t.Expr.(*CallExpr)
 			if ok && multiRowAggregates[c.Name] {
 				if t.Fill != nil {
-					return errAt(CodeSemanticError, t, "%s() returns rows, not one value per bucket; it cannot be filled", c.Name)
+					return ErrorAt(CodeSemanticError, t, "%s() returns rows, not one value per bucket; it cannot be filled", c.Name)
 				}
 				for _, o := range s.Targets {
 					if o != t {
 						if _, isName := o.Expr.(*NameExpr); !isName {
-							return errAt(CodeSemanticError, o, "%s() must be the only aggregate target (BY tags may be added)", c.Name)
+							return ErrorAt(CodeSemanticError, o, "%s() must be the only aggregate target (BY tags may be added)", c.Name)
 						}
 					}
 				}
@@ -214,7 +235,7 @@ func checkQuery(s *QueryStmt) error {
 				return !found
 			})
 			if found {
-				return errAt(CodeSemanticError, t, "distinct(), top() and bottom() cannot be used inside expressions")
+				return ErrorAt(CodeSemanticError, t, "distinct(), top() and bottom() cannot be used inside expressions")
 			}
 		}
 	}
@@ -222,11 +243,11 @@ func checkQuery(s *QueryStmt) error {
 		if t.Fill == nil {
 			continue
 		}
-		if !containsAggregate(t.Expr) {
-			return errAt(CodeSemanticError, t, "fill() needs an aggregate target such as fill(avg(x), 0)")
+		if !ContainsAggregate(t.Expr) {
+			return ErrorAt(CodeSemanticError, t, "fill() needs an aggregate target such as fill(avg(x), 0)")
 		}
 		if s.Time == nil || s.Time.Interval == nil {
-			return errAt(CodeSemanticError, t, "fill() needs an interval in the time expression, such as [1h::1m]")
+			return ErrorAt(CodeSemanticError, t, "fill() needs an interval in the time expression, such as [1h::1m]")
 		}
 	}
 	if s.Filter != nil {
@@ -256,7 +277,7 @@ func checkQuery(s *QueryStmt) error {
 		}
 	}
 	if s.OrderBy != nil && !strings.EqualFold(s.OrderBy.Name.Name, "time") {
-		return errAt(CodeSemanticError, s.OrderBy.Name, "ORDER BY %s: metrics can only be ordered by time; use SORDER BY to order series", s.OrderBy.Name.Name)
+		return ErrorAt(CodeSemanticError, s.OrderBy.Name, "ORDER BY %s: metrics can only be ordered by time; use SORDER BY to order series", s.OrderBy.Name.Name)
 	}
 	if s.SOrderBy != nil {
 		if err := checkName(s.SOrderBy.Name, "SORDER BY"); err != nil {
@@ -268,22 +289,22 @@ func checkQuery(s *QueryStmt) error {
 		c   *IntClause
 		max int64
 	}{{"LIMIT", s.Limit, MaxLimit}, {"SLIMIT", s.SLimit, MaxLimit}, {"OFFSET", s.Offset, MaxOffset}, {"SOFFSET", s.SOffset, MaxOffset}} {
-		if err := checkIntClause(c.kw, c.c, c.max); err != nil {
+		if err := CheckIntClause(c.kw, c.c, c.max); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func checkIntClause(kw string, c *IntClause, maxN int64) error {
+func CheckIntClause(kw string, c *IntClause, maxN int64) error {
 	if c == nil {
 		return nil
 	}
 	if (kw == "LIMIT" || kw == "SLIMIT") && c.N == 0 {
-		return errAt(CodeInvalidArgument, c, "%s must be between 1 and %d", kw, maxN)
+		return ErrorAt(CodeInvalidArgument, c, "%s must be between 1 and %d", kw, maxN)
 	}
 	if c.N > maxN {
-		return errAt(CodeLimitTooLarge, c, "%s %d is larger than the maximum %d", kw, c.N, maxN)
+		return ErrorAt(CodeLimitTooLarge, c, "%s %d is larger than the maximum %d", kw, c.N, maxN)
 	}
 	return nil
 }
@@ -305,15 +326,15 @@ func checkTargetExpr(e Expr, inAgg bool) error {
 	case *CallExpr:
 		return checkCall(x)
 	case *StringExpr:
-		return errAt(CodeInvalidArgument, x, "a string is not a valid target; targets are fields, tags, numbers and functions")
+		return ErrorAt(CodeInvalidArgument, x, "a string is not a valid target; targets are fields, tags, numbers and functions")
 	}
-	return errAt(CodeParseError, e, "%s is not a valid target", e.String())
+	return ErrorAt(CodeParseError, e, "%s is not a valid target", e.String())
 }
 
 func checkCall(c *CallExpr) error {
 	fi, ok := functions[c.Name]
 	if !ok {
-		return errAt(CodeUnknownFunction, c, "unknown function %s(); known: avg, sum, min, max, count, first, last, percentile, median, stddev, spread, mode, count_distinct, distinct, top, bottom, difference, derivative, non_negative_derivative, non_negative_difference, moving_average, abs, round, log", c.Name)
+		return ErrorAt(CodeUnknownFunction, c, "unknown function %s(); known: avg, sum, min, max, count, first, last, percentile, median, stddev, spread, mode, count_distinct, distinct, top, bottom, difference, derivative, non_negative_derivative, non_negative_difference, moving_average, abs, round, log", c.Name)
 	}
 	nargs := 1
 	switch fi.extra {
@@ -327,38 +348,38 @@ func checkCall(c *CallExpr) error {
 		}
 	}
 	if len(c.Args) != nargs {
-		return errAt(CodeInvalidArgument, c, "%s() takes %d argument(s), got %d", c.Name, nargs, len(c.Args))
+		return ErrorAt(CodeInvalidArgument, c, "%s() takes %d argument(s), got %d", c.Name, nargs, len(c.Args))
 	}
 	for _, a := range c.Args {
 		if _, ok := a.(*NamedArg); ok {
-			return errAt(CodeInvalidArgument, a, "%s() takes no named arguments", c.Name)
+			return ErrorAt(CodeInvalidArgument, a, "%s() takes no named arguments", c.Name)
 		}
 	}
 	switch fi.kind {
-	case fnAggregate, fnTransform:
+	case FuncAggregate, FuncTransform:
 		if isCountDistinct(c) {
 			break
 		}
-		if _, ok := unparen(c.Args[0]).(*NameExpr); !ok {
-			return errAt(CodeInvalidArgument, c.Args[0], "the argument of %s() must be a field name", c.Name)
+		if _, ok := Unparen(c.Args[0]).(*NameExpr); !ok {
+			return ErrorAt(CodeInvalidArgument, c.Args[0], "the argument of %s() must be a field name", c.Name)
 		}
-	case fnRow:
+	case FuncRow:
 		if err := checkTargetExpr(c.Args[0], false); err != nil {
 			return err
 		}
-		if containsAggregate(c.Args[0]) || containsKind(c.Args[0], fnTransform) {
-			return errAt(CodeSemanticError, c.Args[0], "%s() applies to row values, not to aggregates or transforms", c.Name)
+		if ContainsAggregate(c.Args[0]) || ContainsKind(c.Args[0], FuncTransform) {
+			return ErrorAt(CodeSemanticError, c.Args[0], "%s() applies to row values, not to aggregates or transforms", c.Name)
 		}
 	}
 	if nargs == 2 {
-		n, ok := numberArg(c.Args[1])
+		n, ok := NumberArg(c.Args[1])
 		if !ok {
-			return errAt(CodeInvalidArgument, c.Args[1], "the second argument of %s() must be a number", c.Name)
+			return ErrorAt(CodeInvalidArgument, c.Args[1], "the second argument of %s() must be a number", c.Name)
 		}
 		switch fi.extra {
 		case "percentile":
 			if n < 0 || n > 100 {
-				return errAt(CodeInvalidArgument, c.Args[1], "percentile %v is outside [0, 100]", n)
+				return ErrorAt(CodeInvalidArgument, c.Args[1], "percentile %v is outside [0, 100]", n)
 			}
 		case "n":
 			if n < 1 || n != float64(int64(n)) || n > MaxLimit {
@@ -366,24 +387,24 @@ func checkCall(c *CallExpr) error {
 				if c.Name == "top" || c.Name == "bottom" {
 					what = "count"
 				}
-				return errAt(CodeInvalidArgument, c.Args[1], "%s() %s must be an integer between 1 and %d", c.Name, what, MaxLimit)
+				return ErrorAt(CodeInvalidArgument, c.Args[1], "%s() %s must be an integer between 1 and %d", c.Name, what, MaxLimit)
 			}
 		case "base":
 			if n <= 0 || n == 1 {
-				return errAt(CodeInvalidArgument, c.Args[1], "log() base must be positive and not 1")
+				return ErrorAt(CodeInvalidArgument, c.Args[1], "log() base must be positive and not 1")
 			}
 		}
 	}
 	return nil
 }
 
-func numberArg(e Expr) (float64, bool) {
-	switch x := unparen(e).(type) {
+func NumberArg(e Expr) (float64, bool) {
+	switch x := Unparen(e).(type) {
 	case *NumberExpr:
 		return x.Val, true
 	case *UnaryExpr:
-		if v, ok := numberArg(x.X); ok {
-			return x.apply(v), true
+		if v, ok := NumberArg(x.X); ok {
+			return x.Apply(v), true
 		}
 	}
 	return 0, false
@@ -396,7 +417,7 @@ func checkAggregateTarget(e Expr, byNames map[string]bool) error {
 		if byNames[n.Name] {
 			return nil
 		}
-		return errAt(CodeSemanticError, n, "%s is neither an aggregate nor a BY tag; aggregates cannot be mixed with raw fields", n.Name)
+		return ErrorAt(CodeSemanticError, n, "%s is neither an aggregate nor a BY tag; aggregates cannot be mixed with raw fields", n.Name)
 	}
 	var err error
 	Walk(e, func(x Expr) bool {
@@ -406,15 +427,15 @@ func checkAggregateTarget(e Expr, byNames map[string]bool) error {
 		switch c := x.(type) {
 		case *CallExpr:
 			switch functions[c.Name].kind {
-			case fnAggregate:
+			case FuncAggregate:
 				return false
-			case fnTransform:
-				err = errAt(CodeSemanticError, c, "transform %s() cannot be mixed with aggregates", c.Name)
-			case fnRow:
-				err = errAt(CodeSemanticError, c, "%s() cannot be mixed with aggregates", c.Name)
+			case FuncTransform:
+				err = ErrorAt(CodeSemanticError, c, "transform %s() cannot be mixed with aggregates", c.Name)
+			case FuncRow:
+				err = ErrorAt(CodeSemanticError, c, "%s() cannot be mixed with aggregates", c.Name)
 			}
 		case *NameExpr:
-			err = errAt(CodeSemanticError, c, "%s is used outside an aggregate; aggregates cannot be mixed with raw fields", c.Name)
+			err = ErrorAt(CodeSemanticError, c, "%s is used outside an aggregate; aggregates cannot be mixed with raw fields", c.Name)
 		}
 		return true
 	})
@@ -437,44 +458,44 @@ func checkCond(e Expr) error {
 			return checkComparison(x)
 		}
 	case *InExpr:
-		if _, ok := unparen(x.X).(*NameExpr); !ok {
-			return errAt(CodeInvalidArgument, x.X, "IN needs a tag or field name on its left")
+		if _, ok := Unparen(x.X).(*NameExpr); !ok {
+			return ErrorAt(CodeInvalidArgument, x.X, "IN needs a tag or field name on its left")
 		}
 		for _, el := range x.List.Elems {
 			switch el.(type) {
 			case *StringExpr, *NumberExpr:
 			default:
-				return errAt(CodeInvalidArgument, el, "IN lists hold strings and numbers")
+				return ErrorAt(CodeInvalidArgument, el, "IN lists hold strings and numbers")
 			}
 		}
 		return nil
 	case *CallExpr:
 		if _, ok := functions[x.Name]; !ok {
-			return errAt(CodeUnknownFunction, x, "function %s() cannot be used as a filter condition in M", x.Name)
+			return ErrorAt(CodeUnknownFunction, x, "function %s() cannot be used as a filter condition in M", x.Name)
 		}
 	}
-	return errAt(CodeSemanticError, e, "%s is not a condition; write a comparison such as host = 'a' or idle > 90", e.String())
+	return ErrorAt(CodeSemanticError, e, "%s is not a condition; write a comparison such as host = 'a' or idle > 90", e.String())
 }
 
 func checkComparison(b *BinaryExpr) error {
 	switch r := b.RHS.(type) {
 	case *RegexExpr:
 		if b.Op != "=" && b.Op != "!=" {
-			return errAt(CodeInvalidArgument, b, "a regex can only be compared with = or !=")
+			return ErrorAt(CodeInvalidArgument, b, "a regex can only be compared with = or !=")
 		}
-		if _, ok := unparen(b.LHS).(*NameExpr); !ok {
-			return errAt(CodeInvalidArgument, b.LHS, "a regex match needs a tag name on its left")
+		if _, ok := Unparen(b.LHS).(*NameExpr); !ok {
+			return ErrorAt(CodeInvalidArgument, b.LHS, "a regex match needs a tag name on its left")
 		}
 		if _, err := regexp.Compile(r.Val); err != nil {
-			return errAt(CodeInvalidArgument, r, "invalid regex: %s", err)
+			return ErrorAt(CodeInvalidArgument, r, "invalid regex: %s", err)
 		}
 		return nil
 	case *StringExpr:
-		if _, ok := unparen(b.LHS).(*NameExpr); !ok {
-			return errAt(CodeInvalidArgument, b.LHS, "a string comparison needs a tag name on its left")
+		if _, ok := Unparen(b.LHS).(*NameExpr); !ok {
+			return ErrorAt(CodeInvalidArgument, b.LHS, "a string comparison needs a tag name on its left")
 		}
 		if b.Op != "=" && b.Op != "!=" {
-			return errAt(CodeInvalidArgument, b, "a string can only be compared with = or != (tags also take IN, NOT IN and regexes; fields compare with numbers), not %s", b.Op)
+			return ErrorAt(CodeInvalidArgument, b, "a string can only be compared with = or != (tags also take IN, NOT IN and regexes; fields compare with numbers), not %s", b.Op)
 		}
 		return nil
 	}
@@ -503,42 +524,42 @@ func checkValueExpr(e Expr) error {
 			}
 			return checkValueExpr(x.RHS)
 		}
-		return errAt(CodeSemanticError, x, "unexpected condition inside a comparison; use parentheses around conditions")
+		return ErrorAt(CodeSemanticError, x, "unexpected condition inside a comparison; use parentheses around conditions")
 	case *CallExpr:
-		if fi, ok := functions[x.Name]; ok && fi.kind == fnAggregate {
+		if fi, ok := functions[x.Name]; ok && fi.kind == FuncAggregate {
 			if err := checkCall(x); err != nil {
 				return err
 			}
 			return nil
 		}
-		return errAt(CodeUnknownFunction, x, "function %s() cannot be used in a condition", x.Name)
+		return ErrorAt(CodeUnknownFunction, x, "function %s() cannot be used in a condition", x.Name)
 	case *StringExpr:
-		return errAt(CodeInvalidArgument, x, "a string must be on the right of = or !=")
+		return ErrorAt(CodeInvalidArgument, x, "a string must be on the right of = or !=")
 	case *RegexExpr:
-		return errAt(CodeInvalidArgument, x, "a regex must be on the right of = or !=")
+		return ErrorAt(CodeInvalidArgument, x, "a regex must be on the right of = or !=")
 	}
-	return errAt(CodeInvalidArgument, e, "%s cannot be compared", e.String())
+	return ErrorAt(CodeInvalidArgument, e, "%s cannot be compared", e.String())
 }
 
 func checkTime(te *TimeExpr) error {
 	if te.Interval != nil && te.Interval.Ms <= 0 {
-		return errAt(CodeInvalidArgument, te.Interval, "interval %s must be at least 1ms", te.Interval.Text)
+		return ErrorAt(CodeInvalidArgument, te.Interval, "interval %s must be at least 1ms", te.Interval.Text)
 	}
 	if te.Rollup != "" {
 		if te.Interval == nil {
-			return errAt(CodeInvalidArgument, te, "rollup %s needs an interval, such as [1h::1m:%s]", te.Rollup, te.Rollup)
+			return ErrorAt(CodeInvalidArgument, te, "rollup %s needs an interval, such as [1h::1m:%s]", te.Rollup, te.Rollup)
 		}
 		if !IsRollup(te.Rollup) {
 			return errorf(CodeUnknownFunction, te.RollupPos.Pos, te.RollupPos.End, "unknown rollup %s; known: avg, sum, min, max, count, first, last, stddev, median, pNN, deriv, rate, irate", te.Rollup)
 		}
-		if m := percentileRollupRe.FindStringSubmatch(te.Rollup); m != nil {
-			if q := mustFloat(m[1]); q > 100 {
+		if q, ok := PercentileRollup(te.Rollup); ok {
+			if q > 100 {
 				return errorf(CodeInvalidArgument, te.RollupPos.Pos, te.RollupPos.End, "rollup %s: percentile %v is outside [0, 100]", te.Rollup, q)
 			}
 		}
 	}
 	if te.From != nil && te.To != nil && !te.From.Relative && !te.To.Relative && te.From.Value >= te.To.Value {
-		return errAt(CodeInvalidArgument, te, "start %s is not before end %s", te.From.Text, te.To.Text)
+		return ErrorAt(CodeInvalidArgument, te, "start %s is not before end %s", te.From.Text, te.To.Text)
 	}
 	return nil
 }
@@ -558,30 +579,30 @@ var showFunctions = map[string]map[string]bool{
 func checkShow(s *ShowStmt) error {
 	allowed, ok := showFunctions[s.Call.Name]
 	if !ok {
-		return errAt(CodeUnknownFunction, s.Call, "unknown metadata function %s(); known: show_measurement, show_tag_key, show_tag_value, show_field_key", s.Call.Name)
+		return ErrorAt(CodeUnknownFunction, s.Call, "unknown metadata function %s(); known: show_measurement, show_tag_key, show_tag_value, show_field_key", s.Call.Name)
 	}
 	for _, a := range s.Call.Args {
 		na, ok := a.(*NamedArg)
 		if !ok {
-			return errAt(CodeInvalidArgument, a, "%s() takes named arguments such as from=['cpu']", s.Call.Name)
+			return ErrorAt(CodeInvalidArgument, a, "%s() takes named arguments such as from=['cpu']", s.Call.Name)
 		}
 		if !allowed[strings.ToLower(na.Name)] {
-			return errAt(CodeInvalidArgument, na, "%s() has no argument %q", s.Call.Name, na.Name)
+			return ErrorAt(CodeInvalidArgument, na, "%s() has no argument %q", s.Call.Name, na.Name)
 		}
 		switch v := na.Value.(type) {
 		case *ListExpr:
 			for _, el := range v.Elems {
 				if _, ok := el.(*StringExpr); !ok {
-					return errAt(CodeInvalidArgument, el, "%s= takes a list of strings", na.Name)
+					return ErrorAt(CodeInvalidArgument, el, "%s= takes a list of strings", na.Name)
 				}
 			}
 		case *RegexExpr:
 			if _, err := regexp.Compile(v.Val); err != nil {
-				return errAt(CodeInvalidArgument, v, "invalid regex: %s", err)
+				return ErrorAt(CodeInvalidArgument, v, "invalid regex: %s", err)
 			}
 		case *StringExpr:
 		default:
-			return errAt(CodeInvalidArgument, na.Value, "%s= takes a list of strings, a string or a regex", na.Name)
+			return ErrorAt(CodeInvalidArgument, na.Value, "%s= takes a list of strings, a string or a regex", na.Name)
 		}
 		if strings.EqualFold(na.Name, "keyin") {
 			if err := checkNames(na.Value, s.Call.Name); err != nil {
@@ -602,13 +623,13 @@ func checkShow(s *ShowStmt) error {
 			return err
 		}
 		if s.Time.Interval != nil {
-			return errAt(CodeInvalidArgument, s.Time, "metadata functions take a time range without an interval")
+			return ErrorAt(CodeInvalidArgument, s.Time, "metadata functions take a time range without an interval")
 		}
 	}
-	if err := checkIntClause("LIMIT", s.Limit, MaxLimit); err != nil {
+	if err := CheckIntClause("LIMIT", s.Limit, MaxLimit); err != nil {
 		return err
 	}
-	return checkIntClause("OFFSET", s.Offset, MaxOffset)
+	return CheckIntClause("OFFSET", s.Offset, MaxOffset)
 }
 
 func mustFloat(s string) float64 {
@@ -624,20 +645,20 @@ func isCountDistinct(c *CallExpr) bool {
 	if c.Name != "count" || len(c.Args) != 1 {
 		return false
 	}
-	in, ok := unparen(c.Args[0]).(*CallExpr)
+	in, ok := Unparen(c.Args[0]).(*CallExpr)
 	if !ok || in.Name != "distinct" || len(in.Args) != 1 {
 		return false
 	}
-	_, ok = unparen(in.Args[0]).(*NameExpr)
+	_, ok = Unparen(in.Args[0]).(*NameExpr)
 	return ok
 }
 
 // aggregateOf returns the aggregate an aggregate call computes and the field it reads:
 // count(distinct(f)) is count_distinct over f.
-func aggregateOf(c *CallExpr) (name, field string) {
+func AggregateOf(c *CallExpr) (name, field string) {
 	if isCountDistinct(c) {
-		in := unparen(c.Args[0]).(*CallExpr)
-		return "count_distinct", unparen(in.Args[0]).(*NameExpr).Name
+		in := Unparen(c.Args[0]).(*CallExpr)
+		return "count_distinct", Unparen(in.Args[0]).(*NameExpr).Name
 	}
-	return c.Name, unparen(c.Args[0]).(*NameExpr).Name
+	return c.Name, Unparen(c.Args[0]).(*NameExpr).Name
 }

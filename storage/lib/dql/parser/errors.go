@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"errors"
@@ -6,20 +6,16 @@ import (
 	"strings"
 )
 
-// Error codes returned by the /v1/query/raw API (DQL.md §2, D-2).
+// Error codes of the language, returned by the /v1/query/raw API (DQL.md §2, D-2); the
+// engine adds the codes of evaluation (package dql).
 const (
 	CodeParseError          = "dql.parse_error"
 	CodeUnknownFunction     = "dql.unknown_function"
 	CodeInvalidArgument     = "dql.invalid_argument"
 	CodeSemanticError       = "dql.semantic_error"
-	CodeTimeRangeTooLarge   = "dql.time_range_too_large"
-	CodeTooManyPoints       = "dql.too_many_points"
-	CodeTooManySeries       = "dql.too_many_series"
 	CodeLimitTooLarge       = "dql.limit_too_large"
 	CodeForbiddenLabel      = "dql.forbidden_label"
 	CodeUnsupportedNamespce = "dql.unsupported_namespace"
-	CodeTimeout             = "dql.timeout"
-	CodeStorageError        = "dql.storage_error"
 )
 
 // Error is a DQL error with a code and, when it comes from the query text, the byte range
@@ -72,14 +68,8 @@ func errorf(code string, pos, end int, format string, args ...any) *Error {
 }
 
 // newError returns an error without a position.
-func newError(code, format string, args ...any) *Error {
+func NewError(code, format string, args ...any) *Error {
 	return &Error{Code: code, Pos: -1, End: -1, Msg: fmt.Sprintf(format, args...)}
-}
-
-// NewLimitError returns the error a Source reports when a request would touch more series
-// than FetchRequest.MaxSeries allows.
-func NewLimitError(format string, args ...any) error {
-	return newError(CodeTooManySeries, format, args...)
 }
 
 // AsError returns err as *Error when it is one (or wraps one).
@@ -91,7 +81,7 @@ func AsError(err error) (*Error, bool) {
 	return nil, false
 }
 
-func withQuery(err error, q, context string) error {
+func WithQuery(err error, q, context string) error {
 	if e, ok := AsError(err); ok && e.Query == "" && e.Pos >= 0 {
 		e.Query = q
 		e.Context = context
