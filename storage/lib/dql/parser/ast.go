@@ -282,7 +282,7 @@ func Walk(e Expr, fn func(Expr) bool) {
 	}
 }
 
-// unparen strips parentheses.
+// Unparen strips parentheses.
 func Unparen(e Expr) Expr {
 	for {
 		p, ok := e.(*ParenExpr)

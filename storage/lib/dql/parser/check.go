@@ -1,9 +1,7 @@
 package parser
 
 import (
-	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"vigil/storage/lib/tenancy"
@@ -15,93 +13,7 @@ const (
 	MaxOffset = 1000000
 )
 
-type FuncKind int
-
-const (
-	FuncAggregate FuncKind = iota + 1
-	FuncTransform
-	FuncRow
-)
-
-type funcInfo struct {
-	kind FuncKind
-	// extra describes the arguments after the field: "" none, "percentile", "n".
-	extra string
-}
-
-// functions usable in the target clause.
-var functions = map[string]funcInfo{
-	"avg":                     {FuncAggregate, ""},
-	"sum":                     {FuncAggregate, ""},
-	"min":                     {FuncAggregate, ""},
-	"max":                     {FuncAggregate, ""},
-	"count":                   {FuncAggregate, ""},
-	"first":                   {FuncAggregate, ""},
-	"last":                    {FuncAggregate, ""},
-	"median":                  {FuncAggregate, ""},
-	"percentile":              {FuncAggregate, "percentile"},
-	"stddev":                  {FuncAggregate, ""},
-	"spread":                  {FuncAggregate, ""},
-	"mode":                    {FuncAggregate, ""},
-	"count_distinct":          {FuncAggregate, ""},
-	"distinct":                {FuncAggregate, ""},
-	"top":                     {FuncAggregate, "n"},
-	"bottom":                  {FuncAggregate, "n"},
-	"difference":              {FuncTransform, ""},
-	"derivative":              {FuncTransform, ""},
-	"non_negative_derivative": {FuncTransform, ""},
-	"non_negative_difference": {FuncTransform, ""},
-	"moving_average":          {FuncTransform, "n"},
-	"abs":                     {FuncRow, ""},
-	"round":                   {FuncRow, ""},
-	"log":                     {FuncRow, "base"},
-}
-
-// multiRowAggregates return several rows per bucket; their column is named after the
-// field (DQL.md §10.1).
-var multiRowAggregates = map[string]bool{"distinct": true, "top": true, "bottom": true}
-
-// outerFunctions may wrap a whole statement (DQL.md §10.5).
-var outerFunctions = map[string]bool{
-	"abs": true, "cumsum": true, "derivative": true, "difference": true,
-	"non_negative_derivative": true, "non_negative_difference": true, "log2": true,
-	"log10": true, "moving_average": true, "rate": true, "irate": true, "avg": true,
-	"count": true, "count_distinct": true, "first": true, "last": true, "max": true,
-	"min": true, "series_sum": true, "eval": true,
-}
-
-const outerFunctionList = "abs, cumsum, derivative, difference, non_negative_derivative, non_negative_difference, log2, log10, moving_average, rate, irate, avg, count, count_distinct, first, last, max, min, series_sum, eval"
-
-// rollupNames valid as the 4th part of the time expression.
-var rollupNames = map[string]bool{
-	"avg": true, "sum": true, "min": true, "max": true, "count": true, "first": true,
-	"last": true, "stddev": true, "median": true, "deriv": true, "rate": true, "irate": true,
-}
-
-var percentileRollupRe = regexp.MustCompile(`^[pP]([0-9]+(\.[0-9]+)?)$`)
-
-func ErrorAt(code string, n Node, format string, args ...any) *Error {
-	p, e := n.Range()
-	return errorf(code, p, e, format, args...)
-}
-
-// kindOf returns the kind of a target function, 0 when name is not one.
-func KindOf(name string) FuncKind { return functions[name].kind }
-
-// isMultiRow reports whether the aggregate name returns several rows per bucket
-// (distinct, top, bottom).
-func IsMultiRow(name string) bool { return multiRowAggregates[name] }
-
-// percentileRollup returns NN of a pNN rollup name (p99, p99.9), a percentage.
-func PercentileRollup(name string) (float64, bool) {
-	m := percentileRollupRe.FindStringSubmatch(name)
-	if m == nil {
-		return 0, false
-	}
-	return mustFloat(m[1]), true
-}
-
-// checkConditions validates a filter parsed by ParseFilter from the API's conditions; its
+// CheckConditions validates a filter parsed by ParseFilter from the API's conditions; its
 // errors point into text.
 func CheckConditions(cond Expr, text string) error {
 	if err := checkNames(cond, "conditions"); err != nil {
@@ -147,34 +59,6 @@ func Check(st Stmt, q string) error {
 		err = checkOuter(s)
 	}
 	return WithQuery(err, q, "")
-}
-
-// isAggregateCall reports whether e is a call of an aggregate function.
-func IsAggregateCall(e Expr) bool {
-	c, ok := e.(*CallExpr)
-	return ok && functions[c.Name].kind == FuncAggregate
-}
-
-func ContainsAggregate(e Expr) bool {
-	found := false
-	Walk(e, func(x Expr) bool {
-		if IsAggregateCall(x) {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func ContainsKind(e Expr, k FuncKind) bool {
-	found := false
-	Walk(e, func(x Expr) bool {
-		if c, ok := x.(*CallExpr); ok && functions[c.Name].kind == k {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 func checkQuery(s *QueryStmt) error {
@@ -296,6 +180,8 @@ func checkQuery(s *QueryStmt) error {
 	return nil
 }
 
+// CheckIntClause validates the number of a LIMIT, SLIMIT, OFFSET or SOFFSET clause (kw)
+// against its maximum.
 func CheckIntClause(kw string, c *IntClause, maxN int64) error {
 	if c == nil {
 		return nil
@@ -396,18 +282,6 @@ func checkCall(c *CallExpr) error {
 		}
 	}
 	return nil
-}
-
-func NumberArg(e Expr) (float64, bool) {
-	switch x := Unparen(e).(type) {
-	case *NumberExpr:
-		return x.Val, true
-	case *UnaryExpr:
-		if v, ok := NumberArg(x.X); ok {
-			return x.Apply(v), true
-		}
-	}
-	return 0, false
 }
 
 // checkAggregateTarget: with aggregates, a target is an aggregate expression (aggregates,
@@ -564,11 +438,6 @@ func checkTime(te *TimeExpr) error {
 	return nil
 }
 
-// IsRollup reports whether name is a rollup of the time expression.
-func IsRollup(name string) bool {
-	return rollupNames[strings.ToLower(name)] || percentileRollupRe.MatchString(name)
-}
-
 var showFunctions = map[string]map[string]bool{
 	"show_measurement": {},
 	"show_tag_key":     {"from": true},
@@ -630,35 +499,4 @@ func checkShow(s *ShowStmt) error {
 		return err
 	}
 	return CheckIntClause("OFFSET", s.Offset, MaxOffset)
-}
-
-func mustFloat(s string) float64 {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		panic(fmt.Errorf("BUG: %q is not a number: %w", s, err))
-	}
-	return v
-}
-
-// isCountDistinct reports whether c is count(distinct(f)), the same as count_distinct(f).
-func isCountDistinct(c *CallExpr) bool {
-	if c.Name != "count" || len(c.Args) != 1 {
-		return false
-	}
-	in, ok := Unparen(c.Args[0]).(*CallExpr)
-	if !ok || in.Name != "distinct" || len(in.Args) != 1 {
-		return false
-	}
-	_, ok = Unparen(in.Args[0]).(*NameExpr)
-	return ok
-}
-
-// aggregateOf returns the aggregate an aggregate call computes and the field it reads:
-// count(distinct(f)) is count_distinct over f.
-func AggregateOf(c *CallExpr) (name, field string) {
-	if isCountDistinct(c) {
-		in := Unparen(c.Args[0]).(*CallExpr)
-		return "count_distinct", Unparen(in.Args[0]).(*NameExpr).Name
-	}
-	return c.Name, Unparen(c.Args[0]).(*NameExpr).Name
 }

@@ -9,7 +9,7 @@ import (
 // eval(expr, A='<dql>', B='<dql>'). These are their checks; the statements they carry are
 // parsed and checked like any other.
 
-// outerQuery returns the statement text of the first call: its first positional string
+// OuterQuery returns the statement text of the first call: its first positional string
 // argument or its dql= argument.
 func OuterQuery(c *CallExpr) (*StringExpr, bool) {
 	for _, a := range c.Args {
@@ -26,7 +26,7 @@ func OuterQuery(c *CallExpr) (*StringExpr, bool) {
 	return nil, false
 }
 
-// parseInner parses and checks a statement passed as a string to an outer function.
+// ParseInner parses and checks a statement passed as a string to an outer function.
 func ParseInner(c *CallExpr, s *StringExpr) (*QueryStmt, error) {
 	st, err := Parse(s.Val)
 	if err == nil {

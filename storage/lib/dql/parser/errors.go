@@ -67,7 +67,7 @@ func errorf(code string, pos, end int, format string, args ...any) *Error {
 	return &Error{Code: code, Pos: pos, End: end, Msg: fmt.Sprintf(format, args...)}
 }
 
-// newError returns an error without a position.
+// NewError returns an error without a position.
 func NewError(code, format string, args ...any) *Error {
 	return &Error{Code: code, Pos: -1, End: -1, Msg: fmt.Sprintf(format, args...)}
 }
@@ -81,10 +81,18 @@ func AsError(err error) (*Error, bool) {
 	return nil, false
 }
 
+// WithQuery gives a positioned error without a query text the text q its range points
+// into; context names that text when it is not the query itself (such as "conditions").
 func WithQuery(err error, q, context string) error {
 	if e, ok := AsError(err); ok && e.Query == "" && e.Pos >= 0 {
 		e.Query = q
 		e.Context = context
 	}
 	return err
+}
+
+// ErrorAt returns an error with the range of node n.
+func ErrorAt(code string, n Node, format string, args ...any) *Error {
+	p, e := n.Range()
+	return errorf(code, p, e, format, args...)
 }

@@ -55,7 +55,7 @@ func checkTZ(c *CallExpr) error {
 	return err
 }
 
-// tzOffset returns the offset of tz() at time t (ms), in milliseconds east of UTC.
+// TZOffset returns the offset of tz() at time t (ms), in milliseconds east of UTC.
 func TZOffset(c *CallExpr, t int64) int64 {
 	off, loc, err := tzValue(c)
 	if err != nil {
