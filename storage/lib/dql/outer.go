@@ -60,6 +60,8 @@ func valueColumns(s ResultSeries) []int {
 
 func rowTime(row []any) int64 { t, _ := row[0].(int64); return t }
 
+// applyOuter applies one outer function to every series; a series left without rows is
+// dropped.
 func applyOuter(c *parser.CallExpr, series []ResultSeries) []ResultSeries {
 	if c.Name == "series_sum" {
 		return seriesSum(c, series)
@@ -70,141 +72,15 @@ func applyOuter(c *parser.CallExpr, series []ResultSeries) []ResultSeries {
 		var rows [][]any
 		switch c.Name {
 		case "abs", "log2", "log10", "cumsum":
-			sums := map[int]float64{}
-			for _, row := range s.Values {
-				r := slices.Clone(row)
-				for _, k := range cols {
-					v, ok := r[k].(float64)
-					if !ok {
-						continue
-					}
-					switch c.Name {
-					case "abs":
-						r[k] = math.Abs(v)
-					case "log2":
-						r[k] = jsonCell(math.Log2(v))
-					case "log10":
-						r[k] = jsonCell(math.Log10(v))
-					case "cumsum":
-						sums[k] += v
-						r[k] = sums[k]
-					}
-				}
-				rows = append(rows, r)
-			}
+			rows = outerPointwise(c.Name, s, cols)
 		case "difference", "non_negative_difference", "derivative", "non_negative_derivative", "rate", "irate":
-			for i := 1; i < len(s.Values); i++ {
-				prev, cur := s.Values[i-1], s.Values[i]
-				r := slices.Clone(cur)
-				keep := false
-				for _, k := range cols {
-					a, aok := prev[k].(float64)
-					b, bok := cur[k].(float64)
-					r[k] = nil
-					if !aok || !bok {
-						continue
-					}
-					d := b - a
-					if c.Name != "difference" && c.Name != "non_negative_difference" {
-						dt := float64(rowTime(cur)-rowTime(prev)) / 1000
-						if dt == 0 {
-							continue
-						}
-						d /= dt
-					}
-					if strings.HasPrefix(c.Name, "non_negative_") && d < 0 {
-						continue
-					}
-					r[k] = d
-					keep = true
-				}
-				if keep {
-					rows = append(rows, r)
-				}
-			}
+			rows = outerDeltas(c.Name, s, cols)
 		case "moving_average":
-			n := 0
-			for _, a := range c.Args {
-				if na, ok := a.(*parser.NamedArg); ok && strings.EqualFold(na.Name, "size") {
-					f, _ := parser.NumberArg(na.Value)
-					n = int(f)
-				} else if f, ok := parser.NumberArg(a); ok {
-					n = int(f)
-				}
-			}
-			for i := n - 1; i < len(s.Values); i++ {
-				r := slices.Clone(s.Values[i])
-				for _, k := range cols {
-					sum, ok := 0.0, true
-					for j := i - n + 1; j <= i; j++ {
-						v, isNum := s.Values[j][k].(float64)
-						if !isNum {
-							ok = false
-							break
-						}
-						sum += v
-					}
-					r[k] = nil
-					if ok {
-						r[k] = sum / float64(n)
-					}
-				}
-				rows = append(rows, r)
-			}
+			rows = outerMovingAverage(c, s, cols)
 		case "avg", "count", "count_distinct":
-			if len(s.Values) == 0 {
-				break
-			}
-			r := make([]any, len(s.Columns))
-			r[0] = int64(0)
-			for _, k := range cols {
-				var vs []float64
-				for _, row := range s.Values {
-					if v, ok := row[k].(float64); ok {
-						vs = append(vs, v)
-					}
-				}
-				switch c.Name {
-				case "count":
-					r[k] = float64(len(vs))
-				case "count_distinct":
-					slices.Sort(vs)
-					r[k] = float64(len(slices.Compact(vs)))
-				case "avg":
-					if len(vs) > 0 {
-						sum := 0.0
-						for _, v := range vs {
-							sum += v
-						}
-						r[k] = sum / float64(len(vs))
-					}
-				}
-			}
-			rows = append(rows, r)
+			rows = outerSummary(c.Name, s, cols)
 		case "first", "last", "max", "min":
-			if len(s.Values) == 0 || len(cols) == 0 {
-				break
-			}
-			k := cols[0]
-			best := -1
-			for i, row := range s.Values {
-				v, ok := row[k].(float64)
-				if !ok {
-					continue
-				}
-				if best < 0 {
-					best = i
-					continue
-				}
-				bv := s.Values[best][k].(float64)
-				switch {
-				case c.Name == "last", c.Name == "max" && v > bv, c.Name == "min" && v < bv:
-					best = i
-				}
-			}
-			if best >= 0 {
-				rows = append(rows, slices.Clone(s.Values[best]))
-			}
+			rows = outerPick(c.Name, s, cols)
 		}
 		if len(rows) == 0 {
 			continue
@@ -213,6 +89,166 @@ func applyOuter(c *parser.CallExpr, series []ResultSeries) []ResultSeries {
 		out = append(out, s)
 	}
 	return out
+}
+
+// outerPointwise computes abs, log2, log10 or cumsum of every value.
+func outerPointwise(name string, s ResultSeries, cols []int) [][]any {
+	var rows [][]any
+	sums := map[int]float64{}
+	for _, row := range s.Values {
+		r := slices.Clone(row)
+		for _, k := range cols {
+			v, ok := r[k].(float64)
+			if !ok {
+				continue
+			}
+			switch name {
+			case "abs":
+				r[k] = math.Abs(v)
+			case "log2":
+				r[k] = jsonCell(math.Log2(v))
+			case "log10":
+				r[k] = jsonCell(math.Log10(v))
+			case "cumsum":
+				sums[k] += v
+				r[k] = sums[k]
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// outerDeltas computes the differences (per second for derivatives and rates) between
+// consecutive rows; a row where no column has one is left out.
+func outerDeltas(name string, s ResultSeries, cols []int) [][]any {
+	var rows [][]any
+	for i := 1; i < len(s.Values); i++ {
+		prev, cur := s.Values[i-1], s.Values[i]
+		r := slices.Clone(cur)
+		keep := false
+		for _, k := range cols {
+			a, aok := prev[k].(float64)
+			b, bok := cur[k].(float64)
+			r[k] = nil
+			if !aok || !bok {
+				continue
+			}
+			d := b - a
+			if name != "difference" && name != "non_negative_difference" {
+				dt := float64(rowTime(cur)-rowTime(prev)) / 1000
+				if dt == 0 {
+					continue
+				}
+				d /= dt
+			}
+			if strings.HasPrefix(name, "non_negative_") && d < 0 {
+				continue
+			}
+			r[k] = d
+			keep = true
+		}
+		if keep {
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// outerMovingAverage averages each value with the size-1 before it.
+func outerMovingAverage(c *parser.CallExpr, s ResultSeries, cols []int) [][]any {
+	n := 0
+	for _, a := range c.Args {
+		if na, ok := a.(*parser.NamedArg); ok && strings.EqualFold(na.Name, "size") {
+			f, _ := parser.NumberArg(na.Value)
+			n = int(f)
+		} else if f, ok := parser.NumberArg(a); ok {
+			n = int(f)
+		}
+	}
+	var rows [][]any
+	for i := n - 1; i < len(s.Values); i++ {
+		r := slices.Clone(s.Values[i])
+		for _, k := range cols {
+			sum, ok := 0.0, true
+			for j := i - n + 1; j <= i; j++ {
+				v, isNum := s.Values[j][k].(float64)
+				if !isNum {
+					ok = false
+					break
+				}
+				sum += v
+			}
+			r[k] = nil
+			if ok {
+				r[k] = sum / float64(n)
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// outerSummary reduces a series to one row at time 0: avg, count or count_distinct of each
+// column.
+func outerSummary(name string, s ResultSeries, cols []int) [][]any {
+	if len(s.Values) == 0 {
+		return nil
+	}
+	r := make([]any, len(s.Columns))
+	r[0] = int64(0)
+	for _, k := range cols {
+		var vs []float64
+		for _, row := range s.Values {
+			if v, ok := row[k].(float64); ok {
+				vs = append(vs, v)
+			}
+		}
+		switch name {
+		case "count":
+			r[k] = float64(len(vs))
+		case "count_distinct":
+			slices.Sort(vs)
+			r[k] = float64(len(slices.Compact(vs)))
+		case "avg":
+			if len(vs) > 0 {
+				sum := 0.0
+				for _, v := range vs {
+					sum += v
+				}
+				r[k] = sum / float64(len(vs))
+			}
+		}
+	}
+	return [][]any{r}
+}
+
+// outerPick keeps the one row that is first, last, max or min by the first value column.
+func outerPick(name string, s ResultSeries, cols []int) [][]any {
+	if len(s.Values) == 0 || len(cols) == 0 {
+		return nil
+	}
+	k := cols[0]
+	best := -1
+	for i, row := range s.Values {
+		v, ok := row[k].(float64)
+		if !ok {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		bv := s.Values[best][k].(float64)
+		switch {
+		case name == "last", name == "max" && v > bv, name == "min" && v < bv:
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return [][]any{slices.Clone(s.Values[best])}
 }
 
 // seriesSum adds series point-wise per timestamp, grouped by the sumBy tags.

@@ -23,50 +23,37 @@ func execShow(ctx context.Context, src Source, s *parser.ShowStmt, opts *Options
 		return nil, err
 	}
 	ex := &execState{opts: opts, tagKeys: map[string]bool{}, fieldSet: map[string]bool{}, s: &parser.QueryStmt{Filter: s.Filter}}
-	// In metadata filters every name compared with a string is a tag.
-	tagFilter := ex.tagDNF(s.Filter)
-	withBase := func(base ...metricsql.LabelFilter) [][]metricsql.LabelFilter {
-		out := make([][]metricsql.LabelFilter, 0, len(tagFilter))
-		for _, c := range tagFilter {
-			out = append(out, append(append([]metricsql.LabelFilter{}, base...), c...))
-		}
-		return out
+	sh := &show{
+		src:   src,
+		start: start,
+		end:   end - 1,
+		// In metadata filters every name compared with a string is a tag.
+		tagFilter: ex.tagDNF(s.Filter),
+		args:      map[string]parser.Expr{},
+		lim:       -1,
 	}
-	args := map[string]parser.Expr{}
 	for _, a := range s.Call.Args {
 		na := a.(*parser.NamedArg)
-		args[strings.ToLower(na.Name)] = na.Value
+		sh.args[strings.ToLower(na.Name)] = na.Value
 	}
-	off, lim := int64(0), int64(-1)
 	if s.Offset != nil {
-		off = s.Offset.N
+		sh.off = s.Offset.N
 	}
 	if s.Limit != nil {
-		lim = s.Limit.N
-	}
-	measurements := func() ([]string, error) {
-		if from, ok := args["from"]; ok {
-			return stringList(from), nil
-		}
-		ms, err := src.LabelValues(ctx, tenancy.MeasurementLabel, withBase(), start, end-1, 0)
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(ms)
-		return ms, nil
+		sh.lim = s.Limit.N
 	}
 	var out []ResultSeries
 	raw := ""
 	switch s.Call.Name {
 	case "show_measurement":
-		fss := withBase(metricsql.LabelFilter{Label: tenancy.MeasurementLabel, Value: ".+", IsRegexp: true})
+		fss := sh.withBase(metricsql.LabelFilter{Label: tenancy.MeasurementLabel, Value: ".+", IsRegexp: true})
 		raw = selectorString(fss)
-		ms, err := src.LabelValues(ctx, tenancy.MeasurementLabel, fss, start, end-1, 0)
+		ms, err := src.LabelValues(ctx, tenancy.MeasurementLabel, fss, sh.start, sh.end, 0)
 		if err != nil {
 			return nil, err
 		}
 		sort.Strings(ms)
-		ms = page(ms, off, lim)
+		ms = page(ms, sh.off, sh.lim)
 		rows := make([][]any, len(ms))
 		for i, m := range ms {
 			rows[i] = []any{m}
@@ -75,64 +62,30 @@ func execShow(ctx context.Context, src Source, s *parser.ShowStmt, opts *Options
 			out = append(out, ResultSeries{Name: "measurements", Columns: []string{"name"}, Values: rows})
 		}
 	case "show_tag_key", "show_field_key", "show_tag_value":
-		ms, err := measurements()
+		ms, err := sh.measurements(ctx)
 		if err != nil {
 			return nil, err
 		}
 		for _, m := range ms {
-			fss := withBase(measurementFilter(m))
+			fss := sh.withBase(measurementFilter(m))
 			var rows [][]any
 			var cols []string
 			switch s.Call.Name {
 			case "show_tag_key":
 				cols = []string{"tagKey"}
-				names, err := src.LabelNames(ctx, fss, start, end-1, 0)
-				if err != nil {
-					return nil, err
-				}
-				sort.Strings(names)
-				for _, n := range names {
-					if !tenancy.IsReserved(n) {
-						rows = append(rows, []any{n})
-					}
-				}
+				rows, err = sh.tagKeys(ctx, fss)
 			case "show_field_key":
 				cols = []string{"fieldKey", "fieldType"}
-				fs, err := src.LabelValues(ctx, tenancy.FieldLabel, fss, start, end-1, 0)
-				if err != nil {
-					return nil, err
-				}
-				sort.Strings(fs)
-				for _, f := range fs {
-					rows = append(rows, []any{f, "float"})
-				}
+				rows, err = sh.fieldKeys(ctx, fss)
 			case "show_tag_value":
 				cols = []string{"key", "value"}
-				if fv, ok := args["field"]; ok {
-					q := stringList(fv)
-					for i := range q {
-						q[i] = regexp.QuoteMeta(q[i])
-					}
-					fss = withBase(measurementFilter(m), metricsql.LabelFilter{Label: tenancy.FieldLabel, Value: strings.Join(q, "|"), IsRegexp: true})
-				}
-				names, err := tagValueKeys(ctx, src, args["keyin"], fss, start, end-1)
-				if err != nil {
-					return nil, err
-				}
-				for _, k := range names {
-					// Only series that have the key give it a value, so the selection needs no
-					// `k != ""` filter: one would make storage visit every value of k in the index.
-					vals, err := src.LabelValues(ctx, k, fss, start, end-1, 0)
-					if err != nil {
-						return nil, err
-					}
-					sort.Strings(vals)
-					for _, v := range vals {
-						rows = append(rows, []any{k, v})
-					}
-				}
+				fss = sh.tagValueSelection(m, fss)
+				rows, err = sh.tagValues(ctx, fss)
 			}
-			rows = page(rows, off, lim)
+			if err != nil {
+				return nil, err
+			}
+			rows = page(rows, sh.off, sh.lim)
 			if len(rows) > 0 {
 				out = append(out, ResultSeries{Name: m, Columns: cols, Values: rows})
 			}
@@ -145,6 +98,103 @@ func execShow(ctx context.Context, src Source, s *parser.ShowStmt, opts *Options
 		out = []ResultSeries{}
 	}
 	return &Result{Series: out, RawQuery: raw}, nil
+}
+
+// show is one metadata function's call: its range, filter, arguments and paging.
+type show struct {
+	src        Source
+	start, end int64 // [start, end], the label searches' range
+	tagFilter  [][]metricsql.LabelFilter
+	args       map[string]parser.Expr // named arguments, lower case
+	off, lim   int64                  // OFFSET, LIMIT (-1: none) of each series' rows
+}
+
+// withBase returns the filter's conjunctions, each with base added.
+func (sh *show) withBase(base ...metricsql.LabelFilter) [][]metricsql.LabelFilter {
+	out := make([][]metricsql.LabelFilter, 0, len(sh.tagFilter))
+	for _, c := range sh.tagFilter {
+		out = append(out, append(append([]metricsql.LabelFilter{}, base...), c...))
+	}
+	return out
+}
+
+// measurements returns from= when given, else every measurement the filter selects, sorted.
+func (sh *show) measurements(ctx context.Context) ([]string, error) {
+	if from, ok := sh.args["from"]; ok {
+		return stringList(from), nil
+	}
+	ms, err := sh.src.LabelValues(ctx, tenancy.MeasurementLabel, sh.withBase(), sh.start, sh.end, 0)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(ms)
+	return ms, nil
+}
+
+// tagKeys lists the tag keys of the selected series.
+func (sh *show) tagKeys(ctx context.Context, fss [][]metricsql.LabelFilter) ([][]any, error) {
+	names, err := sh.src.LabelNames(ctx, fss, sh.start, sh.end, 0)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var rows [][]any
+	for _, n := range names {
+		if !tenancy.IsReserved(n) {
+			rows = append(rows, []any{n})
+		}
+	}
+	return rows, nil
+}
+
+// fieldKeys lists the fields of the selected series; every field is a float.
+func (sh *show) fieldKeys(ctx context.Context, fss [][]metricsql.LabelFilter) ([][]any, error) {
+	fs, err := sh.src.LabelValues(ctx, tenancy.FieldLabel, fss, sh.start, sh.end, 0)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(fs)
+	var rows [][]any
+	for _, f := range fs {
+		rows = append(rows, []any{f, "float"})
+	}
+	return rows, nil
+}
+
+// tagValueSelection narrows measurement m's selection fss to the series of the field=
+// fields, when given.
+func (sh *show) tagValueSelection(m string, fss [][]metricsql.LabelFilter) [][]metricsql.LabelFilter {
+	fv, ok := sh.args["field"]
+	if !ok {
+		return fss
+	}
+	q := stringList(fv)
+	for i := range q {
+		q[i] = regexp.QuoteMeta(q[i])
+	}
+	return sh.withBase(measurementFilter(m), metricsql.LabelFilter{Label: tenancy.FieldLabel, Value: strings.Join(q, "|"), IsRegexp: true})
+}
+
+// tagValues lists (key, value) of the keyin= tag keys over the selected series.
+func (sh *show) tagValues(ctx context.Context, fss [][]metricsql.LabelFilter) ([][]any, error) {
+	names, err := tagValueKeys(ctx, sh.src, sh.args["keyin"], fss, sh.start, sh.end)
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]any
+	for _, k := range names {
+		// Only series that have the key give it a value, so the selection needs no
+		// `k != ""` filter: one would make storage visit every value of k in the index.
+		vals, err := sh.src.LabelValues(ctx, k, fss, sh.start, sh.end, 0)
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(vals)
+		for _, v := range vals {
+			rows = append(rows, []any{k, v})
+		}
+	}
+	return rows, nil
 }
 
 // tagValueKeys gives the tag keys show_tag_value lists values of, sorted: those keyin names

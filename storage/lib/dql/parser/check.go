@@ -61,78 +61,15 @@ func Check(st Stmt, q string) error {
 	return WithQuery(err, q, "")
 }
 
+// checkQuery validates a data query, its nested query first, then its clauses in order.
 func checkQuery(s *QueryStmt) error {
 	if s.Subquery != nil {
 		if err := checkQuery(s.Subquery); err != nil {
 			return err
 		}
 	}
-	byNames := map[string]bool{}
-	for _, n := range s.By {
-		if err := checkName(n, "BY"); err != nil {
-			return err
-		}
-		byNames[n.Name] = true
-	}
-	hasAgg := false
-	for _, t := range s.Targets {
-		if err := checkNames(t.Expr, "targets"); err != nil {
-			return err
-		}
-		if err := checkTargetExpr(t.Expr, false); err != nil {
-			return err
-		}
-		if ContainsAggregate(t.Expr) {
-			hasAgg = true
-		}
-	}
-	if hasAgg {
-		for _, t := range s.Targets {
-			if err := checkAggregateTarget(t.Expr, byNames); err != nil {
-				return err
-			}
-		}
-		for _, t := range s.Targets {
-			c, ok := t.Expr.(*CallExpr)
-			if ok && multiRowAggregates[c.Name] {
-				if t.Fill != nil {
-					return ErrorAt(CodeSemanticError, t, "%s() returns rows, not one value per bucket; it cannot be filled", c.Name)
-				}
-				for _, o := range s.Targets {
-					if o != t {
-						if _, isName := o.Expr.(*NameExpr); !isName {
-							return ErrorAt(CodeSemanticError, o, "%s() must be the only aggregate target (BY tags may be added)", c.Name)
-						}
-					}
-				}
-				continue
-			}
-			found := false
-			Walk(t.Expr, func(e Expr) bool {
-				c, ok := e.(*CallExpr)
-				if ok && isCountDistinct(c) {
-					return false
-				}
-				if ok && multiRowAggregates[c.Name] {
-					found = true
-				}
-				return !found
-			})
-			if found {
-				return ErrorAt(CodeSemanticError, t, "distinct(), top() and bottom() cannot be used inside expressions")
-			}
-		}
-	}
-	for _, t := range s.Targets {
-		if t.Fill == nil {
-			continue
-		}
-		if !ContainsAggregate(t.Expr) {
-			return ErrorAt(CodeSemanticError, t, "fill() needs an aggregate target such as fill(avg(x), 0)")
-		}
-		if s.Time == nil || s.Time.Interval == nil {
-			return ErrorAt(CodeSemanticError, t, "fill() needs an interval in the time expression, such as [1h::1m]")
-		}
+	if err := checkTargets(s); err != nil {
+		return err
 	}
 	if s.Filter != nil {
 		if err := checkNames(s.Filter, "the filter"); err != nil {
@@ -175,6 +112,88 @@ func checkQuery(s *QueryStmt) error {
 	}{{"LIMIT", s.Limit, MaxLimit}, {"SLIMIT", s.SLimit, MaxLimit}, {"OFFSET", s.Offset, MaxOffset}, {"SOFFSET", s.SOffset, MaxOffset}} {
 		if err := CheckIntClause(c.kw, c.c, c.max); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkTargets validates the BY names and the targets: their functions, how aggregates mix
+// with other targets, and fill().
+func checkTargets(s *QueryStmt) error {
+	byNames := map[string]bool{}
+	for _, n := range s.By {
+		if err := checkName(n, "BY"); err != nil {
+			return err
+		}
+		byNames[n.Name] = true
+	}
+	hasAgg := false
+	for _, t := range s.Targets {
+		if err := checkNames(t.Expr, "targets"); err != nil {
+			return err
+		}
+		if err := checkTargetExpr(t.Expr, false); err != nil {
+			return err
+		}
+		if ContainsAggregate(t.Expr) {
+			hasAgg = true
+		}
+	}
+	if hasAgg {
+		if err := checkAggregateTargets(s.Targets, byNames); err != nil {
+			return err
+		}
+	}
+	for _, t := range s.Targets {
+		if t.Fill == nil {
+			continue
+		}
+		if !ContainsAggregate(t.Expr) {
+			return ErrorAt(CodeSemanticError, t, "fill() needs an aggregate target such as fill(avg(x), 0)")
+		}
+		if s.Time == nil || s.Time.Interval == nil {
+			return ErrorAt(CodeSemanticError, t, "fill() needs an interval in the time expression, such as [1h::1m]")
+		}
+	}
+	return nil
+}
+
+// checkAggregateTargets validates the targets of a query with aggregates: each is an
+// aggregate expression or a BY tag, and distinct(), top() or bottom() stands alone.
+func checkAggregateTargets(targets []*Target, byNames map[string]bool) error {
+	for _, t := range targets {
+		if err := checkAggregateTarget(t.Expr, byNames); err != nil {
+			return err
+		}
+	}
+	for _, t := range targets {
+		c, ok := t.Expr.(*CallExpr)
+		if ok && multiRowAggregates[c.Name] {
+			if t.Fill != nil {
+				return ErrorAt(CodeSemanticError, t, "%s() returns rows, not one value per bucket; it cannot be filled", c.Name)
+			}
+			for _, o := range targets {
+				if o != t {
+					if _, isName := o.Expr.(*NameExpr); !isName {
+						return ErrorAt(CodeSemanticError, o, "%s() must be the only aggregate target (BY tags may be added)", c.Name)
+					}
+				}
+			}
+			continue
+		}
+		found := false
+		Walk(t.Expr, func(e Expr) bool {
+			c, ok := e.(*CallExpr)
+			if ok && isCountDistinct(c) {
+				return false
+			}
+			if ok && multiRowAggregates[c.Name] {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return ErrorAt(CodeSemanticError, t, "distinct(), top() and bottom() cannot be used inside expressions")
 		}
 	}
 	return nil

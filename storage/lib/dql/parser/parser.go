@@ -184,51 +184,8 @@ func (p *parser) parseQuery() *QueryStmt {
 // clause in clauseOrder (-1 when there is none).
 func (p *parser) parseQueryBody() (*QueryStmt, int) {
 	st := &QueryStmt{}
-	first := p.peek()
-	st.Pos = first.Pos
-	// Namespace.
-	if (first.Kind == TokIdent || first.Kind == TokQuotedIdent) && p.peekAt(1).Kind == TokDoubleColon {
-		ns := first.Text
-		if first.Kind == TokQuotedIdent {
-			ns = first.Val
-		}
-		if !strings.EqualFold(ns, "M") && !strings.EqualFold(ns, "metric") {
-			panic(errorf(CodeUnsupportedNamespce, first.Pos, first.End, "namespace %q is not supported; only M (metric) is", ns))
-		}
-		p.next()
-		p.next()
-		st.Namespace = "M"
-	}
-	// Source.
-	t := p.peek()
-	switch {
-	case t.Kind == TokLParen:
-		p.next()
-		p.enter(t)
-		sub := p.peek()
-		if sub.Kind == TokIdent && p.peekAt(1).Kind == TokLParen && !sub.is("re") {
-			panic(errorf(CodeSemanticError, sub.Pos, sub.End, "a nested query must be a data query"))
-		}
-		inner, _ := p.parseQueryBody()
-		p.leave()
-		p.expect(TokRParen, "a clause of the nested query or ')' to close it")
-		st.Subquery = inner
-	case t.Kind == TokRegex || (t.is("re") && p.peekAt(1).Kind == TokLParen):
-		re, ok := p.parsePrimary().(*RegexExpr)
-		if !ok {
-			p.fail(t, "a measurement regex")
-		}
-		if _, err := regexp.Compile(re.Val); err != nil {
-			panic(errorf(CodeInvalidArgument, re.Pos, re.End, "invalid measurement regex: %s", err))
-		}
-		st.SourceRegex = re
-	default:
-		st.Source = p.parseSourceName(st.Namespace == "")
-		for p.peek().Kind == TokComma {
-			p.next()
-			st.MoreSources = append(st.MoreSources, p.parseSourceName(false))
-		}
-	}
+	st.Pos = p.peek().Pos
+	p.parseSource(st)
 	last := -1
 	// Clauses in their fixed order.
 	if p.peek().Kind == TokColon {
@@ -291,6 +248,55 @@ func (p *parser) parseQueryBody() (*QueryStmt, int) {
 	}
 	st.End = p.prevEnd()
 	return st, last
+}
+
+// parseSource parses the namespace (M::) and the source of a data query: measurements, a
+// measurement regex or a nested query.
+func (p *parser) parseSource(st *QueryStmt) {
+	first := p.peek()
+	// Namespace.
+	if (first.Kind == TokIdent || first.Kind == TokQuotedIdent) && p.peekAt(1).Kind == TokDoubleColon {
+		ns := first.Text
+		if first.Kind == TokQuotedIdent {
+			ns = first.Val
+		}
+		if !strings.EqualFold(ns, "M") && !strings.EqualFold(ns, "metric") {
+			panic(errorf(CodeUnsupportedNamespce, first.Pos, first.End, "namespace %q is not supported; only M (metric) is", ns))
+		}
+		p.next()
+		p.next()
+		st.Namespace = "M"
+	}
+	// Source.
+	t := p.peek()
+	switch {
+	case t.Kind == TokLParen:
+		p.next()
+		p.enter(t)
+		sub := p.peek()
+		if sub.Kind == TokIdent && p.peekAt(1).Kind == TokLParen && !sub.is("re") {
+			panic(errorf(CodeSemanticError, sub.Pos, sub.End, "a nested query must be a data query"))
+		}
+		inner, _ := p.parseQueryBody()
+		p.leave()
+		p.expect(TokRParen, "a clause of the nested query or ')' to close it")
+		st.Subquery = inner
+	case t.Kind == TokRegex || (t.is("re") && p.peekAt(1).Kind == TokLParen):
+		re, ok := p.parsePrimary().(*RegexExpr)
+		if !ok {
+			p.fail(t, "a measurement regex")
+		}
+		if _, err := regexp.Compile(re.Val); err != nil {
+			panic(errorf(CodeInvalidArgument, re.Pos, re.End, "invalid measurement regex: %s", err))
+		}
+		st.SourceRegex = re
+	default:
+		st.Source = p.parseSourceName(st.Namespace == "")
+		for p.peek().Kind == TokComma {
+			p.next()
+			st.MoreSources = append(st.MoreSources, p.parseSourceName(false))
+		}
+	}
 }
 
 func (p *parser) parseSourceName(first bool) *NameExpr {
