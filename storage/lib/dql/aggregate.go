@@ -20,14 +20,14 @@ type group struct {
 	rows    []outRow
 }
 
-type groupTLs struct {
+type groupTimelines struct {
 	g   *group
 	tls []*timeline
 }
 
-func (ex *execState) group(tls []*timeline) []*groupTLs {
-	byKey := map[string]*groupTLs{}
-	var order []*groupTLs
+func (ex *execState) group(tls []*timeline) []*groupTimelines {
+	byKey := map[string]*groupTimelines{}
+	var order []*groupTimelines
 	for _, tl := range tls {
 		if len(tl.ts) == 0 {
 			continue
@@ -44,7 +44,7 @@ func (ex *execState) group(tls []*timeline) []*groupTLs {
 		key := strings.Join(vals, "\x00")
 		g := byKey[key]
 		if g == nil {
-			g = &groupTLs{g: &group{tagVals: vals, tags: tags}}
+			g = &groupTimelines{g: &group{tagVals: vals, tags: tags}}
 			byKey[key] = g
 			order = append(order, g)
 		}

@@ -173,9 +173,11 @@ func applyPaging(s *parser.QueryStmt, opts *Options) error {
 		}
 		c := &parser.IntClause{N: *o.v}
 		if err := parser.CheckIntClause(strings.ToUpper(o.kw), c, o.max); err != nil {
-			e := err.(*parser.Error)
-			e.Pos, e.End = -1, -1
-			return e
+			// The clause is the API's, not the query's: the error has no position.
+			if e, ok := parser.AsError(err); ok {
+				e.Pos, e.End = -1, -1
+			}
+			return err
 		}
 		*o.dst = c
 	}

@@ -80,7 +80,7 @@ func TestScrape(t *testing.T) {
 }
 
 func TestScrapeMalformed(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, "ok 1\nbroken{a=\"b\" 1\n")
 	}))
 	defer srv.Close()

@@ -39,11 +39,10 @@ func Lex(src string) ([]Token, error) {
 
 func (lx *lexer) skipSpace() {
 	for lx.pos < len(lx.src) {
-		c := lx.src[lx.pos]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		switch lx.src[lx.pos] {
+		case ' ', '\t', '\n', '\r':
 			lx.pos++
-		case c == '#':
+		case '#':
 			for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' {
 				lx.pos++
 			}
