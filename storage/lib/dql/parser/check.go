@@ -16,13 +16,16 @@ const (
 // CheckConditions validates a filter parsed by ParseFilter from the API's conditions; its
 // errors point into text.
 func CheckConditions(cond Expr, text string) error {
-	if err := checkNames(cond, "conditions"); err != nil {
-		return WithQuery(err, text, "conditions")
+	return WithQuery(checkCondition(cond, "conditions"), text, "conditions")
+}
+
+// checkCondition validates a filter or HAVING condition (where names it): reserved names,
+// then the condition's form.
+func checkCondition(e Expr, where string) error {
+	if err := checkNames(e, where); err != nil {
+		return err
 	}
-	if err := checkCond(cond); err != nil {
-		return WithQuery(err, text, "conditions")
-	}
-	return nil
+	return checkCond(e)
 }
 
 func checkName(n *NameExpr, where string) error {
@@ -72,10 +75,7 @@ func checkQuery(s *QueryStmt) error {
 		return err
 	}
 	if s.Filter != nil {
-		if err := checkNames(s.Filter, "the filter"); err != nil {
-			return err
-		}
-		if err := checkCond(s.Filter); err != nil {
+		if err := checkCondition(s.Filter, "the filter"); err != nil {
 			return err
 		}
 	}
@@ -85,10 +85,7 @@ func checkQuery(s *QueryStmt) error {
 		}
 	}
 	if s.Having != nil {
-		if err := checkNames(s.Having, "HAVING"); err != nil {
-			return err
-		}
-		if err := checkCond(s.Having); err != nil {
+		if err := checkCondition(s.Having, "HAVING"); err != nil {
 			return err
 		}
 	}
@@ -499,10 +496,7 @@ func checkShow(s *ShowStmt) error {
 		}
 	}
 	if s.Filter != nil {
-		if err := checkNames(s.Filter, "the filter"); err != nil {
-			return err
-		}
-		if err := checkCond(s.Filter); err != nil {
+		if err := checkCondition(s.Filter, "the filter"); err != nil {
 			return err
 		}
 	}

@@ -22,15 +22,7 @@ type parser struct {
 
 // Parse parses one DQL statement.
 func Parse(q string) (stmt Stmt, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(*Error); ok {
-				stmt, err = nil, WithQuery(e, q, "")
-				return
-			}
-			panic(r)
-		}
-	}()
+	defer recoverError(&err, q, "")
 	if len(q) > MaxQueryLen {
 		return nil, NewError(CodeParseError, "query is %d bytes long; the maximum is %d bytes", len(q), MaxQueryLen)
 	}
@@ -48,15 +40,7 @@ func Parse(q string) (stmt Stmt, err error) {
 // ParseFilter parses a filter in DQL filter syntax, with or without the braces, as the
 // API's "conditions" field carries it. An empty text gives a nil Expr.
 func ParseFilter(text string) (e Expr, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if pe, ok := r.(*Error); ok {
-				e, err = nil, WithQuery(pe, text, "conditions")
-				return
-			}
-			panic(r)
-		}
-	}()
+	defer recoverError(&err, text, "conditions")
 	if len(text) > MaxQueryLen {
 		return nil, NewError(CodeParseError, "conditions are %d bytes long; the maximum is %d bytes", len(text), MaxQueryLen)
 	}
@@ -78,6 +62,18 @@ func ParseFilter(text string) (e Expr, err error) {
 		p.fail(t, "a condition operator (AND, OR, ',') or end of conditions")
 	}
 	return e, nil
+}
+
+// recoverError, deferred, turns the *Error a parse panicked with into *err, pointing into
+// text (context names it when it is not the query). Any other panic goes on.
+func recoverError(err *error, text, context string) {
+	if r := recover(); r != nil {
+		e, ok := r.(*Error)
+		if !ok {
+			panic(r)
+		}
+		*err = WithQuery(e, text, context)
+	}
 }
 
 func (p *parser) peek() Token { return p.toks[p.i] }
@@ -300,21 +296,10 @@ func (p *parser) parseSource(st *QueryStmt) {
 }
 
 func (p *parser) parseSourceName(first bool) *NameExpr {
-	if n, ok := p.identifier(); ok {
-		return n
-	}
-	t := p.next()
-	switch {
-	case t.Kind == TokQuotedIdent:
-		return &NameExpr{PosRange{t.Pos, t.End}, t.Val, true}
-	case t.Kind == TokIdent && !isKeyword(t.Text):
-		return &NameExpr{PosRange{t.Pos, t.End}, t.Text, false}
-	}
 	if first {
-		p.fail(t, "a measurement name, a namespace (M::) or a show_* function")
+		return p.parseName("a measurement name, a namespace (M::) or a show_* function")
 	}
-	p.fail(t, "a measurement name")
-	return nil
+	return p.parseName("a measurement name")
 }
 
 // expectEnd demands the end of the query after the clause with index last.
