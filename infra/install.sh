@@ -88,5 +88,6 @@ if [ "$want_test" = test ]; then
   npm_ci "$VIGIL_ROOT/e2e"
   "$VIGIL_ROOT/infra/compose/install.sh"
   "$VIGIL_ROOT/infra/vmagent/install.sh"
+  "$VIGIL_ROOT/infra/golangci-lint/install.sh" # make lint
   "$VIGIL_ROOT/bench/install.sh" || die "building the benchmark reference systems failed (bench/install.sh)"
 fi

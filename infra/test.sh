@@ -59,6 +59,7 @@ suite go-storage make -s -C "$VIGIL_ROOT/storage" test
 suite go-race make -s -C "$VIGIL_ROOT/storage" race
 suite go-dql-fuzz make -s -C "$VIGIL_ROOT/storage" fuzz FUZZTIME="${VIGIL_FUZZTIME:-20s}"
 suite go-agent make -s -C "$VIGIL_ROOT/ingest/agent" test
+suite defaults "$py/pytest" -q "$VIGIL_ROOT/infra/tests/test_defaults.py"
 suite ingest-unit "$py/pytest" -q -m "not integration" "$VIGIL_ROOT/ingest/tests"
 suite bench-unit "$py/pytest" -q "$VIGIL_ROOT/bench/tests"
 suite lint make -s -C "$VIGIL_ROOT" lint

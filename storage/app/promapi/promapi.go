@@ -305,9 +305,9 @@ func StripQueryResponse(body []byte) ([]byte, int, error) {
 
 // spansMore reports whether [start, end] (milliseconds) is longer than max, counted in
 // milliseconds: a span of centuries in nanoseconds overflows.
-func spansMore(start, end int64, max time.Duration) bool {
+func spansMore(start, end int64, maxSpan time.Duration) bool {
 	span := end - start
-	return span < 0 && end > start || span > max.Milliseconds()
+	return span < 0 && end > start || span > maxSpan.Milliseconds()
 }
 
 // fmtSpan writes the span [start, end] (milliseconds) in whole hours, minutes and seconds.

@@ -292,7 +292,7 @@ const metadataSeriesCeiling = 100_000
 // directly, above it by confirming every candidate with exists(candidate). search(true, n)
 // searches the workspace's series matching the call's filters, at most n of them;
 // search(false, n) lists at most n names or values of the whole database, unfiltered.
-func labelSearch(ctx context.Context, search func(scoped bool, max int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
+func labelSearch(ctx context.Context, search func(scoped bool, maxSeries int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
 	exact, err := search(true, metadataSeriesCeiling)
 	if err == nil {
 		return exact, nil
@@ -380,16 +380,16 @@ func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFil
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	max := 0
+	maxNames := 0
 	if limit > 0 {
-		max = limit + 1 // room for the tenant label, dropped below
+		maxNames = limit + 1 // room for the tenant label, dropped below
 	}
 	search := func(scoped bool, n int) ([]string, error) {
 		if !scoped {
 			return netstorage.LabelNames(nil, storage.NewSearchQuery(start, end, nil, 0), n, deadlineFor(ctx))
 		}
 		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
-		return netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
+		return netstorage.LabelNames(nil, sq, maxNames, deadlineFor(ctx))
 	}
 	exists := func(name string) (bool, error) {
 		if name == libtenancy.Label {
@@ -457,11 +457,11 @@ func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	max := s.maxSeries(0)
-	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), max)
+	maxSeries := s.maxSeries(0)
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), maxSeries)
 	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
 	if err != nil {
-		return nil, mapSearchError(err, max)
+		return nil, mapSearchError(err, maxSeries)
 	}
 	if limit > 0 && len(names) > limit {
 		names = names[:limit]

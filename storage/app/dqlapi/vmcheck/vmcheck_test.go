@@ -21,6 +21,7 @@ import (
 	"vigil/storage/app/vmsource"
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 // now matches lib/dql's golden tests: T0 + 10 min.
@@ -109,9 +110,9 @@ func render(t *testing.T, ws, q string, opts dql.Options) string {
 	t.Helper()
 	res, err := dql.Query(context.Background(), counting{vmsource.New(ws), &pushed}, q, opts)
 	if err != nil {
-		e, ok := dql.AsError(err)
+		e, ok := parser.AsError(err)
 		if !ok {
-			t.Fatalf("%s: error %T is not *dql.Error: %s", q, err, err)
+			t.Fatalf("%s: error %T is not *parser.Error: %s", q, err, err)
 		}
 		return "error " + e.Code + ": " + e.Error()
 	}

@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"fmt"
@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// dump prints a syntax tree without positions: Type{Field: value ...}, zero fields left out.
-func dump(v any) string {
+// Dump prints a syntax tree without positions: Type{Field: value ...}, zero fields left
+// out. Tests compare trees with it; it is also handy when debugging the parser.
+func Dump(v any) string {
 	var b strings.Builder
 	dumpValue(&b, reflect.ValueOf(v))
 	return b.String()

@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"regexp"
@@ -196,7 +196,7 @@ func (t *Target) ColumnName() string {
 		return x.Name
 	case *CallExpr:
 		if multiRowAggregates[x.Name] {
-			if n, ok := unparen(x.Args[0]).(*NameExpr); ok {
+			if n, ok := Unparen(x.Args[0]).(*NameExpr); ok {
 				return n.Name
 			}
 		}

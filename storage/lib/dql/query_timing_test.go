@@ -9,6 +9,7 @@ import (
 
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 // benchSource holds 200 hosts x 2 fields, one sample every 10 s for 6 h (864 000 samples).
@@ -48,7 +49,7 @@ func BenchmarkQuery(b *testing.B) {
 func BenchmarkParse(b *testing.B) {
 	q := "M::cpu:(avg(usage_user) AS u, percentile(x, 99)) {host IN ['a', 'b'], dc = re'east.*' OR idle < 50} [1h::1m] BY host, dc ORDER BY time DESC LIMIT 100 SLIMIT 10"
 	for i := 0; i < b.N; i++ {
-		if _, err := dql.Parse(q); err != nil {
+		if _, err := parser.Parse(q); err != nil {
 			b.Fatal(err)
 		}
 	}

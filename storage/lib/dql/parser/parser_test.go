@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ func TestParseQuery(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse(%q): unexpected error %s", q, err)
 		}
-		if got := dump(st); got != want {
+		if got := Dump(st); got != want {
 			t.Fatalf("Parse(%q):\ngot  %s\nwant %s", q, got, want)
 		}
 		checkRanges(t, q, st)

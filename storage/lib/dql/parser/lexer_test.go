@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"strings"

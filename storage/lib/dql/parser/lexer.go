@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"encoding/base64"
@@ -28,7 +28,7 @@ func Lex(src string) ([]Token, error) {
 	for {
 		t, err := lx.next()
 		if err != nil {
-			return nil, withQuery(err, src, "")
+			return nil, WithQuery(err, src, "")
 		}
 		toks = append(toks, t)
 		if t.Kind == TokEOF {
@@ -39,11 +39,10 @@ func Lex(src string) ([]Token, error) {
 
 func (lx *lexer) skipSpace() {
 	for lx.pos < len(lx.src) {
-		c := lx.src[lx.pos]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		switch lx.src[lx.pos] {
+		case ' ', '\t', '\n', '\r':
 			lx.pos++
-		case c == '#':
+		case '#':
 			for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' {
 				lx.pos++
 			}
@@ -57,6 +56,7 @@ func (lx *lexer) tok(kind TokenKind, start int) Token {
 	return Token{Kind: kind, Pos: start, End: lx.pos, Text: lx.src[start:lx.pos]}
 }
 
+// next returns the token at the current position.
 func (lx *lexer) next() (Token, error) {
 	lx.skipSpace()
 	start := lx.pos
@@ -68,56 +68,9 @@ func (lx *lexer) next() (Token, error) {
 	if lx.pos+1 < len(lx.src) {
 		peek = lx.src[lx.pos+1]
 	}
-	two := func(kind TokenKind) (Token, error) {
-		lx.pos += 2
-		return lx.tok(kind, start), nil
-	}
-	one := func(kind TokenKind) (Token, error) {
-		lx.pos++
-		return lx.tok(kind, start), nil
-	}
 	switch {
 	case isIdentStart(c):
-		for lx.pos < len(lx.src) && isIdentChar(lx.src[lx.pos]) {
-			lx.pos++
-		}
-		word := lx.src[start:lx.pos]
-		// Rollup names such as p99.9 are one word.
-		if len(word) > 1 && (word[0] == 'p' || word[0] == 'P') && allDigits(word[1:]) &&
-			lx.pos+1 < len(lx.src) && lx.src[lx.pos] == '.' && isDigit(lx.src[lx.pos+1]) {
-			lx.pos++
-			for lx.pos < len(lx.src) && isDigit(lx.src[lx.pos]) {
-				lx.pos++
-			}
-			return lx.tok(TokPercentileName, start), nil
-		}
-		if word == "b64" && lx.pos < len(lx.src) {
-			if q := lx.src[lx.pos]; q == '\'' || q == '"' {
-				val, err := lx.quoted(q, false)
-				if err != nil {
-					return Token{}, err
-				}
-				dec, err := base64.StdEncoding.DecodeString(val)
-				if err != nil {
-					return Token{}, errorf(CodeParseError, start, lx.pos, "invalid base64 string: %s", err)
-				}
-				t := lx.tok(TokString, start)
-				t.Val = string(dec)
-				return t, nil
-			}
-		}
-		if word == "re" && lx.pos < len(lx.src) {
-			if q := lx.src[lx.pos]; q == '`' || q == '\'' || q == '"' {
-				val, err := lx.quoted(q, true)
-				if err != nil {
-					return Token{}, err
-				}
-				t := lx.tok(TokRegex, start)
-				t.Val = val
-				return t, nil
-			}
-		}
-		return lx.tok(TokIdent, start), nil
+		return lx.word(start)
 	case isDigit(c) || (c == '.' && isDigit(peek)):
 		return lx.number(start)
 	case c == '`':
@@ -139,56 +92,10 @@ func (lx *lexer) next() (Token, error) {
 		t := lx.tok(TokString, start)
 		t.Val = val
 		return t, nil
-	case c == ':' && peek == ':':
-		return two(TokDoubleColon)
-	case c == ':':
-		return one(TokColon)
-	case c == '(':
-		return one(TokLParen)
-	case c == ')':
-		return one(TokRParen)
-	case c == '{':
-		return one(TokLBrace)
-	case c == '}':
-		return one(TokRBrace)
-	case c == '[':
-		return one(TokLBracket)
-	case c == ']':
-		return one(TokRBracket)
-	case c == ',':
-		return one(TokComma)
-	case c == '.':
-		return one(TokDot)
-	case c == '+':
-		return one(TokPlus)
-	case c == '-':
-		return one(TokMinus)
-	case c == '*':
-		return one(TokStar)
-	case c == '/':
-		return one(TokSlash)
-	case c == '%':
-		return one(TokPercent)
-	case c == '^':
-		return one(TokCaret)
-	case c == '=' && peek == '=':
-		return two(TokEq)
-	case c == '=':
-		return one(TokEq)
-	case c == '!' && peek == '=':
-		return two(TokNeq)
-	case c == '<' && peek == '=':
-		return two(TokLte)
-	case c == '<':
-		return one(TokLt)
-	case c == '>' && peek == '=':
-		return two(TokGte)
-	case c == '>':
-		return one(TokGt)
-	case c == '&' && peek == '&':
-		return two(TokAndAnd)
-	case c == '|' && peek == '|':
-		return two(TokOrOr)
+	}
+	if kind, n := operator(c, peek); n > 0 {
+		lx.pos += n
+		return lx.tok(kind, start), nil
 	}
 	r, size := utf8.DecodeRuneInString(lx.src[lx.pos:])
 	if unicode.IsLetter(r) {
@@ -205,6 +112,119 @@ func (lx *lexer) next() (Token, error) {
 		return Token{}, errorf(CodeParseError, start, start+1, "invalid UTF-8 byte 0x%02x", c)
 	}
 	return Token{}, errorf(CodeParseError, start, start+size, "unexpected character %q", r)
+}
+
+// word lexes an ASCII word at start: an identifier or keyword, a percentile rollup name
+// (p99.9), or the prefix of a b64'…' string or a re`…` regex.
+func (lx *lexer) word(start int) (Token, error) {
+	for lx.pos < len(lx.src) && isIdentChar(lx.src[lx.pos]) {
+		lx.pos++
+	}
+	word := lx.src[start:lx.pos]
+	// Rollup names such as p99.9 are one word.
+	if len(word) > 1 && (word[0] == 'p' || word[0] == 'P') && allDigits(word[1:]) &&
+		lx.pos+1 < len(lx.src) && lx.src[lx.pos] == '.' && isDigit(lx.src[lx.pos+1]) {
+		lx.pos++
+		for lx.pos < len(lx.src) && isDigit(lx.src[lx.pos]) {
+			lx.pos++
+		}
+		return lx.tok(TokPercentileName, start), nil
+	}
+	if word == "b64" && lx.pos < len(lx.src) {
+		if q := lx.src[lx.pos]; q == '\'' || q == '"' {
+			val, err := lx.quoted(q, false)
+			if err != nil {
+				return Token{}, err
+			}
+			dec, err := base64.StdEncoding.DecodeString(val)
+			if err != nil {
+				return Token{}, errorf(CodeParseError, start, lx.pos, "invalid base64 string: %s", err)
+			}
+			t := lx.tok(TokString, start)
+			t.Val = string(dec)
+			return t, nil
+		}
+	}
+	if word == "re" && lx.pos < len(lx.src) {
+		if q := lx.src[lx.pos]; q == '`' || q == '\'' || q == '"' {
+			val, err := lx.quoted(q, true)
+			if err != nil {
+				return Token{}, err
+			}
+			t := lx.tok(TokRegex, start)
+			t.Val = val
+			return t, nil
+		}
+	}
+	return lx.tok(TokIdent, start), nil
+}
+
+// operator returns the punctuation or operator token that starts with c (followed by
+// peek) and its length, 0 when there is none.
+func operator(c, peek byte) (TokenKind, int) {
+	switch c {
+	case ':':
+		if peek == ':' {
+			return TokDoubleColon, 2
+		}
+		return TokColon, 1
+	case '(':
+		return TokLParen, 1
+	case ')':
+		return TokRParen, 1
+	case '{':
+		return TokLBrace, 1
+	case '}':
+		return TokRBrace, 1
+	case '[':
+		return TokLBracket, 1
+	case ']':
+		return TokRBracket, 1
+	case ',':
+		return TokComma, 1
+	case '.':
+		return TokDot, 1
+	case '+':
+		return TokPlus, 1
+	case '-':
+		return TokMinus, 1
+	case '*':
+		return TokStar, 1
+	case '/':
+		return TokSlash, 1
+	case '%':
+		return TokPercent, 1
+	case '^':
+		return TokCaret, 1
+	case '=':
+		if peek == '=' {
+			return TokEq, 2
+		}
+		return TokEq, 1
+	case '!':
+		if peek == '=' {
+			return TokNeq, 2
+		}
+	case '<':
+		if peek == '=' {
+			return TokLte, 2
+		}
+		return TokLt, 1
+	case '>':
+		if peek == '=' {
+			return TokGte, 2
+		}
+		return TokGt, 1
+	case '&':
+		if peek == '&' {
+			return TokAndAnd, 2
+		}
+	case '|':
+		if peek == '|' {
+			return TokOrOr, 2
+		}
+	}
+	return TokEOF, 0
 }
 
 // durationUnits in the order the lexer tries them (longest first where prefixes clash).

@@ -1,4 +1,4 @@
-package dql
+package parser
 
 import (
 	"math"
@@ -16,17 +16,17 @@ var tzOffsetRe = regexp.MustCompile(`^([+-])(\d{1,2})(?::?(\d{2}))?$`)
 // tzValue returns the fixed offset in ms, or the location for a named zone.
 func tzValue(c *CallExpr) (int64, *time.Location, error) {
 	if len(c.Args) != 1 {
-		return 0, nil, errAt(CodeInvalidArgument, c, "tz() takes one argument: a zone name such as 'Asia/Shanghai' or an offset in hours such as +8")
+		return 0, nil, ErrorAt(CodeInvalidArgument, c, "tz() takes one argument: a zone name such as 'Asia/Shanghai' or an offset in hours such as +8")
 	}
-	if h, ok := numberArg(c.Args[0]); ok {
+	if h, ok := NumberArg(c.Args[0]); ok {
 		if h < -14 || h > 14 || math.Mod(h*4, 1) != 0 {
-			return 0, nil, errAt(CodeInvalidArgument, c.Args[0], "tz() offset %v must be between -14 and +14 hours, in quarter hours", h)
+			return 0, nil, ErrorAt(CodeInvalidArgument, c.Args[0], "tz() offset %v must be between -14 and +14 hours, in quarter hours", h)
 		}
 		return int64(h * 3600000), nil, nil
 	}
 	s, ok := c.Args[0].(*StringExpr)
 	if !ok {
-		return 0, nil, errAt(CodeInvalidArgument, c.Args[0], "tz() takes a zone name such as 'Asia/Shanghai' or an offset in hours such as +8")
+		return 0, nil, ErrorAt(CodeInvalidArgument, c.Args[0], "tz() takes a zone name such as 'Asia/Shanghai' or an offset in hours such as +8")
 	}
 	if m := tzOffsetRe.FindStringSubmatch(s.Val); m != nil {
 		h, _ := strconv.Atoi(m[2])
@@ -35,7 +35,7 @@ func tzValue(c *CallExpr) (int64, *time.Location, error) {
 			mins, _ = strconv.Atoi(m[3])
 		}
 		if h > 14 || mins >= 60 {
-			return 0, nil, errAt(CodeInvalidArgument, s, "invalid time zone offset %q", s.Val)
+			return 0, nil, ErrorAt(CodeInvalidArgument, s, "invalid time zone offset %q", s.Val)
 		}
 		off := int64(h*3600000 + mins*60000)
 		if m[1] == "-" {
@@ -45,7 +45,7 @@ func tzValue(c *CallExpr) (int64, *time.Location, error) {
 	}
 	loc, err := time.LoadLocation(s.Val)
 	if err != nil || s.Val == "" || s.Val == "Local" {
-		return 0, nil, errAt(CodeInvalidArgument, s, "unknown time zone %q; use an IANA name such as 'Asia/Shanghai' or an offset such as '+08:00'", s.Val)
+		return 0, nil, ErrorAt(CodeInvalidArgument, s, "unknown time zone %q; use an IANA name such as 'Asia/Shanghai' or an offset such as '+08:00'", s.Val)
 	}
 	return 0, loc, nil
 }
@@ -55,8 +55,8 @@ func checkTZ(c *CallExpr) error {
 	return err
 }
 
-// tzOffset returns the offset of tz() at time t (ms), in milliseconds east of UTC.
-func tzOffset(c *CallExpr, t int64) int64 {
+// TZOffset returns the offset of tz() at time t (ms), in milliseconds east of UTC.
+func TZOffset(c *CallExpr, t int64) int64 {
 	off, loc, err := tzValue(c)
 	if err != nil {
 		panic(err) // checked before evaluation

@@ -1,43 +1,21 @@
-package dql_test
+package parser_test
 
 import (
 	"testing"
 
-	"vigil/storage/lib/dql"
+	"vigil/storage/lib/dql/parser/parsertest"
 )
-
-// roundTrip checks that printing q and parsing the result gives the same tree, and that
-// printing is stable. It returns the printed form.
-func roundTrip(t *testing.T, q string) string {
-	t.Helper()
-	st, err := dql.Parse(q)
-	if err != nil {
-		t.Fatalf("Parse(%q): %s", q, err)
-	}
-	printed := st.String()
-	st2, err := dql.Parse(printed)
-	if err != nil {
-		t.Fatalf("Parse(%q) (printed from %q): %s", printed, q, err)
-	}
-	if a, b := dql.Dump(st), dql.Dump(st2); a != b {
-		t.Fatalf("round trip of %q through %q changed the tree:\n%s\n%s", q, printed, a, b)
-	}
-	if again := st2.String(); again != printed {
-		t.Fatalf("printing is not stable: %q -> %q -> %q", q, printed, again)
-	}
-	return printed
-}
 
 func TestPrinter(t *testing.T) {
 	same := func(s string) {
 		t.Helper()
-		if got := roundTrip(t, s); got != s {
+		if got := parsertest.RoundTrip(t, s); got != s {
 			t.Fatalf("printed %q as %q", s, got)
 		}
 	}
 	another := func(in, out string) {
 		t.Helper()
-		if got := roundTrip(t, in); got != out {
+		if got := parsertest.RoundTrip(t, in); got != out {
 			t.Fatalf("printed %q as %q, want %q", in, got, out)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"vigil/storage/lib/apierror"
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 // now is a fixed "now" for relative time expressions: T0 + 10 min.
@@ -73,7 +74,7 @@ func TestStorageErrors(t *testing.T) {
 	f := func(err error, code, msg string) {
 		t.Helper()
 		_, got := dql.Query(context.Background(), errSource{dqltest.ExampleE(), err}, "M::cpu:(user)", dql.Options{Now: now})
-		e, ok := dql.AsError(got)
+		e, ok := parser.AsError(got)
 		if !ok || e.Code != code || e.Error() != msg {
 			t.Fatalf("%v: got %v, want %s %q", err, got, code, msg)
 		}
@@ -82,7 +83,7 @@ func TestStorageErrors(t *testing.T) {
 	f(&apierror.Error{StatusCode: 503, Type: apierror.TypeTimeout, Err: errors.New("timeout exceeded")}, dql.CodeTimeout, "query timed out: timeout exceeded")
 	f(&apierror.Error{StatusCode: 422, Type: apierror.TypeLimitExceeded, Err: errors.New("the query selects more than 5 series")}, dql.CodeTooManySeries, "the query selects more than 5 series")
 	f(&apierror.Error{StatusCode: 422, Type: apierror.TypeLimitExceeded, Err: errors.New("cannot select more than -search.maxSamplesPerQuery")}, dql.CodeTooManyPoints, "cannot select more than -search.maxSamplesPerQuery")
-	f(&apierror.Error{StatusCode: 400, Type: apierror.TypeBadData, Err: errors.New("bad filter")}, dql.CodeInvalidArgument, "bad filter")
+	f(&apierror.Error{StatusCode: 400, Type: apierror.TypeBadData, Err: errors.New("bad filter")}, parser.CodeInvalidArgument, "bad filter")
 	f(errors.New("disk on fire"), dql.CodeStorageError, "storage: disk on fire")
 	f(dql.NewLimitError("more than %d series", 3), dql.CodeTooManySeries, "more than 3 series")
 }
@@ -178,7 +179,7 @@ func TestTooManyMeasurements(t *testing.T) {
 			Timestamps: []int64{dqltest.T0}, Values: []float64{1}})
 	}
 	_, err := dql.Query(context.Background(), dqltest.NewSource(series...), "M::re('m.*'):(x) [1699999200000:1699999260000]", dql.Options{Now: now})
-	if e, ok := dql.AsError(err); !ok || e.Code != dql.CodeLimitTooLarge || e.Error() != "the query selects 1001 measurements, more than the maximum 1000; narrow the measurement regex" {
+	if e, ok := parser.AsError(err); !ok || e.Code != parser.CodeLimitTooLarge || e.Error() != "the query selects 1001 measurements, more than the maximum 1000; narrow the measurement regex" {
 		t.Fatalf("got %v", err)
 	}
 	res, err := dql.Query(context.Background(), dqltest.NewSource(series...), "M::re('m000.*'):(x) [1699999200000:1699999260000]", dql.Options{Now: now})
@@ -218,8 +219,8 @@ func TestNotBeforeHidesOlderData(t *testing.T) {
 
 	opts.TimeRange = []int64{dqltest.T0 - 600000, dqltest.T0}
 	_, err = runE(t, `M::cpu:(avg(user))`, opts)
-	var e *dql.Error
-	if !errors.As(err, &e) || e.Code != dql.CodeInvalidArgument || !strings.Contains(e.Msg, "before the workspace's retention starts") {
+	var e *parser.Error
+	if !errors.As(err, &e) || e.Code != parser.CodeInvalidArgument || !strings.Contains(e.Msg, "before the workspace's retention starts") {
 		t.Fatalf("a range ending before the retention: want invalid_argument naming it; got %v", err)
 	}
 }

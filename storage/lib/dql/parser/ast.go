@@ -1,4 +1,4 @@
-package dql
+package parser
 
 // Node is any element of the syntax tree. Pos and End are byte offsets into the query
 // text; String prints the node so that parsing the result gives the same tree.
@@ -85,8 +85,8 @@ type UnaryExpr struct {
 	X  Expr
 }
 
-// apply applies the operator to a value.
-func (u *UnaryExpr) apply(v float64) float64 {
+// Apply applies the operator to a value.
+func (u *UnaryExpr) Apply(v float64) float64 {
 	if u.Op == "-" {
 		return -v
 	}
@@ -282,8 +282,8 @@ func Walk(e Expr, fn func(Expr) bool) {
 	}
 }
 
-// unparen strips parentheses.
-func unparen(e Expr) Expr {
+// Unparen strips parentheses.
+func Unparen(e Expr) Expr {
 	for {
 		p, ok := e.(*ParenExpr)
 		if !ok {
