@@ -140,8 +140,13 @@ def claim_due(db: Session, now: datetime) -> Monitor | None:
 
 
 def next_due(db: Session) -> datetime | None:
+    """When the next monitor ``claim_due`` would take is due (None: none)."""
     return db.scalar(
-        select(Monitor.next_eval_at).where(Monitor.enabled).order_by(Monitor.next_eval_at).limit(1)
+        select(Monitor.next_eval_at)
+        .join(Workspace, Workspace.id == Monitor.workspace_id)
+        .where(Monitor.enabled, Workspace.deleted_at.is_(None))
+        .order_by(Monitor.next_eval_at)
+        .limit(1)
     )
 
 
