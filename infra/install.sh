@@ -2,7 +2,7 @@
 # Install everything the stack needs, idempotently: Debian packages, Kafka jars, the Python
 # virtualenv, the Go binaries and the built UI. Each step is skipped when its output is current.
 #   infra/install.sh            everything
-#   infra/install.sh test       also the test-only tools (Chromium, Playwright, docker compose)
+#   infra/install.sh test       also the test-only tools (Chromium, Playwright, gcc, vmagent, the bench references)
 source "$(dirname "$0")/lib.sh"
 want_test=${1:-}
 
@@ -86,7 +86,6 @@ fi
 # --- test-only tools -----------------------------------------------------------------------------
 if [ "$want_test" = test ]; then
   npm_ci "$VIGIL_ROOT/e2e"
-  "$VIGIL_ROOT/infra/compose/install.sh"
   "$VIGIL_ROOT/infra/vmagent/install.sh"
   "$VIGIL_ROOT/bench/install.sh" || die "building the benchmark reference systems failed (bench/install.sh)"
 fi
