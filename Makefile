@@ -25,6 +25,7 @@ PY = .vigil/venv/bin
 lint: ## static checks for every part
 	@$(MAKE) -s -C storage vet
 	@$(MAKE) -s -C ingest/agent vet
+	@cd infra/compose && go vet ./...
 	@test -x $(PY)/ruff -a -x $(PY)/mypy || { echo "ruff and mypy are missing from $(PY): make install" >&2; exit 1; }
 	@$(MAKE) -s -C backend lint
 	@$(PY)/ruff check -q ingest bench infra/tests
@@ -32,6 +33,7 @@ lint: ## static checks for every part
 	@cd ingest && ../$(PY)/mypy vigil_ingest
 	@cd bench && ../$(PY)/mypy vigil_bench
 	@cd frontend && npm run -s lint
+	@infra/vulncheck.sh
 migrate: ## apply database migrations to the running stack
 	@source infra/lib.sh && load_secrets && "$$VIGIL_VENV/bin/vigil-admin" migrate
 generate: ## regenerate the OpenAPI document and the UI's typed client
