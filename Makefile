@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help up down status restart logs install test lint generate migrate clean bench-api bench-ui bench-small bench-storage bench-dql bench-ingest
+.PHONY: help up down status restart logs install lock test lint generate migrate clean bench-api bench-ui bench-small bench-storage bench-dql bench-ingest
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -19,6 +19,8 @@ logs: ## follow every service's log
 	@tail -n 20 -F .vigil/log/*.log
 install: ## install dependencies and build everything, start nothing
 	@infra/install.sh
+lock: ## re-resolve the Python dependencies into the lock files (after changing a pyproject.toml)
+	@infra/lock.sh
 test: ## run every test suite against real services on test ports
 	@infra/test.sh
 PY = .vigil/venv/bin
