@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help up down status restart logs install test lint lint-go lint-py check check-go-storage check-go-agent check-py-unit generate migrate clean bench-api bench-alerts bench-ui bench-small bench-storage bench-dql bench-ingest
+.PHONY: help up down status restart logs install test lint lint-go lint-py check check-go-storage check-go-agent check-py-unit lock generate migrate clean bench-api bench-alerts bench-ui bench-small bench-storage bench-dql bench-ingest
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -19,14 +19,18 @@ logs: ## follow every service's log
 	@tail -n 20 -F .vigil/log/*.log
 install: ## install dependencies and build everything, start nothing
 	@infra/install.sh
+lock: ## re-resolve the Python dependencies into the lock files (after changing a pyproject.toml)
+	@infra/lock.sh
 test: ## run every test suite against real services on test ports
 	@infra/test.sh
 PY = .vigil/venv/bin
 lint: lint-go lint-py ## static checks for every part
 	@cd frontend && npm run -s lint
+	@infra/vulncheck.sh
 lint-go:
 	@$(MAKE) -s -C storage lint
 	@$(MAKE) -s -C ingest/agent lint
+	@cd infra/compose && go vet ./...
 lint-py:
 	@test -x $(PY)/ruff -a -x $(PY)/mypy || { echo "ruff and mypy are missing from $(PY): make install" >&2; exit 1; }
 	@$(MAKE) -s -C backend lint

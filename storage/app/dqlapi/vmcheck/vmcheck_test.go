@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	logger.Init()
-	vmstorage.Init(promql.ResetRollupResultCacheIfNeeded)
+	vmstorage.Init(8, 10*time.Second, promql.ResetRollupResultCacheIfNeeded)
 	netstorage.InitTmpBlocksDir(dir + "/tmp")
 	promql.InitRollupResultCache("")
 
@@ -57,7 +57,7 @@ func TestMain(m *testing.M) {
 	mustWrite("e", e.String())
 	mustWrite("other", other.String())
 	mustWrite("rnd", randomLines())
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 
 	code := m.Run()
 	promql.StopRollupResultCache()
