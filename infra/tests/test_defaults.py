@@ -22,9 +22,8 @@ def defaults() -> dict[str, str]:
 STORAGE_PORT = [
     ("storage/app/vigil-storage/main.go", r'"httpListenAddr", "127\.0\.0\.1:(\d+)"'),
     ("storage/Dockerfile", r"EXPOSE (\d+)\n"),
-    ("storage/Dockerfile", r'"-httpListenAddr=:(\d+)"'),
+    ("storage/Dockerfile", r"vigil-storage -httpListenAddr=:(\d+) "),
     ("docker-compose.yml", r"VIGIL_STORAGE_URL: http://storage:(\d+)\n"),
-    ("docker-compose.yml", r"- -httpListenAddr=:(\d+)\n"),
     ("docker-compose.yml", r'ports: \["127\.0\.0\.1:(\d+):(\d+)"\]\n    volumes: \[storage:'),
     ("backend/app/core/config.py", r'STORAGE_URL: str = "http://127\.0\.0\.1:(\d+)"'),
     ("ingest/vigil_ingest/common/config.py", r'storage_url: str = "http://127\.0\.0\.1:(\d+)"'),
@@ -35,7 +34,12 @@ STORAGE_PORT = [
 
 # Files that name the port without it being a default: documentation, and tests that use it
 # as an example value.
-MENTIONS = {"bench/tests/test_procs.py", "ingest/tests/consumer/test_storage_client.py"}
+MENTIONS = {
+    "bench/tests/test_procs.py",
+    "ingest/tests/consumer/test_storage_client.py",
+    # a deliberately broken Dockerfile the compose checker must refuse
+    "infra/compose/testdata/broken/storage/Dockerfile",
+}
 
 
 @pytest.mark.parametrize(
