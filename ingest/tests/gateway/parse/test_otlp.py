@@ -7,6 +7,8 @@ import time
 
 import pytest
 from google.protobuf import json_format
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
     ExportMetricsServiceRequest,
     ExportMetricsServiceResponse,
@@ -206,3 +208,40 @@ def test_split_cuts_between_resources_and_concatenates_back() -> None:
     assert all(len(b) <= 2 * size for b, _ in parts)
     assert ExportMetricsServiceRequest.FromString(b"".join(b for b, _ in parts)) == req
     assert otlp.split(req, 10**6) == [(req.SerializeToString(), 10)]
+
+
+VALID = request(gauge("g", point(1, host="a"))).SerializeToString()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=200), st.integers(0, len(VALID)))
+def test_any_bytes_are_a_request_or_a_400(noise: bytes, cut: int) -> None:
+    for body in (noise, VALID[:cut] + noise):
+        try:
+            req = otlp.decode(body, "protobuf")
+        except BadRequest:
+            continue
+        checked = otlp.check(req, BOUNDS)
+        assert checked.accepted + checked.rejected >= 0
+        for part, _ in otlp.split(req, 64):
+            ExportMetricsServiceRequest.FromString(part)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["resourceMetrics", "scopeMetrics", "metrics", "name", "gauge",
+                         "dataPoints", "asDouble", "timeUnixNano", "attributes", "x"]),
+        inner, max_size=3),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(JSON_VALUES)
+def test_any_json_is_a_request_or_a_400(doc: object) -> None:
+    try:
+        req = otlp.decode(json.dumps(doc).encode(), "json")
+    except BadRequest:
+        return
+    otlp.check(req, BOUNDS)
