@@ -146,6 +146,15 @@ def tail_line(kafka_topics: str) -> Iterator[TopicTail]:
 
 
 @pytest.fixture
+def tail_otlp(kafka_topics: str) -> Iterator[TopicTail]:
+    from vigil_ingest.common.kafka import TOPIC_OTLP
+
+    t = TopicTail(kafka_topics, TOPIC_OTLP)
+    yield t
+    t.close()
+
+
+@pytest.fixture
 def tail_promrw(kafka_topics: str) -> Iterator[TopicTail]:
     from vigil_ingest.common.kafka import TOPIC_PROMRW
 

@@ -37,7 +37,13 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from vigil_ingest import __version__
 from vigil_ingest.common.config import Settings
 from vigil_ingest.common.errors import IngestError, Poison, Retryable, WorkspaceDeleted
-from vigil_ingest.common.kafka import TOPIC_DEADLETTER, TOPIC_LINE, TOPIC_PROMRW, ensure_topics
+from vigil_ingest.common.kafka import (
+    TOPIC_DEADLETTER,
+    TOPIC_LINE,
+    TOPIC_OTLP,
+    TOPIC_PROMRW,
+    ensure_topics,
+)
 from vigil_ingest.consumer.batcher import Record, WriteGroup, group_records
 from vigil_ingest.consumer.deadletter import DeadLetter
 from vigil_ingest.consumer.storage_client import StorageClient
@@ -120,7 +126,7 @@ class Consumer:
         settings: Settings,
         *,
         storage: StorageClient | None = None,
-        topics: Sequence[str] = (TOPIC_LINE, TOPIC_PROMRW),
+        topics: Sequence[str] = (TOPIC_LINE, TOPIC_PROMRW, TOPIC_OTLP),
         deadletter_topic: str = TOPIC_DEADLETTER,
     ) -> None:
         self.settings = settings
@@ -307,6 +313,8 @@ class Consumer:
             dropped = self.storage.write_line(
                 g.workspace, g.body(), precision=g.precision or "ns", max_active_series=limit
             )
+        elif g.format == "otlp":
+            dropped = self.storage.write_otlp(g.workspace, g.body(), max_active_series=limit)
         else:
             dropped = self.storage.write_promrw(g.workspace, g.body(), max_active_series=limit)
         self.metrics.write_seconds.observe(time.perf_counter() - t0)

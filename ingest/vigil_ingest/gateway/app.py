@@ -1,6 +1,7 @@
 """The gateway's ASGI application.
 
-Order of work for every write: key → workspace (401/403), Content-Encoding (415), body within
+Order of work for every write: key → workspace (401/403), Content-Encoding and, for OTLP,
+Content-Type (415), body within
 the workspace's max_body_bytes (413), validation (400 naming the line), points/s limit
 (429 naming it), produce to Kafka and wait for the acknowledgement (503 when it does not
 come), then 204.
@@ -38,7 +39,7 @@ from vigil_ingest.gateway.auth import KeyResolver, Principal, extract_key
 from vigil_ingest.gateway.body import content_encoding, read_body
 from vigil_ingest.gateway.limits import RateLimiter
 from vigil_ingest.gateway.parse import line as lineproto
-from vigil_ingest.gateway.parse import promrw
+from vigil_ingest.gateway.parse import otlp, promrw
 from vigil_ingest.gateway.produce import Producer
 from vigil_ingest.gateway.usage import UsageRecorder
 
@@ -238,6 +239,61 @@ class Gateway:
         await self._produce([batch], "promrw", samples)
         return Response(status_code=204)
 
+    async def write_otlp(self, request: Request) -> Response:
+        """POST /v1/metrics: OpenTelemetry metrics over OTLP/HTTP (protobuf or JSON, gzip).
+        200 with an ExportMetricsServiceResponse, carrying partial_success when some data
+        points were refused; 400 when none is left."""
+        principal = await self._principal(request)
+        enc = content_encoding(request.headers, allowed=("", "gzip", "x-gzip"))
+        encoding = otlp.encoding_of(request.headers.get("content-type"))
+        body = await read_body(
+            request.headers, request.stream(), limit=principal.max_body_bytes, gzip=bool(enc)
+        )
+        req = otlp.decode(body, encoding)
+        checked = otlp.check(req, self._bounds(principal, "ns"))
+        if checked.accepted == 0:
+            if checked.rejected:
+                raise BadRequest(
+                    f"{checked.first_error} ({checked.rejected} data points refused, none left)"
+                )
+            return self._otlp_answer(encoding)
+        self.limiter.take(
+            principal.workspace_id,
+            checked.accepted,
+            rate=principal.points_per_second,
+            burst=principal.burst,
+        )
+        max_bytes = self.settings.kafka_max_record_bytes
+        if encoding == "protobuf" and not checked.changed and len(body) <= max_bytes:
+            parts = [(body, checked.accepted)]
+        else:
+            parts = otlp.split(req, max_bytes)
+        received = now_ms()
+        batches = [
+            Batch(
+                workspace=principal.workspace_id,
+                format="otlp",
+                value=value,
+                points=points,
+                received_at_ms=received,
+                max_active_series=principal.active_series,
+            )
+            for value, points in parts
+        ]
+        await self._produce(batches, "otlp", checked.accepted)
+        if checked.rejected:
+            return self._otlp_answer(
+                encoding,
+                checked.rejected,
+                f"{checked.rejected} data points refused; the first: {checked.first_error}",
+            )
+        return self._otlp_answer(encoding)
+
+    @staticmethod
+    def _otlp_answer(encoding: otlp.Encoding, rejected: int = 0, message: str = "") -> Response:
+        media = otlp.JSON if encoding == "json" else otlp.PROTOBUF
+        return Response(otlp.response(encoding, rejected, message), media_type=media)
+
     async def query(self, request: Request) -> Response:
         """GET|POST /query: InfluxDB 1.x clients (Telegraf) create their database first;
         answer CREATE DATABASE harmlessly, refuse anything else."""
@@ -338,6 +394,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/write", wrap("/write", gw.write_v1), methods=["POST"]),
         Route("/api/v2/write", wrap("/api/v2/write", gw.write_v2), methods=["POST"]),
         Route("/api/v1/write", wrap("/api/v1/write", gw.write_promrw), methods=["POST"]),
+        Route("/v1/metrics", wrap("/v1/metrics", gw.write_otlp), methods=["POST"]),
         Route("/query", wrap("/query", gw.query), methods=["GET", "POST"]),
         Route("/ping", gw.ping, methods=["GET", "HEAD"]),
         Route("/health", gw.health, methods=["GET"]),

@@ -333,11 +333,6 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		return apierror.New(http.StatusUnsupportedMediaType, apierror.TypeUnsupportedMediaType,
 			"unsupported Content-Encoding %q; remote_write 1.0 bodies must be snappy-compressed", ce)
 	}
-	maxSeries, err := maxActiveSeries(r)
-	if err != nil {
-		batchesError.Inc()
-		return err
-	}
 	bb := bodyPool.Get()
 	defer bodyPool.Put(bb)
 	if err := readLimited(bb, r.Body); err != nil {
@@ -350,6 +345,17 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		return err
 	}
 	samples, err := PromRWRows(tss, ws, time.Now().UnixMilli())
+	if err != nil {
+		batchesError.Inc()
+		return err
+	}
+	return writeSamples(w, r, ws, samples)
+}
+
+// writeSamples stores a validated batch of workspace ws, within the active series limit the
+// request carries, in the embedded storage or through the sink, and answers 204.
+func writeSamples(w http.ResponseWriter, r *http.Request, ws string, samples []Sample) error {
+	maxSeries, err := maxActiveSeries(r)
 	if err != nil {
 		batchesError.Inc()
 		return err

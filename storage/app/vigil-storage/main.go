@@ -171,6 +171,7 @@ func useRemote() {
 var routes = map[string]func(http.ResponseWriter, *http.Request, string) error{
 	"/internal/v1/write/line":          ingest.LineHandler,
 	"/internal/v1/write/promrw":        ingest.PromRWHandler,
+	"/internal/v1/write/otlp":          ingest.OTLPHandler,
 	"/internal/v1/workspace":           workspaceapi.DeleteHandler,
 	"/internal/v1/usage":               workspaceapi.UsageHandler,
 	"/internal/v1/usage/active_series": workspaceapi.ActiveSeriesHandler,
