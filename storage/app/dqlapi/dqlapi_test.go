@@ -163,12 +163,13 @@ func (b blockingSource) LabelNames(ctx context.Context, _ [][]metricsql.LabelFil
 	return nil, ctx.Err()
 }
 
-// slowSource takes 40 ms to list label names.
+// slowSource takes 400 ms to list label names: long enough that a loaded machine's
+// scheduling delays stay well inside the margins of the timeout test below.
 type slowSource struct{ *dqltest.Source }
 
 func (s slowSource) LabelNames(ctx context.Context, fss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
 	select {
-	case <-time.After(40 * time.Millisecond):
+	case <-time.After(400 * time.Millisecond):
 		return s.Source.LabelNames(ctx, fss, start, end, limit)
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -221,14 +222,15 @@ func TestHandleQueryRawErrors(t *testing.T) {
 	f(blockingSource{dqltest.ExampleE()}, Limits{}, `{"queries":[{"query":"M::cpu:(user)","timeout":"20ms"}]}`, 504, dql.CodeTimeout, "query exceeded the timeout of 20ms")
 	f(blockingSource{dqltest.ExampleE()}, Limits{Timeout: 20 * time.Millisecond}, `{"queries":[{"query":"M::cpu:(user)","timeout":"1h"}]}`, 504, dql.CodeTimeout, "timeout of 20ms")
 	// The workspace's timeout bounds the whole request, not each query: with one query per
-	// CPU at a time, the queries after the first CPU-count need a second 40 ms round.
+	// CPU at a time, the queries after the first CPU-count need a second 400 ms round,
+	// which ends at 800 ms, past the 600 ms timeout; the first round ends 200 ms before it.
 	procs := runtime.GOMAXPROCS(0)
 	slow := make([]string, 2*procs)
 	for i := range slow {
 		slow[i] = `{"query":"M::cpu:(user)"}`
 	}
-	f(slowSource{dqltest.ExampleE()}, Limits{Timeout: 60 * time.Millisecond}, `{"queries":[`+strings.Join(slow, ",")+`]}`, 504, dql.CodeTimeout,
-		fmt.Sprintf("query %d: query exceeded the timeout of 60ms", procs+1))
+	f(slowSource{dqltest.ExampleE()}, Limits{Timeout: 600 * time.Millisecond}, `{"queries":[`+strings.Join(slow, ",")+`]}`, 504, dql.CodeTimeout,
+		fmt.Sprintf("query %d: query exceeded the timeout of 600ms", procs+1))
 	// The first failing query, by position, is the one reported.
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(a(user))"},{"query":"M::cpu:(b(user))"}]}`, 400, parser.CodeUnknownFunction, "query 2: line 1:9: unknown function a()")
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(nosuch(user))"}]}`, 400, parser.CodeUnknownFunction, "query 2: line 1:9: unknown function nosuch()")
