@@ -13,7 +13,10 @@ from app.models.workspace import (
     Role,
     Workspace,
     WorkspaceIngestMinutely,
+    WorkspaceIngestParked,
+    WorkspaceIngestTokens,
     WorkspaceLimits,
+    WorkspaceRetentionSweep,
     WorkspaceUsageDaily,
 )
 
@@ -33,6 +36,9 @@ __all__ = [
     "UserSession",
     "Workspace",
     "WorkspaceIngestMinutely",
+    "WorkspaceIngestParked",
+    "WorkspaceIngestTokens",
     "WorkspaceLimits",
+    "WorkspaceRetentionSweep",
     "WorkspaceUsageDaily",
 ]
