@@ -21,8 +21,9 @@ import (
 // one workspace, and waiting searches served round-robin across workspaces.
 var (
 	maxConcurrentPerWorkspace = flag.Int("search.maxConcurrentPerWorkspace", 0, "The most searches one workspace may run at once, whatever its "+
-		"X-Vigil-Max-Concurrent-Queries header asks; 0 means half of -search.maxConcurrentRequests (at least 1), so that one workspace never holds "+
-		"the whole node. See also -search.maxQueuedPerWorkspace")
+		"X-Vigil-Max-Concurrent-Queries header asks; 0 means a quarter of -search.maxConcurrentRequests (at least 1): each search may use every CPU "+
+		"(-search.maxWorkersPerQuery), so a workspace with fewer searches running leaves the CPU to the others' searches. "+
+		"See also -search.maxQueuedPerWorkspace")
 	maxQueuedPerWorkspace = flag.Int("search.maxQueuedPerWorkspace", 64, "The most searches one workspace may have waiting for a slot; "+
 		"one more gets 429 at once. Waiting longer than -search.maxQueueDuration also gets 429")
 )
@@ -41,7 +42,7 @@ func initReadLimiter() {
 	slots := intFlag("search.maxConcurrentRequests", defaultReadSlots)
 	perWorkspace := *maxConcurrentPerWorkspace
 	if perWorkspace <= 0 {
-		perWorkspace = max(1, slots/2)
+		perWorkspace = max(1, slots/4)
 	}
 	readQueue = fairqueue.New(fairqueue.Config{
 		Slots:        slots,
