@@ -14,18 +14,20 @@ from app.clients.storage import AsyncStorageClient
 from app.main import create_app
 from tests.storage_mock import INTERNAL_TOKEN, StorageMock
 
-SLOW_SECONDS = 3.0
-FLOOD = 80  # above the worker threads (40) and the database pool (10 + 20 overflow)
+# above the worker threads (40) and the database pool (10 + 20 overflow): were a query to hold
+# either while it waits on storage, they could not all be waiting at once
+FLOOD = 80
 
 
 @pytest.mark.anyio
 async def test_slow_queries_do_not_stall_login() -> None:
-    started: list[float] = []
+    waiting: list[float] = []
+    release = asyncio.Event()
 
     async def slow_storage(request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v1/query/raw":
-            started.append(time.monotonic())
-            await asyncio.sleep(SLOW_SECONDS)
+            waiting.append(time.monotonic())
+            await release.wait()  # storage answers when the test says so
             return httpx.Response(200, stream=httpx.ByteStream(b'{"content": [{"series": []}]}'))
         return httpx.Response(404)
 
@@ -37,14 +39,13 @@ async def test_slow_queries_do_not_stall_login() -> None:
     )
     app = create_app(storage=mock.client(), async_storage=slow)
     transport = httpx.ASGITransport(app=app, client=("10.98.0.1", 50000))
-    async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=60) as api:
+    async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=120) as api:
         email = f"flood-{time.monotonic_ns()}@example.com"
         r = await api.post(
             "/api/v1/auth/signup", json={"email": email, "password": "correct horse battery"}
         )
         assert r.status_code == 201, r.text
-        token = r.json()["access_token"]
-        auth = {"Authorization": f"Bearer {token}"}
+        auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
         r = await api.post("/api/v1/workspaces", json={"name": "flood"}, headers=auth)
         ws = r.json()["id"]
         body: dict[str, Any] = {"queries": [{"query": "M::cpu:(avg(usage_idle)) [1h]"}]}
@@ -53,12 +54,12 @@ async def test_slow_queries_do_not_stall_login() -> None:
             resp = await api.post(f"/api/v1/workspaces/{ws}/query/raw", json=body, headers=auth)
             return resp.status_code
 
-        t0 = time.monotonic()
         flood = [asyncio.create_task(one_query()) for _ in range(FLOOD)]
-        # every query reaches storage: none waits for a thread or a connection
-        while len(started) < FLOOD and time.monotonic() - t0 < SLOW_SECONDS:
+        # every query reaches storage and waits there, all at once
+        deadline = time.monotonic() + 60
+        while len(waiting) < FLOOD and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        assert len(started) == FLOOD
+        assert len(waiting) == FLOOD
         # meanwhile login and a page of the UI's API answer at once
         t1 = time.monotonic()
         r = await api.post(
@@ -68,9 +69,9 @@ async def test_slow_queries_do_not_stall_login() -> None:
         r = await api.get("/api/v1/workspaces", headers=auth)
         assert r.status_code == 200
         answered = time.monotonic() - t1
-        assert answered < 1.0, f"login and the workspace list took {answered:.2f} s"
-        assert all(not t.done() for t in flood)  # the queries were still running
+        assert answered < 2.0, f"login and the workspace list took {answered:.2f} s"
+        assert not any(t.done() for t in flood)  # the queries were all still waiting
+        release.set()
         statuses = await asyncio.gather(*flood)
         assert statuses == [200] * FLOOD
-        assert time.monotonic() - t0 < SLOW_SECONDS + 3.0
     await slow.aclose()
