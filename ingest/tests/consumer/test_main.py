@@ -10,6 +10,7 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import psycopg
@@ -145,6 +146,20 @@ def committed(bootstrap: str, group: str, topic: str, partitions: tuple[int, ...
         c.close(autocommit=False)
 
 
+def deadletters(bootstrap: str, topic: str) -> list[Any]:
+    """Every record of the dead-letter topic."""
+    dl = KafkaConsumer(
+        topic,
+        bootstrap_servers=[bootstrap],
+        group_id=None,
+        auto_offset_reset="earliest",
+        consumer_timeout_ms=5000,
+    )
+    got = list(dl)
+    dl.close()
+    return got
+
+
 def wait(cond: Callable[[], bool], timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not cond():
@@ -213,15 +228,7 @@ def test_refused_records_go_to_the_dead_letter_topic(kafka_bootstrap, topics) ->
         r.stop()
     ok = [req.content for req in storage.requests if b"poison" not in req.content]
     assert b"".join(ok).count(b"cpu v=") >= 2
-    dl = KafkaConsumer(
-        topics["dl"],
-        bootstrap_servers=[kafka_bootstrap],
-        group_id=None,
-        auto_offset_reset="earliest",
-        consumer_timeout_ms=5000,
-    )
-    got = list(dl)
-    dl.close()
+    got = deadletters(kafka_bootstrap, topics["dl"])
     assert [m.value for m in got] == [b"poison v=1\n"]
     h = dict(got[0].headers)
     assert h[HEADER_ERROR] == b"line 1: refused"
@@ -371,15 +378,7 @@ def test_a_workspace_refused_is_parked_without_holding_back_others(
         r.stop()
     a_attempts = [q for q in storage.requests if q.headers["x-vigil-workspace"] == ws_a]
     assert len(a_attempts) >= 3  # retried with backoff before parking
-    dl = KafkaConsumer(
-        topics["dl"],
-        bootstrap_servers=[kafka_bootstrap],
-        group_id=None,
-        auto_offset_reset="earliest",
-        consumer_timeout_ms=5000,
-    )
-    got = list(dl)
-    dl.close()
+    got = deadletters(kafka_bootstrap, topics["dl"])
     assert [m.value for m in got] == [b"cpu v=1\ncpu v=2\n"]
     reason = dict(got[0].headers)[HEADER_ERROR].decode()
     assert reason.startswith("parked after ")
