@@ -399,7 +399,7 @@ class FloodPlan:
     limit: int
 
 
-def _flood(plan: FloodPlan, stop: EventLike, out: QueueLike) -> None:
+def _flood(plan: FloodPlan, ready: EventLike, stop: EventLike, out: QueueLike) -> None:
     """A's load, in a process of its own so that its threads never hold the interpreter lock
     of the process that times B: 32 query clients and the ingest senders, until ``stop``.
     Puts ``(query events, write events)`` on ``out``: (wall time, status, seconds or points)."""
@@ -448,6 +448,7 @@ def _flood(plan: FloodPlan, stop: EventLike, out: QueueLike) -> None:
     threads += [threading.Thread(target=sender, args=(i,), daemon=True) for i in range(A_SENDERS)]
     for t in threads:
         t.start()
+    ready.set()
     stop.wait()
     done.set()
     for t in threads:
@@ -539,10 +540,14 @@ def _phases(
     measure("alone", "B alone (before)", seconds / 2)
 
     mp = multiprocessing.get_context("spawn")
-    stop, out = mp.Event(), mp.Queue()
+    ready, stop, out = mp.Event(), mp.Event(), mp.Queue()
     plan = FloodPlan(s.backend_url, gateways, a.query_key, a.ingest_key, a_limit)
-    flood = mp.Process(target=_flood, args=(plan, stop, out), daemon=True)
+    flood = mp.Process(target=_flood, args=(plan, ready, stop, out), daemon=True)
     flood.start()
+    # a new interpreter takes a while to start on a loaded machine: the warm-up counts from
+    # when A's load runs
+    if not ready.wait(120):
+        raise RuntimeError("the process of A's load did not start within 120 s")
     time.sleep(WARMUP_S)
     log(f"phase 2: A floods while B goes on, for {seconds} s")
     t1, t2 = measure("flood", "A floods", seconds)

@@ -68,7 +68,8 @@ def test_the_limit_holds_across_two_gateway_processes(
 ) -> None:
     """A workspace limited to 2,000 points/s writes at three times that through two gateway
     processes: together they admit its limit (within 10 %), not twice it."""
-    rate, burst = 2000, 2000
+    # a burst of 0.1 s, so that what the bucket held at the start weighs on no second
+    rate, burst = 2000, 200
     key = keys.create(pps=rate, burst=burst)
     urls = [start_gateway()[0], start_gateway()[0]]
     warm = keys.create()
@@ -80,7 +81,7 @@ def test_the_limit_holds_across_two_gateway_processes(
         )
         assert r.status_code == 204, r.text
     batch_lines = 100
-    seconds = 8.0
+    seconds = 10.0
     accepted = [0]
     refused = [0]
     errors: list[str] = []
@@ -121,9 +122,9 @@ def test_the_limit_holds_across_two_gateway_processes(
     elapsed = time.monotonic() - t0
     assert errors == []
     assert refused[0] > 0
-    # The bucket starts full (the burst, spent in the first second); from then on the two
-    # processes together admit the rate, second after second.
-    steady = [per_second[s] for s in range(2, int(seconds))]
+    # From the third second on (the processes' first requests are slow on a loaded machine)
+    # the two processes together admit the rate, second after second.
+    steady = [per_second[s] for s in range(3, int(seconds))]
     achieved = sum(steady) / len(steady)
     assert abs(achieved - rate) <= 0.1 * rate, (
         f"{achieved:.0f} points/s admitted from second 2 on, limit {rate}: {sorted(per_second.items())}"
