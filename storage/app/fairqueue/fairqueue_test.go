@@ -3,6 +3,7 @@ package fairqueue
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -182,8 +183,11 @@ func TestWaitTimeoutNamesTheCause(t *testing.T) {
 	if !errors.As(err, &r) || r.Cause != NodeSlots {
 		t.Fatalf("unexpected error %v; want a timeout at the node's slots", err)
 	}
-	if got := err.Error(); got[:52] != "storage is busy: all 1 query slots stayed busy for 3" {
+	if got := err.Error(); !strings.HasPrefix(got, "storage is busy: all 1 query slots stayed busy for ") || !strings.HasSuffix(got, "; retry later") {
 		t.Fatalf("unexpected message %q", got)
+	}
+	if r.Waited < 30*time.Millisecond {
+		t.Fatalf("refused after %s; want at least the 30ms wait", r.Waited)
 	}
 	q.Release(a1)
 	if got := q.Stats(); got != (Stats{}) {
