@@ -103,6 +103,14 @@ class WorkspaceLimits(Base):
     retention_days: Mapped[int] = mapped_column(Integer, nullable=False)
     # how many of the workspace's queries storage runs at once; more wait in its queue
     concurrent_queries: Mapped[int] = mapped_column(Integer, nullable=False, server_default="4")
+    # monitors and recording rules together
+    max_monitors: Mapped[int] = mapped_column(Integer, nullable=False, server_default="100")
+    min_monitor_interval_seconds: Mapped[int] = mapped_column(
+        Integer, nullable=False, server_default="10"
+    )
+    max_notifications_per_hour: Mapped[int] = mapped_column(
+        Integer, nullable=False, server_default="200"
+    )
 
     __table_args__ = (
         CheckConstraint(
@@ -112,6 +120,11 @@ class WorkspaceLimits(Base):
             name="positive",
         ),
         CheckConstraint("concurrent_queries > 0", name="concurrent_queries_positive"),
+        CheckConstraint(
+            "max_monitors >= 0 AND min_monitor_interval_seconds > 0 "
+            "AND max_notifications_per_hour >= 0",
+            name="alerting",
+        ),
     )
 
 

@@ -19,6 +19,11 @@ class LimitsPublic(BaseModel):
         description="How many of the workspace's queries storage runs at once; more wait their "
         "turn, and a full queue gets 429 naming this limit"
     )
+    max_monitors: int = Field(description="Monitors and recording rules together")
+    min_monitor_interval_seconds: int = Field(description="The shortest evaluation interval")
+    max_notifications_per_hour: int = Field(
+        description="Notifications sent per hour; past it they are recorded as throttled"
+    )
 
 
 class LimitsUpdate(BaseModel):
@@ -30,6 +35,9 @@ class LimitsUpdate(BaseModel):
     max_points_per_query: int | None = Field(default=None, ge=1, le=1_000_000_000)
     retention_days: int | None = Field(default=None, ge=1, le=3650)
     concurrent_queries: int | None = Field(default=None, ge=1, le=64)
+    max_monitors: int | None = Field(default=None, ge=0, le=100_000)
+    min_monitor_interval_seconds: int | None = Field(default=None, ge=1, le=86_400)
+    max_notifications_per_hour: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
 class UsagePublic(BaseModel):

@@ -32,6 +32,9 @@ DEFAULT_LIMITS = {
     "max_points_per_query": 1_000_000,
     "retention_days": 30,
     "concurrent_queries": 4,
+    "max_monitors": 100,
+    "min_monitor_interval_seconds": 10,
+    "max_notifications_per_hour": 200,
 }
 
 

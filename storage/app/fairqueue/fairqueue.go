@@ -84,11 +84,11 @@ func (q *Queue) Config() Config {
 type Cause int
 
 const (
-	// WorkspaceLimit: the workspace already runs as many searches as its limit allows.
+	// WorkspaceLimit means the workspace already runs as many searches as its limit allows.
 	WorkspaceLimit Cause = iota
-	// NodeSlots: every slot of the node is busy.
+	// NodeSlots means every slot of the node is busy.
 	NodeSlots
-	// Canceled: the caller gave up while waiting.
+	// Canceled means the caller gave up while waiting.
 	Canceled
 )
 

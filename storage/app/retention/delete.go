@@ -63,7 +63,7 @@ func DeleteOlder(ctx context.Context, ws string, before, olderThan int64) (Delet
 		return out, nil
 	}
 	// Points written a moment ago are searchable only after the next flush.
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 	candidates, err := seriesOlderThan(ctx, ws, olderThan)
 	if err != nil {
 		return out, err
@@ -78,7 +78,7 @@ func DeleteOlder(ctx context.Context, ws string, before, olderThan int64) (Delet
 		out.KeptPoints += n
 	}
 	if out.Series > 0 {
-		vmstorage.Storage.DebugFlush()
+		vmstorage.DebugFlush()
 		// Cached answers may hold what the deleted points gave.
 		promql.ResetRollupResultCache()
 	}
@@ -137,7 +137,7 @@ func rewrite(ctx context.Context, ws string, tfss [][]storage.TagFilter, before 
 	kept := 0
 	err := tombstones.Pause(ws, func() error {
 		// Writes that finished just before the pause must be searchable to be read back.
-		vmstorage.Storage.DebugFlush()
+		vmstorage.DebugFlush()
 		rows, tooMany, err := readFrom(ctx, tfss, before)
 		if err != nil {
 			return err
@@ -150,7 +150,7 @@ func rewrite(ctx context.Context, ws string, tfss [][]storage.TagFilter, before 
 			return fmt.Errorf("cannot delete %d series of workspace %s: %w", len(tfss), ws, err)
 		}
 		for i := 0; i < len(rows); i += 100_000 {
-			if err := vmstorage.AddRows(rows[i:min(i+100_000, len(rows))]); err != nil {
+			if err := vmstorage.VMInsertAPI.WriteRows(rows[i:min(i+100_000, len(rows))]); err != nil {
 				return apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable,
 					"series of workspace %s were deleted but %d of their points could not be written back: %s", ws, len(rows)-i, err)
 			}

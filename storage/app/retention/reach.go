@@ -54,18 +54,6 @@ func (r *Reads) addAbs(t int64) {
 	}
 }
 
-func (r *Reads) merge(o Reads) {
-	if o.HasRel {
-		r.addRel(o.Rel)
-	}
-	if o.HasEndRel {
-		r.addEndRel(o.EndRel)
-	}
-	if o.HasAbs {
-		r.addAbs(o.Abs)
-	}
-}
-
 // anchor is where an evaluation context's times come from.
 type anchor int
 

@@ -13,12 +13,12 @@ import (
 )
 
 const (
-	sec  = int64(1000)
-	min_ = 60 * sec
-	hour = 60 * min_
-	day  = 24 * hour
+	sec    = int64(1000)
+	minute = 60 * sec
+	hour   = 60 * minute
+	day    = 24 * hour
 	// the look-back VictoriaMetrics adds to every search (-search.minStalenessInterval unset)
-	look = 5 * min_
+	look = 5 * minute
 )
 
 func mustParse(t *testing.T, q string) metricsql.Expr {
@@ -43,43 +43,43 @@ func TestReach(t *testing.T) {
 	}
 	rel := func(d int64) Reads { return Reads{Rel: d, HasRel: true} }
 	// A bare selector: the step (or the window, when longer) plus the look-back.
-	f(`m`, min_, false, rel(look+min_))
-	f(`rate(m[5m])`, min_, false, rel(look+5*min_))
-	f(`rate(m[30s])`, min_, false, rel(look+min_))
+	f(`m`, minute, false, rel(look+minute))
+	f(`rate(m[5m])`, minute, false, rel(look+5*minute))
+	f(`rate(m[30s])`, minute, false, rel(look+minute))
 	// Offsets move it back; negative ones forward.
-	f(`m offset 1d`, min_, false, rel(day+look+min_))
-	f(`rate(m[5m] offset 2h)`, min_, false, rel(2*hour+look+5*min_))
-	f(`m offset -1h`, min_, false, rel(-hour+look+min_))
+	f(`m offset 1d`, minute, false, rel(day+look+minute))
+	f(`rate(m[5m] offset 2h)`, minute, false, rel(2*hour+look+5*minute))
+	f(`m offset -1h`, minute, false, rel(-hour+look+minute))
 	// Long windows.
 	f(`max_over_time(m[30d])`, hour, false, rel(30*day+look))
 	// Instant queries with long windows may search up to half the window (at most 30 m) more.
-	f(`max_over_time(m[4h])`, 5*min_, true, rel(4*hour+look+30*min_))
-	f(`max_over_time(m[2h])`, 5*min_, true, rel(2*hour+look))
+	f(`max_over_time(m[4h])`, 5*minute, true, rel(4*hour+look+30*minute))
+	f(`max_over_time(m[2h])`, 5*minute, true, rel(2*hour+look))
 	// The largest of several selectors.
-	f(`m + rate(n[1h] offset 1h)`, min_, false, rel(2*hour+look))
-	f(`sum by (host) (max_over_time(m[1d]))`, min_, false, rel(day+look))
+	f(`m + rate(n[1h] offset 1h)`, minute, false, rel(2*hour+look))
+	f(`sum by (host) (max_over_time(m[1d]))`, minute, false, rel(day+look))
 	// Subqueries: window + two steps + look-back, then the inner expression at its own step.
-	f(`max_over_time(rate(m[5m])[1h:1m])`, min_, false, rel(hour+2*min_+look+(look+5*min_)))
-	f(`max_over_time(rate(m[5m])[1h:10m] offset 1d)`, min_, false, rel(day+hour+20*min_+look+(look+10*min_)))
+	f(`max_over_time(rate(m[5m])[1h:1m])`, minute, false, rel(hour+2*minute+look+(look+5*minute)))
+	f(`max_over_time(rate(m[5m])[1h:10m] offset 1d)`, minute, false, rel(day+hour+20*minute+look+(look+10*minute)))
 	f(`max_over_time(m[1d:])`, hour, false, rel(day+2*hour+look+(look+hour)))
 	// A rollup function over an expression is a subquery with the query's step.
-	f(`rate(sum(m))`, min_, false, rel(0+2*min_+look+(look+min_)))
+	f(`rate(sum(m))`, minute, false, rel(0+2*minute+look+(look+minute)))
 	// @ modifiers: fixed times, start(), end().
-	f(`m @ 1000`, min_, false, Reads{Abs: 1000*sec - look - min_, HasAbs: true})
-	f(`rate(m[1h] @ 1000 offset 1d)`, min_, false, Reads{Abs: 1000*sec - day - look - hour, HasAbs: true})
-	f(`m @ start()`, min_, false, rel(look+min_))
-	f(`m @ (start() + 3600)`, min_, false, rel(-hour+look+min_))
-	f(`m @ end()`, min_, false, Reads{EndRel: look + min_, HasEndRel: true})
-	f(`rate(m[1h] @ (end() - 1d))`, min_, false, Reads{EndRel: day + look + hour, HasEndRel: true})
+	f(`m @ 1000`, minute, false, Reads{Abs: 1000*sec - look - minute, HasAbs: true})
+	f(`rate(m[1h] @ 1000 offset 1d)`, minute, false, Reads{Abs: 1000*sec - day - look - hour, HasAbs: true})
+	f(`m @ start()`, minute, false, rel(look+minute))
+	f(`m @ (start() + 3600)`, minute, false, rel(-hour+look+minute))
+	f(`m @ end()`, minute, false, Reads{EndRel: look + minute, HasEndRel: true})
+	f(`rate(m[1h] @ (end() - 1d))`, minute, false, Reads{EndRel: day + look + hour, HasEndRel: true})
 	// Constants read nothing.
-	f(`1 + 2`, min_, false, Reads{})
-	f(`time()`, min_, false, Reads{})
+	f(`1 + 2`, minute, false, Reads{})
+	f(`time()`, minute, false, Reads{})
 }
 
 func TestReachRefusesUnplacedAt(t *testing.T) {
 	f := func(q string) {
 		t.Helper()
-		_, err := Reach(mustParse(t, q), min_, false)
+		_, err := Reach(mustParse(t, q), minute, false)
 		var ae *apierror.Error
 		if !errors.As(err, &ae) || ae.StatusCode != http.StatusBadRequest {
 			t.Fatalf("Reach(%q): unexpected error %v; want 400", q, err)
@@ -116,12 +116,12 @@ func TestClampRange(t *testing.T) {
 		}
 	}
 	// Far enough from the retention: unchanged.
-	f(`rate(m[5m])`, now-day, now, min_, now-day)
+	f(`rate(m[5m])`, now-day, now, minute, now-day)
 	// At the retention's start: moved up by the windows, the look-back and a step.
 	start := oldest
-	f(`rate(m[5m])`, start, now, min_, start+look+5*min_+min_)
+	f(`rate(m[5m])`, start, now, minute, start+look+5*minute+minute)
 	// A week's offset on a week's retention leaves nothing before the end...
-	_, err := ClampRange(mustParse(t, `m offset 7d`), now-hour, now, min_, oldest)
+	_, err := ClampRange(mustParse(t, `m offset 7d`), now-hour, now, minute, oldest)
 	if err == nil || !strings.Contains(err.Error(), "it can only be evaluated from") {
 		t.Fatalf("unexpected error %v; want a refusal saying from when it can be evaluated", err)
 	}
@@ -131,11 +131,11 @@ func TestClampRange(t *testing.T) {
 		t.Fatalf("unexpected error %v", err)
 	}
 	// An @ modifier before the retention is refused whatever the range.
-	_, err = ClampRange(mustParse(t, `m @ 1000`), now-hour, now, min_, oldest)
+	_, err = ClampRange(mustParse(t, `m @ 1000`), now-hour, now, minute, oldest)
 	if err == nil || !strings.Contains(err.Error(), "an @ modifier with windows and offsets), before the workspace's retention starts") {
 		t.Fatalf("unexpected error %v", err)
 	}
-	_, err = ClampRange(mustParse(t, `rate(m[5m] @ (end() - 7d))`), now-hour, now, min_, oldest)
+	_, err = ClampRange(mustParse(t, `rate(m[5m] @ (end() - 7d))`), now-hour, now, minute, oldest)
 	if err == nil || !strings.Contains(err.Error(), "an @ end() modifier") {
 		t.Fatalf("unexpected error %v", err)
 	}
@@ -144,10 +144,10 @@ func TestClampRange(t *testing.T) {
 func TestCheckInstant(t *testing.T) {
 	now := int64(1_800_000_000_000)
 	oldest := now - 7*day
-	if err := CheckInstant(mustParse(t, `rate(m[5m])`), now, 5*min_, oldest); err != nil {
+	if err := CheckInstant(mustParse(t, `rate(m[5m])`), now, 5*minute, oldest); err != nil {
 		t.Fatalf("unexpected error %s", err)
 	}
-	err := CheckInstant(mustParse(t, `rate(m[5m] offset 7d)`), now, 5*min_, oldest)
+	err := CheckInstant(mustParse(t, `rate(m[5m] offset 7d)`), now, 5*minute, oldest)
 	want := "the query reads from 2027-01-08T07:50:00Z (168h10m0s before its time 2027-01-15T08:00:00Z: windows, offsets and look-back), " +
 		"before the workspace's retention starts (2027-01-08T08:00:00Z): evaluate it later or shorten the windows and offsets"
 	if err == nil || err.Error() != want {

@@ -33,13 +33,10 @@ var (
 	readLimitReached = metrics.NewCounter(`vigil_concurrent_read_limit_reached_total`)
 	readLimitTimeout = metrics.NewCounter(`vigil_concurrent_read_limit_timeout_total`)
 	readQueueFull    = metrics.NewCounter(`vigil_concurrent_read_queue_full_total`)
-
-	defaultReadSlots     = 8
-	defaultQueueDuration = 10 * time.Second
 )
 
 func initReadLimiter() {
-	slots := intFlag("search.maxConcurrentRequests", defaultReadSlots)
+	slots := max(*maxConcurrentRequests, 1)
 	perWorkspace := *maxConcurrentPerWorkspace
 	if perWorkspace <= 0 {
 		perWorkspace = max(1, slots/4)
@@ -48,7 +45,7 @@ func initReadLimiter() {
 		Slots:        slots,
 		PerWorkspace: min(perWorkspace, slots),
 		MaxQueued:    max(0, *maxQueuedPerWorkspace),
-		MaxWait:      durationFlag("search.maxQueueDuration", defaultQueueDuration),
+		MaxWait:      *maxQueueDuration,
 	})
 	_ = metrics.NewGauge(`vigil_concurrent_reads_running`, func() float64 { return float64(readQueue.Stats().Busy) })
 	_ = metrics.NewGauge(`vigil_concurrent_reads_waiting`, func() float64 { return float64(readQueue.Stats().Waiting) })
@@ -87,15 +84,6 @@ func acquireReadSlot(w http.ResponseWriter, r *http.Request, ws string) (fairque
 }
 
 func releaseReadSlot(t fairqueue.Ticket) { readQueue.Release(t) }
-
-func intFlag(name string, def int) int {
-	if f := flag.Lookup(name); f != nil {
-		if v, ok := f.Value.(flag.Getter).Get().(int); ok && v > 0 {
-			return v
-		}
-	}
-	return def
-}
 
 func durationFlag(name string, def time.Duration) time.Duration {
 	if f := flag.Lookup(name); f != nil {
