@@ -31,6 +31,7 @@ def _scenarios() -> dict[str, ModuleType]:
         concurrency,
         disk_footprint,
         dql,
+        fairness,
         ingest,
         query_latency,
         storage_ingest,
@@ -48,6 +49,7 @@ def _scenarios() -> dict[str, ModuleType]:
         "storage-ingest": storage_ingest,
         "dql": dql,
         "ingest": ingest,
+        "fairness": fairness,
     }
 
 
@@ -63,6 +65,7 @@ ALL = [
     "storage-ingest",
     "dql",
     "ingest",
+    "fairness",
 ]
 
 
@@ -125,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
         _add_common(p)
         mod.add_arguments(p)
     p = sub.add_parser(
-        "all", help="every scenario in turn (scenarios 1-6, then storage-ingest, dql, ingest)"
+        "all",
+        help="every scenario in turn (scenarios 1-6, then storage-ingest, dql, ingest, fairness)",
     )
     _add_common(p)
     p.add_argument(

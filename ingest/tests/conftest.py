@@ -50,6 +50,18 @@ CREATE TABLE workspace_ingest_minutely (
     points bigint NOT NULL,
     PRIMARY KEY (workspace_id, minute)
 );
+CREATE TABLE workspace_ingest_tokens (
+    workspace_id uuid PRIMARY KEY REFERENCES workspaces (id) ON DELETE CASCADE,
+    tokens double precision NOT NULL,
+    stamp timestamptz NOT NULL
+);
+CREATE TABLE workspace_ingest_parked (
+    workspace_id uuid PRIMARY KEY REFERENCES workspaces (id) ON DELETE CASCADE,
+    batches bigint NOT NULL,
+    points bigint NOT NULL,
+    last_reason text NOT NULL,
+    last_at timestamptz NOT NULL
+);
 CREATE TABLE api_keys (
     id uuid PRIMARY KEY,
     workspace_id uuid NOT NULL REFERENCES workspaces (id),

@@ -57,6 +57,13 @@ def contents(answer: StorageResponse) -> list[dict[str, Any]]:
                 status=answer.status_code,
                 position=pos if isinstance(pos, dict) else None,
             )
+        if isinstance(body, dict) and "errorType" in body:
+            # storage's own refusals (the query slots' 429 naming concurrent_queries …)
+            raise QueryFailed(
+                str(body.get("error") or f"storage answered {answer.status_code}"),
+                code=str(body["errorType"]),
+                status=answer.status_code,
+            )
         detail = body.get("detail") if isinstance(body, dict) else None
         raise QueryFailed(
             str(detail or f"storage answered {answer.status_code}"),

@@ -94,6 +94,14 @@ class Settings(BaseSettings):
     def _smtp_host(cls, value: str | None) -> str | None:
         return (value or "").strip() or None
 
+    # The retention sweep (app/services/retention.py): how often each workspace's points older
+    # than its retention are deleted from storage, and how far past the retention a series may
+    # hold points before it is rewritten (percent of the retention).
+    RETENTION_SWEEP: bool = True
+    RETENTION_SWEEP_INTERVAL_SECONDS: int = Field(default=3600, ge=1)
+    RETENTION_SWEEP_FIRST_DELAY_SECONDS: float = Field(default=60.0, ge=0)
+    RETENTION_GRACE_PERCENT: int = Field(default=10, ge=0, le=100)
+
     @field_validator("PUBLIC_GATEWAY_URL")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:

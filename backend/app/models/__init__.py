@@ -17,7 +17,10 @@ from app.models.workspace import (
     Role,
     Workspace,
     WorkspaceIngestMinutely,
+    WorkspaceIngestParked,
+    WorkspaceIngestTokens,
     WorkspaceLimits,
+    WorkspaceRetentionSweep,
     WorkspaceUsageDaily,
 )
 
@@ -44,6 +47,9 @@ __all__ = [
     "UserSession",
     "Workspace",
     "WorkspaceIngestMinutely",
+    "WorkspaceIngestParked",
+    "WorkspaceIngestTokens",
     "WorkspaceLimits",
+    "WorkspaceRetentionSweep",
     "WorkspaceUsageDaily",
 ]

@@ -56,6 +56,12 @@ class World:
         out: dict[str, Any] = r.json()
         return out
 
+    def set_limits(self, **limits: int) -> None:
+        r = self.client.patch(
+            f"/api/v1/workspaces/{self.ws['id']}/limits", json=limits, headers=self.user.headers
+        )
+        assert r.status_code == 200, r.text
+
     def monitor(self, **kw: Any) -> dict[str, Any]:
         body = {
             "name": "CPU",
@@ -303,12 +309,7 @@ def test_undeliverable_notifications_are_retried_then_marked_failed(
 def test_notifications_past_the_hourly_limit_are_recorded_as_throttled(
     world: World, db: Session
 ) -> None:
-    r = world.client.patch(
-        f"/api/v1/workspaces/{world.ws['id']}/limits",
-        json={"max_notifications_per_hour": 1},
-        headers=world.user.headers,
-    )
-    assert r.status_code == 200
+    world.set_limits(max_notifications_per_hour=1)
     world.monitor()
     world.values = {"web-1": 99, "web-2": 99}
     world.tick()
@@ -343,6 +344,37 @@ def test_a_failing_query_keeps_the_state_and_says_why(world: World, db: Session)
         f"/api/v1/workspaces/{world.ws['id']}/monitors/{m['id']}", headers=world.user.headers
     ).json()
     assert listed["status"] == "firing" and listed["last_error"] == row.last_error
+
+
+def test_evaluations_take_the_workspaces_query_slots_and_a_refusal_waits_a_round(
+    world: World, db: Session
+) -> None:
+    world.set_limits(concurrent_queries=2)
+    m = world.monitor()
+    world.values = {"web-1": 99}
+    world.tick()
+    raw = [r for r in world.storage.requests if r.url.path == "/v1/query/raw"]
+    assert raw and {r.headers["x-vigil-max-concurrent-queries"] for r in raw} == {"2"}
+    refusal = (
+        "workspace limit concurrent_queries=2 reached: the query waited 10s while the "
+        "workspace's 2 running queries took every slot it may use; retry later"
+    )
+    answer = world.storage.handler
+    world.storage.handler = lambda request: httpx.Response(
+        429,
+        headers={"Retry-After": "11"},
+        json={"status": "error", "errorType": "limit_exceeded", "error": refusal},
+    )
+    world.tick()
+    row = db.get(Monitor, uuid.UUID(m["id"]))
+    db.refresh(row)
+    assert row is not None and row.last_error == f"limit_exceeded: {refusal}"
+    g = db.get(MonitorGroup, (uuid.UUID(m["id"]), "host=web-1"))
+    assert g is not None and g.state == "firing"
+    world.storage.handler = answer
+    world.tick()
+    db.refresh(row)
+    assert row.last_error is None
 
 
 def test_monitors_of_a_deleted_workspace_are_neither_due_nor_evaluated(

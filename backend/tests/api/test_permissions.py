@@ -94,7 +94,8 @@ def setup() -> dict[str, Any]:
     from app.main import create_app
     from tests.storage_mock import StorageMock
 
-    app = create_app(storage=StorageMock().client())
+    mock = StorageMock()
+    app = create_app(storage=mock.client(), async_storage=mock.async_client())
     with TestClient(app, client=("10.99.0.1", 50000)) as client:
         owner = signup(client)
         ws = create_workspace(client, owner)

@@ -2312,6 +2312,12 @@ export type LimitsPublic = {
      */
     retention_days: number;
     /**
+     * Concurrent Queries
+     *
+     * How many of the workspace's queries storage runs at once; more wait their turn, and a full queue gets 429 naming this limit
+     */
+    concurrent_queries: number;
+    /**
      * Max Monitors
      *
      * Monitors and recording rules together
@@ -2363,6 +2369,10 @@ export type LimitsUpdate = {
      * Retention Days
      */
     retention_days?: number | null;
+    /**
+     * Concurrent Queries
+     */
+    concurrent_queries?: number | null;
     /**
      * Max Monitors
      */
@@ -4118,6 +4128,28 @@ export type UsagePublic = {
      * Points left out since storage started because their series were new while the workspace had its limit of active series
      */
     series_limit_dropped_points?: number | null;
+    /**
+     * Ingest Parked Batches
+     *
+     * Batches the pipeline set aside (in its dead-letter topic) because storage kept refusing this workspace's writes while it took other workspaces'
+     */
+    ingest_parked_batches?: number;
+    /**
+     * Ingest Parked Points
+     *
+     * Points in those batches
+     */
+    ingest_parked_points?: number;
+    /**
+     * Ingest Parked Last Reason
+     *
+     * Why the last of them was set aside
+     */
+    ingest_parked_last_reason?: string | null;
+    /**
+     * Ingest Parked Last At
+     */
+    ingest_parked_last_at?: string | null;
     /**
      * Storage Error
      */

@@ -15,6 +15,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
 from urllib.parse import parse_qs
 
 from kafka.errors import KafkaError
@@ -36,8 +37,9 @@ from vigil_ingest.common.errors import (
 )
 from vigil_ingest.common.kafka import Batch, Precision, ensure_topics, now_ms
 from vigil_ingest.gateway.auth import KeyResolver, Principal, extract_key
-from vigil_ingest.gateway.body import content_encoding, read_body
-from vigil_ingest.gateway.limits import RateLimiter
+from vigil_ingest.gateway.body import OFFLOAD_BYTES, content_encoding, read_body
+from vigil_ingest.gateway.db import Database
+from vigil_ingest.gateway.limits import RateLimiter, SharedRateLimiter
 from vigil_ingest.gateway.parse import line as lineproto
 from vigil_ingest.gateway.parse import otlp, promrw
 from vigil_ingest.gateway.produce import Producer
@@ -137,7 +139,12 @@ class Gateway:
         self.resolver = resolver
         self.producer = producer
         self.usage = UsageRecorder(resolver.execute)
-        self.limiter = RateLimiter()
+        self.db = Database(settings.psycopg_url)
+        self.limiter: SharedRateLimiter | _LocalLimiter = (
+            SharedRateLimiter(self.db.fetchone)
+            if settings.shared_rate_limit
+            else _LocalLimiter(RateLimiter())
+        )
         self._retention_ms = settings.retention_ms
         self.metrics = _Metrics()
 
@@ -166,11 +173,13 @@ class Gateway:
         body = await read_body(
             request.headers, request.stream(), limit=principal.max_body_bytes, gzip=bool(enc)
         )
+        # a workspace over its limit is refused before its batch costs any validation
+        self.limiter.check(principal.workspace_id)
         bounds = self._bounds(principal, p)
-        points = lineproto.count_points(body, bounds)
+        points = await _offload(len(body), lineproto.count_points, body, bounds)
         if points == 0:
             return Response(status_code=204)
-        self.limiter.take(
+        await self.limiter.take(
             principal.workspace_id, points, rate=principal.points_per_second, burst=principal.burst
         )
         received = now_ms()
@@ -221,11 +230,12 @@ class Gateway:
         )
         if not body:
             raise BadRequest("empty remote_write body")
+        self.limiter.check(principal.workspace_id)
         bounds = self._bounds(principal, "ms")
-        samples = promrw.count_samples(promrw.decompress(body, principal.max_body_bytes), bounds)
+        samples = await _offload(len(body), _count_promrw, body, principal.max_body_bytes, bounds)
         if samples == 0:
             return Response(status_code=204)
-        self.limiter.take(
+        await self.limiter.take(
             principal.workspace_id, samples, rate=principal.points_per_second, burst=principal.burst
         )
         batch = Batch(
@@ -339,6 +349,34 @@ class Gateway:
 
 Handler = Callable[[Request], Awaitable[Response]]
 
+_T = TypeVar("_T")
+
+
+async def _offload(size: int, fn: Callable[..., _T], *args: object) -> _T:
+    """Run CPU-heavy validation of a large body on a worker thread: the event loop keeps
+    answering other writes (and health checks) meanwhile."""
+    if size > OFFLOAD_BYTES:
+        return await asyncio.to_thread(fn, *args)
+    return fn(*args)
+
+
+def _count_promrw(body: bytes, max_bytes: int, bounds: lineproto.TimeBounds) -> int:
+    return promrw.count_samples(promrw.decompress(body, max_bytes), bounds)
+
+
+class _LocalLimiter:
+    """The per-process bucket behind the shared limiter's interface
+    (``VIGIL_SHARED_RATE_LIMIT=false``)."""
+
+    def __init__(self, limiter: RateLimiter) -> None:
+        self._limiter = limiter
+
+    def check(self, workspace: str) -> None:
+        pass
+
+    async def take(self, workspace: str, points: int, *, rate: float, burst: float) -> None:
+        self._limiter.take(workspace, points, rate=rate, burst=burst)
+
 
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the gateway application (uvicorn ``--factory`` entry point)."""
@@ -387,6 +425,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         with contextlib.suppress(asyncio.CancelledError):
             await usage  # its last flush
         await resolver.close()
+        await gw.db.close()
         await asyncio.to_thread(producer.close)
 
     routes = [

@@ -35,6 +35,7 @@ import (
 	"vigil/storage/app/ingest"
 	"vigil/storage/app/promapi"
 	"vigil/storage/app/remote"
+	"vigil/storage/app/retention"
 	"vigil/storage/app/tenancy"
 	"vigil/storage/app/tombstones"
 	"vigil/storage/app/workspaceapi"
@@ -159,9 +160,15 @@ func useRemote() {
 		Query: remote.Query,
 	})
 	workspaceapi.NewAdmin = func(ws string) workspaceapi.Admin { return remote.NewSource(ws) }
-	newDQLSource = func(ws string, maxSeries int) dql.Source {
+	workspaceapi.DeleteOlder = func(context.Context, string, int64, int64) (retention.Deleted, error) {
+		return retention.Deleted{}, apierror.New(http.StatusNotImplemented, apierror.TypeUnavailable,
+			"remote mode cannot delete points older than a workspace's retention: VictoriaMetrics deletes whole series only; "+
+				"give the cluster a -retentionPeriod (or, in VictoriaMetrics Enterprise, a -retentionFilter per tenant); queries still read nothing older")
+	}
+	newDQLSource = func(ws string, maxSeries int, notBefore int64) dql.Source {
 		src := remote.NewSource(ws)
 		src.MaxSeries = maxSeries
+		src.NotBefore = notBefore
 		return src
 	}
 }
@@ -175,6 +182,7 @@ var routes = map[string]func(http.ResponseWriter, *http.Request, string) error{
 	"/internal/v1/workspace":           workspaceapi.DeleteHandler,
 	"/internal/v1/usage":               workspaceapi.UsageHandler,
 	"/internal/v1/usage/active_series": workspaceapi.ActiveSeriesHandler,
+	"/internal/v1/retention":           workspaceapi.RetentionHandler,
 	"/v1/query/raw":                    queryRawHandler,
 }
 
@@ -254,10 +262,11 @@ func handle(w http.ResponseWriter, r *http.Request, path string) error {
 		return err
 	}
 	if isRead(path) {
-		if err := acquireReadSlot(w, r); err != nil {
+		t, err := acquireReadSlot(w, r, ws)
+		if err != nil {
 			return err
 		}
-		defer releaseReadSlot()
+		defer releaseReadSlot(t)
 	}
 	if ok {
 		return h(w, r, ws)

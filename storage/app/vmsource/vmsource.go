@@ -24,6 +24,7 @@ import (
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metricsql"
 
+	"vigil/storage/app/retention"
 	"vigil/storage/app/tenancy"
 	"vigil/storage/lib/apierror"
 	"vigil/storage/lib/dql"
@@ -50,6 +51,10 @@ type Source struct {
 	workspace string
 	// MaxSeries, when positive, lowers the series limit of every call.
 	MaxSeries int
+	// NotBefore > 0 (ms): no sample older is read, by Fetch nor by QueryRange, whose
+	// evaluation starts late enough that none of its windows, offsets and look-back reach
+	// before it (app/retention). The workspace's retention.
+	NotBefore int64
 }
 
 var _ dql.NameCacheSource = (*Source)(nil)
@@ -166,6 +171,7 @@ func (s *Source) Fetch(ctx context.Context, req dql.FetchRequest) ([]dql.Series,
 	if err := checkFilterss(req.Filterss); err != nil {
 		return nil, err
 	}
+	req.Start = max(req.Start, s.NotBefore)
 	if req.End <= req.Start {
 		return nil, nil
 	}
@@ -228,6 +234,10 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	}
 	if start > end {
 		return nil, apierror.BadData("start (%d) must not be after end (%d)", start, end)
+	}
+	start, empty, err := retention.ClampSource(expr, start, end, step, s.NotBefore)
+	if err != nil || empty {
+		return nil, err
 	}
 	if err := promql.ValidateMaxPointsPerSeries(start, end, step, *maxPointsPerSeries); err != nil {
 		return nil, &apierror.Error{StatusCode: http.StatusUnprocessableEntity, Type: apierror.TypeLimitExceeded,

@@ -67,7 +67,15 @@ export const LIMIT_FIELDS: LimitField[] = [
     unit: "days",
     min: 1,
     max: 3650,
-    help: "How far back data is taken and shown: older points are refused at ingest and left out of queries.",
+    help: "How far back data is kept: older points are refused at ingest, never read by a query, and deleted from storage.",
+  },
+  {
+    key: "concurrent_queries",
+    label: "Concurrent queries",
+    unit: "queries",
+    min: 1,
+    max: 64,
+    help: "Queries that run at once; more wait their turn, and when too many wait, queries get 429.",
   },
   {
     key: "max_monitors",
