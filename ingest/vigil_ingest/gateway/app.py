@@ -259,15 +259,17 @@ class Gateway:
         body = await read_body(
             request.headers, request.stream(), limit=principal.max_body_bytes, gzip=bool(enc)
         )
-        req = otlp.decode(body, encoding)
-        checked = otlp.check(req, self._bounds(principal, "ns"))
+        self.limiter.check(principal.workspace_id)
+        req, checked = await _offload(
+            len(body), _decode_otlp, body, encoding, self._bounds(principal, "ns")
+        )
         if checked.accepted == 0:
             if checked.rejected:
                 raise BadRequest(
                     f"{checked.first_error} ({checked.rejected} data points refused, none left)"
                 )
             return self._otlp_answer(encoding)
-        self.limiter.take(
+        await self.limiter.take(
             principal.workspace_id,
             checked.accepted,
             rate=principal.points_per_second,
@@ -362,6 +364,13 @@ async def _offload(size: int, fn: Callable[..., _T], *args: object) -> _T:
 
 def _count_promrw(body: bytes, max_bytes: int, bounds: lineproto.TimeBounds) -> int:
     return promrw.count_samples(promrw.decompress(body, max_bytes), bounds)
+
+
+def _decode_otlp(
+    body: bytes, encoding: otlp.Encoding, bounds: lineproto.TimeBounds
+) -> tuple[otlp.ExportMetricsServiceRequest, otlp.Checked]:
+    req = otlp.decode(body, encoding)
+    return req, otlp.check(req, bounds)
 
 
 class _LocalLimiter:
