@@ -19,6 +19,9 @@ from typing import TypeVar
 from urllib.parse import parse_qs
 
 from kafka.errors import KafkaError
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+    ExportMetricsServiceRequest,
+)
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
@@ -368,7 +371,7 @@ def _count_promrw(body: bytes, max_bytes: int, bounds: lineproto.TimeBounds) -> 
 
 def _decode_otlp(
     body: bytes, encoding: otlp.Encoding, bounds: lineproto.TimeBounds
-) -> tuple[otlp.ExportMetricsServiceRequest, otlp.Checked]:
+) -> tuple[ExportMetricsServiceRequest, otlp.Checked]:
     req = otlp.decode(body, encoding)
     return req, otlp.check(req, bounds)
 
