@@ -203,13 +203,14 @@ def _soak(
                 )
                 next_report += 60
         res = finish_agent(agent, t0, timeout=duration + 300)
+        log(f"load over after {time.monotonic() - t0:,.1f} s: {res.sent:,} points sent")
     finally:
         stop.set()
         probe_thread.join()
         gw.close()
     # everything sent is in storage: the consumer wrote as many lines, and Kafka is drained
     s.wait_written(before, res.lines + probes[0])
-    s.settle()
+    log(f"consumer wrote everything after {time.monotonic() - t0:,.1f} s")
     series = smp.stop("soak")
     if res.errors or res.dropped or res.sent != res.points:
         raise RuntimeError(
@@ -279,8 +280,14 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
             tl=tl,
         )
         rb.resources.extend(series)
-        time.sleep(1.5)  # > storage -search.latencyOffset, before counting
-        stored = _stored_points(s, prefix, time.monotonic() - t_start + 180)
+        # the consumer's counter covers every workspace: count until all is there (or 60 s)
+        deadline = time.monotonic() + 60
+        while True:
+            time.sleep(1.5)  # > storage -search.latencyOffset, before counting
+            stored = _stored_points(s, prefix, time.monotonic() - t_start + 180)
+            if stored >= sent + fleet or time.monotonic() > deadline:
+                break
+        log(f"{stored:,} points stored under the soak's hosts")
     rb.parameters["rate_pps"] = round(rate)
     if max_pps is not None:
         rb.add(
