@@ -6,7 +6,6 @@ import { Dialog } from "@/components/ui/Dialog";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { RadioGroup } from "@/components/ui/RadioGroup";
 import { TextField } from "@/components/ui/TextField";
-import { useConfirm } from "@/components/ui/useConfirm";
 import { canAdmin, canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { fieldErrors, toUserMessage } from "@/lib/apiError";
 import { useStringParam } from "@/lib/useUrlState";
@@ -15,6 +14,7 @@ import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { Channel, ChannelTestResult, NotificationStatus } from "./api";
 import { channelDraft, channelTarget, newChannelDraft, toChannelRequest, type ChannelDraft } from "./channelForm";
 import { NotificationStatusBadge } from "./components/Badges";
+import { ConfirmDeleteButton } from "./components/ConfirmDeleteButton";
 import { NotificationsTable } from "./components/NotificationsTable";
 import { useNotifications } from "./hooks/useAlerts";
 import { useChannels, useCreateChannel, useDeleteChannel, useTestChannel, useUpdateChannel } from "./hooks/useChannels";
@@ -50,7 +50,6 @@ function Channels({ workspaceId, admin }: { workspaceId: string; admin: boolean 
   const test = useTestChannel(workspaceId);
   const [results, setResults] = useState<Record<string, ChannelTestResult>>({});
   const [editing, setEditing] = useState<Channel | "new" | null>(null);
-  const [confirm, confirmDialog] = useConfirm();
   const [status, setStatus] = useStringParam("notifications", "failed", { replace: true });
   const shownStatus = (UNDELIVERED as readonly string[]).includes(status) ? (status as NotificationStatus) : "failed";
   const notifications = useNotifications(workspaceId, { status: shownStatus, limit: 50 });
@@ -134,21 +133,12 @@ function Channels({ workspaceId, admin }: { workspaceId: string; admin: boolean 
             <Button size="sm" aria-label={`Edit ${c.name}`} aria-haspopup="dialog" onClick={() => setEditing(c)}>
               Edit
             </Button>
-            <Button
-              size="sm"
-              variant="danger"
-              aria-label={`Delete ${c.name}`}
-              onClick={async () => {
-                const ok = await confirm({
-                  title: `Delete the channel "${c.name}"?`,
-                  message: "Monitors that route to it stop sending there.",
-                  confirmLabel: "Delete",
-                });
-                if (ok) remove.mutate(c.id);
-              }}
-            >
-              Delete
-            </Button>
+            <ConfirmDeleteButton
+              name={c.name}
+              question={`Delete the channel "${c.name}"?`}
+              message="Monitors that route to it stop sending there."
+              onDelete={() => remove.mutate(c.id)}
+            />
           </>
         ) : null,
     },
@@ -221,7 +211,6 @@ function Channels({ workspaceId, admin }: { workspaceId: string; admin: boolean 
           onClose={() => setEditing(null)}
         />
       ) : null}
-      {confirmDialog}
     </>
   );
 }

@@ -5,7 +5,6 @@ import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
-import { useConfirm } from "@/components/ui/useConfirm";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import type { Workspace } from "@/features/workspaces/api";
 import { toUserMessage } from "@/lib/apiError";
@@ -14,6 +13,7 @@ import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { Monitor, MonitorGroup } from "./api";
 import { MutedBadge, SeverityBadge, StatusBadge } from "./components/Badges";
+import { ConfirmDeleteButton } from "./components/ConfirmDeleteButton";
 import { EventsTable } from "./components/EventsTable";
 import { PreviewChart } from "./components/PreviewChart";
 import { SilenceDialog } from "./components/SilenceForm";
@@ -55,7 +55,6 @@ function MonitorView({ workspace, monitor }: { workspace: Workspace; monitor: Mo
   const channels = useChannels(workspace.id, editable);
   const update = useUpdateMonitor(workspace.id);
   const remove = useDeleteMonitor(workspace.id);
-  const [confirm, confirmDialog] = useConfirm();
   const [silencing, setSilencing] = useState<SilenceTarget | null>(null);
   const [silenced, setSilenced] = useState<string>();
   // the saved monitor, run over the last hours
@@ -66,15 +65,6 @@ function MonitorView({ workspace, monitor }: { workspace: Workspace; monitor: Mo
   }, [monitor, hours]);
   const preview = useMonitorPreview(workspace.id, request);
   const channelName = useMemo(() => new Map((channels.data?.data ?? []).map((c) => [c.id, c.name])), [channels.data]);
-
-  const onDelete = async (): Promise<void> => {
-    const ok = await confirm({
-      title: `Delete "${monitor.name}"?`,
-      message: "It stops being evaluated and its groups go; its alert events stay in the history.",
-      confirmLabel: "Delete",
-    });
-    if (ok) remove.mutate(monitor.id, { onSuccess: () => navigate(`/w/${workspace.id}/alerts/monitors`) });
-  };
 
   const groupColumns: DataTableColumn<MonitorGroup>[] = [
     { id: "group", header: "Group", rowHeader: true, className: "wrap", cell: (g) => describeTags(g.tags) },
@@ -135,9 +125,13 @@ function MonitorView({ workspace, monitor }: { workspace: Workspace; monitor: Mo
               >
                 {monitor.enabled ? "Disable" : "Enable"}
               </Button>
-              <Button variant="danger" onClick={() => void onDelete()}>
-                Delete
-              </Button>
+              <ConfirmDeleteButton
+                size="md"
+                name={monitor.name}
+                question={`Delete "${monitor.name}"?`}
+                message="It stops being evaluated and its groups go; its alert events stay in the history."
+                onDelete={() => remove.mutate(monitor.id, { onSuccess: () => navigate(`/w/${workspace.id}/alerts/monitors`) })}
+              />
             </>
           ) : null}
         </div>
@@ -297,7 +291,6 @@ function MonitorView({ workspace, monitor }: { workspace: Workspace; monitor: Mo
           }}
         />
       ) : null}
-      {confirmDialog}
     </>
   );
 }

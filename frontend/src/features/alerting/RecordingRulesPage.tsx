@@ -6,7 +6,6 @@ import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { Dialog } from "@/components/ui/Dialog";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { TextField } from "@/components/ui/TextField";
-import { useConfirm } from "@/components/ui/useConfirm";
 import { useLimits } from "@/features/workspace-admin/hooks/useLimits";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { fieldErrors, toUserMessage } from "@/lib/apiError";
@@ -14,6 +13,7 @@ import { formatDateTime } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { RecordingRule } from "./api";
+import { ConfirmDeleteButton } from "./components/ConfirmDeleteButton";
 import { QueryField } from "./components/QueryField";
 import {
   useCreateRecordingRule,
@@ -39,7 +39,6 @@ export function RecordingRulesPage(): ReactElement {
   const update = useUpdateRecordingRule(workspace.id);
   const remove = useDeleteRecordingRule(workspace.id);
   const [editing, setEditing] = useState<RecordingRule | "new" | null>(null);
-  const [confirm, confirmDialog] = useConfirm();
 
   const columns: DataTableColumn<RecordingRule>[] = [
     { id: "name", header: "Rule", rowHeader: true, className: "wrap", cell: (r) => r.name },
@@ -111,21 +110,12 @@ export function RecordingRulesPage(): ReactElement {
             <Button size="sm" aria-label={`Edit ${r.name}`} aria-haspopup="dialog" onClick={() => setEditing(r)}>
               Edit
             </Button>
-            <Button
-              size="sm"
-              variant="danger"
-              aria-label={`Delete ${r.name}`}
-              onClick={async () => {
-                const ok = await confirm({
-                  title: `Delete the recording rule "${r.name}"?`,
-                  message: "It stops writing; what it wrote stays.",
-                  confirmLabel: "Delete",
-                });
-                if (ok) remove.mutate(r.id);
-              }}
-            >
-              Delete
-            </Button>
+            <ConfirmDeleteButton
+              name={r.name}
+              question={`Delete the recording rule "${r.name}"?`}
+              message="It stops writing; what it wrote stays."
+              onDelete={() => remove.mutate(r.id)}
+            />
           </>
         ) : null,
     },
@@ -175,7 +165,6 @@ export function RecordingRulesPage(): ReactElement {
           onClose={() => setEditing(null)}
         />
       ) : null}
-      {confirmDialog}
     </>
   );
 }

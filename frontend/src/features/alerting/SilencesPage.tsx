@@ -5,7 +5,6 @@ import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { RadioGroup } from "@/components/ui/RadioGroup";
-import { useConfirm } from "@/components/ui/useConfirm";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { useStringParam } from "@/lib/useUrlState";
@@ -13,6 +12,7 @@ import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { Silence, SilenceState } from "./api";
 import { SilenceStateBadge } from "./components/Badges";
+import { ConfirmDeleteButton } from "./components/ConfirmDeleteButton";
 import { SilenceDialog } from "./components/SilenceForm";
 import { useMonitors } from "./hooks/useMonitors";
 import { useDeleteSilence, useSilences, useUpdateSilence } from "./hooks/useSilences";
@@ -46,7 +46,6 @@ export function SilencesPage(): ReactElement {
   const [filter, setFilter] = useStringParam("state", "current", { replace: true });
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string>();
-  const [confirm, confirmDialog] = useConfirm();
   const rows = useMemo(() => silencesShown(silences.data?.data ?? [], filter), [silences.data, filter]);
 
   const columns: DataTableColumn<Silence>[] = [
@@ -83,21 +82,12 @@ export function SilencesPage(): ReactElement {
                 End now
               </Button>
             ) : null}
-            <Button
-              size="sm"
-              variant="danger"
-              aria-label={`Delete ${s.comment}`}
-              onClick={async () => {
-                const ok = await confirm({
-                  title: `Delete the silence "${s.comment}"?`,
-                  message: "It stops muting at once; events it muted stay marked as muted.",
-                  confirmLabel: "Delete",
-                });
-                if (ok) remove.mutate(s.id);
-              }}
-            >
-              Delete
-            </Button>
+            <ConfirmDeleteButton
+              name={s.comment}
+              question={`Delete the silence "${s.comment}"?`}
+              message="It stops muting at once; events it muted stay marked as muted."
+              onDelete={() => remove.mutate(s.id)}
+            />
           </>
         ) : null,
     },
@@ -152,7 +142,6 @@ export function SilencesPage(): ReactElement {
           }}
         />
       ) : null}
-      {confirmDialog}
     </>
   );
 }
