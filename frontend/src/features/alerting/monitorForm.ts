@@ -291,46 +291,13 @@ export function draftPreview(draft: MonitorDraft, options: CheckOptions = {}, ho
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** The saved form of each field the editor can change, to compare with what is sent. */
-function savedFields(m: Monitor): MonitorCreate {
-  const routes: Record<string, string[]> = {};
-  for (const s of SEVERITIES) if ((m.routes?.[s] ?? []).length > 0) routes[s] = m.routes?.[s] ?? [];
-  return {
-    name: m.name,
-    description: m.description ?? "",
-    enabled: m.enabled ?? true,
-    language: m.language ?? "dql",
-    query: m.query,
-    interval_seconds: m.interval_seconds,
-    window_seconds: m.window_seconds,
-    reducer: m.reducer,
-    conditions: m.conditions.map((c) =>
-      c.threshold2 === null || c.threshold2 === undefined
-        ? { severity: c.severity, op: c.op, threshold: c.threshold }
-        : { severity: c.severity, op: c.op, threshold: c.threshold, threshold2: c.threshold2 },
-    ),
-    change: m.change ? { compare_to_seconds: m.change.compare_to_seconds, mode: m.change.mode } : null,
-    for_seconds: m.for_seconds,
-    group_grace_seconds: m.group_grace_seconds,
-    new_group_delay_seconds: m.new_group_delay_seconds,
-    no_data: m.no_data
-      ? { action: m.no_data.action, after_seconds: m.no_data.after_seconds, severity: m.no_data.severity }
-      : undefined,
-    routes,
-    renotify_minutes: m.renotify_minutes ?? null,
-    notify_resolved: m.notify_resolved,
-    title: m.title,
-    message: m.message ?? "",
-    runbook_url: m.runbook_url ?? null,
-  };
-}
-
 /**
  * The PATCH for a saved monitor: only the fields `body` changes (a changed query is checked by
  * storage again; untouched fields keep what someone else may have changed meanwhile).
  */
 export function monitorChanges(saved: Monitor, body: MonitorCreate): MonitorUpdate {
-  const before = savedFields(saved) as unknown as Record<string, unknown>;
+  // the saved monitor as the editor would send it: what was not touched compares equal
+  const before = (checkMonitor(monitorDraft(saved)).body ?? {}) as Record<string, unknown>;
   const after = body as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(after)) {
