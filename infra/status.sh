@@ -11,7 +11,7 @@ check() { # name probe...
 }
 http() { curl -fsS --max-time 3 "$1"; }
 say "Vigil services (${VIGIL_HOME#"$VIGIL_ROOT"/})"
-check postgres /usr/lib/postgresql/15/bin/pg_isready -q -h "$VIGIL_HOST" -p "$VIGIL_POSTGRES_PORT"
+check postgres "${VIGIL_PG_BIN:-/usr/bin}/pg_isready" -q -h "$VIGIL_HOST" -p "$VIGIL_POSTGRES_PORT"
 check kafka port_in_use "$VIGIL_KAFKA_PORT"
 check storage http "$VIGIL_STORAGE_URL/health"
 check gateway http "$VIGIL_GATEWAY_URL/health"

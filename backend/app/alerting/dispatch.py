@@ -44,7 +44,10 @@ def claim(db: Session, now: datetime, ids: list[uuid.UUID] | None = None) -> Not
     if ids is not None:
         query = query.where(Notification.id.in_(ids))
     return db.scalar(
-        query.order_by(Notification.next_attempt_at).limit(1).with_for_update(skip_locked=True)
+        query.order_by(Notification.next_attempt_at)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
     )
 
 

@@ -252,6 +252,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     setup_logging()
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per query is noise here
     service = Service(args.workers)
     signal.signal(signal.SIGTERM, lambda *_: service.stop.set())
     signal.signal(signal.SIGINT, lambda *_: service.stop.set())

@@ -117,6 +117,7 @@ def claim_due(db: Session, now: datetime) -> RecordingRule | None:
         .order_by(RecordingRule.next_eval_at)
         .limit(1)
         .with_for_update(skip_locked=True, of=RecordingRule)
+        .execution_options(populate_existing=True)
     )
 
 
@@ -156,6 +157,7 @@ def run_rule(
 
 def run_once(db: Session, query_db: Session, storage: StorageClient) -> RuleRun | None:
     now = datetime.now(UTC)
+    db.expire_all()
     rule = claim_due(db, now)
     if rule is None:
         db.rollback()

@@ -13,10 +13,13 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from app.alerting import evaluate, notify, state
@@ -65,31 +68,62 @@ def rules_of(m: Monitor) -> state.Rules:
     )
 
 
-def _to_group(r: MonitorGroup) -> state.Group:
-    return state.Group(
-        key=r.group_key,
-        tags=dict(r.tags),
-        state=r.state,  # type: ignore[arg-type]
-        since=r.since,
-        first_seen_at=r.first_seen_at,
-        severity=r.severity,  # type: ignore[arg-type]
-        value=r.value,
-        last_seen_at=r.last_seen_at,
-        notified=r.notified,
-        last_notified_at=r.last_notified_at,
-    )
+GROUP_FIELDS = (
+    "tags",
+    "state",
+    "severity",
+    "value",
+    "since",
+    "first_seen_at",
+    "last_seen_at",
+    "notified",
+    "last_notified_at",
+)
 
 
-def _store_group(row: MonitorGroup, g: state.Group) -> None:
-    row.tags = g.tags
-    row.state = g.state
-    row.severity = g.severity
-    row.value = g.value
-    row.since = g.since
-    row.first_seen_at = g.first_seen_at
-    row.last_seen_at = g.last_seen_at
-    row.notified = g.notified
-    row.last_notified_at = g.last_notified_at
+def load_groups(db: Session, monitor_id: uuid.UUID) -> dict[str, state.Group]:
+    """The monitor's groups as they are in the database now (plain rows, no identity map)."""
+    table = cast(Table, MonitorGroup.__table__)
+    rows = db.execute(
+        select(table.c.group_key, *(table.c[f] for f in GROUP_FIELDS)).where(
+            table.c.monitor_id == monitor_id
+        )
+    ).mappings()
+    return {
+        r["group_key"]: state.Group(key=r["group_key"], **{f: r[f] for f in GROUP_FIELDS})
+        for r in rows
+    }
+
+
+def store_groups(
+    db: Session, monitor: Monitor, groups: dict[str, state.Group], removed: Iterable[str]
+) -> None:
+    """Every group of the monitor in one upsert (one round trip however many groups), and the
+    removed ones in one delete."""
+    table = cast(Table, MonitorGroup.__table__)
+    if groups:
+        stmt = pg_insert(table).values(
+            [
+                {
+                    "monitor_id": monitor.id,
+                    "group_key": key,
+                    "workspace_id": monitor.workspace_id,
+                    **{f: getattr(g, f) for f in GROUP_FIELDS},
+                }
+                for key, g in groups.items()
+            ]
+        )
+        db.execute(
+            stmt.on_conflict_do_update(
+                index_elements=[table.c.monitor_id, table.c.group_key],
+                set_={f: stmt.excluded[f] for f in GROUP_FIELDS},
+            )
+        )
+    gone = list(removed)
+    if gone:
+        db.execute(
+            delete(table).where(table.c.monitor_id == monitor.id, table.c.group_key.in_(gone))
+        )
 
 
 def claim_due(db: Session, now: datetime) -> Monitor | None:
@@ -101,12 +135,18 @@ def claim_due(db: Session, now: datetime) -> Monitor | None:
         .order_by(Monitor.next_eval_at)
         .limit(1)
         .with_for_update(skip_locked=True, of=Monitor)
+        .execution_options(populate_existing=True)
     )
 
 
 def next_due(db: Session) -> datetime | None:
+    """When the next monitor ``claim_due`` would take is due (None: none)."""
     return db.scalar(
-        select(Monitor.next_eval_at).where(Monitor.enabled).order_by(Monitor.next_eval_at).limit(1)
+        select(Monitor.next_eval_at)
+        .join(Workspace, Workspace.id == Monitor.workspace_id)
+        .where(Monitor.enabled, Workspace.deleted_at.is_(None))
+        .order_by(Monitor.next_eval_at)
+        .limit(1)
     )
 
 
@@ -157,15 +197,10 @@ def evaluate_monitor(
 def _apply(
     db: Session, monitor: Monitor, observed: dict[str, state.Observation], now: datetime
 ) -> tuple[int, list[state.Transition], list[Notification]]:
-    rows = {
-        r.group_key: r
-        for r in db.scalars(select(MonitorGroup).where(MonitorGroup.monitor_id == monitor.id)).all()
-    }
+    groups = load_groups(db, monitor.id)
     rules = rules_of(monitor)
     data_since = monitor.last_data_at or monitor.updated_at
-    out = state.step(
-        rules, {k: _to_group(r) for k, r in rows.items()}, observed, now, data_since=data_since
-    )
+    out = state.step(rules, groups, observed, now, data_since=data_since)
     active = silences.in_effect(db, workspace_id=monitor.workspace_id, now=now)
 
     def muted(g: state.Group) -> uuid.UUID | None:
@@ -173,17 +208,7 @@ def _apply(
         return s.id if s is not None else None
 
     notices = state.notices(rules, out, muted, now)
-    for key, g in out.groups.items():
-        row = rows.get(key)
-        if row is None:
-            row = MonitorGroup(
-                monitor_id=monitor.id, group_key=key, workspace_id=monitor.workspace_id
-            )
-            db.add(row)
-        _store_group(row, g)
-    for key in out.removed:
-        if key in rows:
-            db.delete(rows[key])
+    store_groups(db, monitor, out.groups, (k for k in out.removed if k in groups))
     events = {}
     for t in out.transitions:
         g = out.groups.get(t.key) or out.removed[t.key]
@@ -206,6 +231,7 @@ def run_once(
 ) -> Evaluated | None:
     """Claim and evaluate one due monitor, committing; None when none is due."""
     now = now or datetime.now(UTC)
+    db.expire_all()  # what this session read before may have changed since
     monitor = claim_due(db, now)
     if monitor is None:
         db.rollback()

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 
 import httpx
 
+from tests.storage_mock import default_answer
+
 Values = Mapping[str, float | None]
 
 
@@ -17,6 +19,8 @@ def dql_answer(
     (``{"web-1": 95}`` → tags ``{host: web-1}``; the key ``""`` is a series without tags)."""
 
     def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.path != "/v1/query/raw":
+            return default_answer(request, {})
         body = json.loads(request.content)
         current = values() if callable(values) else values
         series = [

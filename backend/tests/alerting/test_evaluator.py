@@ -343,3 +343,23 @@ def test_a_failing_query_keeps_the_state_and_says_why(world: World, db: Session)
         f"/api/v1/workspaces/{world.ws['id']}/monitors/{m['id']}", headers=world.user.headers
     ).json()
     assert listed["status"] == "firing" and listed["last_error"] == row.last_error
+
+
+def test_monitors_of_a_deleted_workspace_are_neither_due_nor_evaluated(
+    world: World, db: Session
+) -> None:
+    m = world.monitor()
+    r = world.client.request(
+        "DELETE",
+        f"/api/v1/workspaces/{world.ws['id']}",
+        json={"confirm_name": world.ws["name"]},
+        headers=world.user.headers,
+    )
+    assert r.status_code == 200, r.text
+    assert world.tick() == []
+    with get_sessionmaker()() as s:
+        due = scheduler.next_due(s)
+    row = db.get(Monitor, uuid.UUID(m["id"]))
+    assert row is not None
+    # the evaluator waits for the live monitors only, never for this one (it would spin)
+    assert due is None or due > row.next_eval_at
