@@ -167,14 +167,16 @@ function FiltersForm({ filters, monitors, onApply }: FiltersFormProps): ReactEle
           setTagError(undefined);
         }}
       />
-      <Button type="submit" variant="primary">
-        Apply filters
-      </Button>
-      {isFilteringEvents(filters) ? (
-        <Button variant="ghost" onClick={() => onApply({ ...filters, monitor: "", kinds: [], severities: [], tags: [], page: 1 })}>
-          Clear filters
+      <div className="filter-actions">
+        <Button type="submit" variant="primary">
+          Apply filters
         </Button>
-      ) : null}
+        {isFilteringEvents(filters) ? (
+          <Button variant="ghost" onClick={() => onApply({ ...filters, monitor: "", kinds: [], severities: [], tags: [], page: 1 })}>
+            Clear filters
+          </Button>
+        ) : null}
+      </div>
     </form>
   );
 }

@@ -22,7 +22,7 @@ import { useAlertEvents } from "./hooks/useAlerts";
 import { useChannels } from "./hooks/useChannels";
 import { useDeleteMonitor, useMonitor, useMonitorGroups, useMonitorPreview, useUpdateMonitor } from "./hooks/useMonitors";
 import { checkMonitor, monitorDraft, previewRequest, secondsText } from "./monitorForm";
-import { describeTags, formatAlertValue, REDUCER_PHRASES, SEVERITIES, SEVERITY_LABELS, STATUS_LABELS } from "./severity";
+import { describeGroups, describeTags, formatAlertValue, REDUCER_PHRASES, SEVERITIES, SEVERITY_LABELS } from "./severity";
 import { newSilenceDraft } from "./silenceForm";
 
 /** Alerts › a monitor: its groups, recent events, the preview of the last 24 hours; edit and silence. */
@@ -226,10 +226,7 @@ function MonitorView({ workspace, monitor }: { workspace: Workspace; monitor: Mo
         <div className="card-header">
           <h2 id="monitor-groups">Groups</h2>
           <span className="muted small">
-            {Object.entries(monitor.groups)
-              .filter(([, n]) => n > 0)
-              .map(([s, n]) => `${n} ${STATUS_LABELS[s as MonitorGroup["state"]].toLowerCase()}`)
-              .join(" · ")}
+{describeGroups(monitor.groups)}
           </span>
         </div>
         <DataTable

@@ -21,15 +21,7 @@ import {
   writeMonitorFilter,
   type MonitorFilter,
 } from "./monitorFilters";
-import { formatAlertValue, STATUS_LABELS, STATUS_ORDER } from "./severity";
-
-/** `2 firing · 1 pending · 5 ok`: how many groups are in each state (none: "no groups yet"). */
-export function describeGroups(groups: Record<string, number>): string {
-  const parts = (["firing", "nodata", "pending", "ok"] as const)
-    .filter((s) => (groups[s] ?? 0) > 0)
-    .map((s) => `${groups[s]} ${s === "nodata" ? "no data" : s}`);
-  return parts.join(" · ") || "no groups yet";
-}
+import { describeGroups, formatAlertValue, STATUS_LABELS, STATUS_ORDER } from "./severity";
 
 /** Alerts › Monitors: every monitor with its state, filtered and searched; the filter lives in the URL. */
 export function MonitorsPage(): ReactElement {
@@ -121,7 +113,7 @@ export function MonitorsPage(): ReactElement {
       <section className="card stack" aria-label="Monitor list" aria-busy={monitors.isFetching}>
         {all.length > 0 ? (
           <div className="alerting-filters">
-            <div className="field">
+            <div className="field search-field">
               <label htmlFor={searchId}>Search monitors</label>
               <input
                 id={searchId}

@@ -104,3 +104,11 @@ export function describeTags(tags: Record<string, string>): string {
     .sort();
   return names.map((k) => `${k}=${tags[k]}`).join(", ") || "the whole query";
 }
+
+/** `2 firing · 1 pending · 5 ok`: how many groups are in each state (none: "no groups yet"). */
+export function describeGroups(groups: Record<string, number>): string {
+  const parts = (["firing", "nodata", "pending", "ok"] as const)
+    .filter((s) => (groups[s] ?? 0) > 0)
+    .map((s) => `${groups[s]} ${s === "nodata" ? "no data" : s}`);
+  return parts.join(" · ") || "no groups yet";
+}
