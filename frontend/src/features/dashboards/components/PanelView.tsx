@@ -7,6 +7,8 @@ import { StatChart, type StatItem } from "@/components/charts/StatChart";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { withAlertAnnotations } from "@/features/alerting/annotations";
+import { usePanelAlertAnnotations } from "@/features/alerting/hooks/usePanelAlertAnnotations";
 import { refusedQuery } from "@/features/explore/api";
 import { errorLocation, QueryError, withoutPosition } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
@@ -94,12 +96,19 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
     [visible, data],
   );
   const series = useMemo(() => toChartSeries(data?.result, legends.present), [data, legends]);
+  const overTime = isChart(panel.type) && panel.type !== "toplist" && panel.type !== "heatmap";
+  // the alert events of monitors of these queries, asked once the panel has its data
+  const annotations = usePanelAlertAnnotations(workspaceId, queries, data?.range, overTime);
   const option = useMemo(
     () =>
-      data && isChart(panel.type) && panel.type !== "toplist" && panel.type !== "heatmap"
-        ? toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare, timeZone })
+      data && overTime
+        ? withAlertAnnotations(
+            toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare, timeZone }),
+            annotations,
+            data.range,
+          )
         : undefined,
-    [data, series, legends, panel, timeZone],
+    [data, series, legends, panel, timeZone, overTime, annotations],
   );
   const counts = useMemo(() => countPoints(series), [series]);
   const title = panelTitle(panel.title, variables);
