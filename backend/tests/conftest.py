@@ -73,6 +73,8 @@ def pytest_configure(config: pytest.Config) -> None:
         VIGIL_SECRET_KEY="test-secret-key-" + secrets.token_hex(16),
         VIGIL_INTERNAL_TOKEN="test-internal-token",
         VIGIL_STORAGE_URL="http://storage.test",
+        # tests run the retention sweep themselves, with a clock they control
+        VIGIL_RETENTION_SWEEP="false",
         # cheaper argon2id in tests only; production keeps the library's defaults
         VIGIL_PASSWORD_HASH_TIME_COST="1",
         VIGIL_PASSWORD_HASH_MEMORY_KIB="1024",
@@ -145,7 +147,7 @@ def storage() -> StorageMock:
 def app(storage: StorageMock) -> FastAPI:
     from app.main import create_app
 
-    return create_app(storage=storage.client())
+    return create_app(storage=storage.client(), async_storage=storage.async_client())
 
 
 @pytest.fixture()

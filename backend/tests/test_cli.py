@@ -3,6 +3,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -106,3 +107,12 @@ def test_openapi_command(tmp_path: Path) -> None:
     spec = json.loads(out.read_text())
     assert "/api/v1/auth/login" in spec["paths"]
     assert spec["paths"]["/api/v1/auth/login"]["post"]["operationId"] == "auth-login"
+
+
+def test_retention_sweep_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """Against the settings' storage, which tests point at an address nothing answers: every
+    workspace is reported with the error, and the exit status says so."""
+    assert main(["retention-sweep", "--force"]) == 1
+    out = capsys.readouterr().out
+    assert "error: vigil-storage is unreachable" in out
+    assert out.rstrip().endswith("workspaces swept")

@@ -19,7 +19,8 @@ from app.main import create_app
 from tests.factories import create_key, create_workspace, signup
 from tests.storage_mock import StorageMock
 
-app = create_app(storage=StorageMock().client())
+_mock = StorageMock()
+app = create_app(storage=_mock.client(), async_storage=_mock.async_client())
 # Keep it short: only the fuzzing phase, a few examples per operation (~1 minute on 2 cores).
 config = SchemathesisConfig.from_dict(
     {

@@ -17,7 +17,7 @@ from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
-from app.clients.storage import StorageClient
+from app.clients.storage import AsyncStorageClient, StorageClient
 from app.core.db import get_db
 from app.core.errors import Forbidden, NotFound, Unauthorized
 from app.core.permissions import MIN_ROLE, QUERY_KEY_PERMISSIONS, Permission, allows
@@ -42,6 +42,14 @@ def get_storage(request: Request) -> StorageClient:
 
 
 StorageDep = Annotated[StorageClient, Depends(get_storage)]
+
+
+def get_async_storage(request: Request) -> AsyncStorageClient:
+    storage: AsyncStorageClient = request.app.state.async_storage
+    return storage
+
+
+AsyncStorageDep = Annotated[AsyncStorageClient, Depends(get_async_storage)]
 
 
 def client_ip(request: Request) -> str | None:
@@ -140,48 +148,53 @@ def resolve_query_key(db: Session, token: str) -> ApiKey:
     return key
 
 
+def workspace_context(
+    db: Session, request: Request, workspace_id: uuid.UUID, permission: Permission
+) -> WorkspaceContext:
+    """The workspace of the path and who acts on it, or 401/403/404 (see ``WorkspaceDep``)."""
+    token = extract_token(request)
+    if token is None:
+        raise Unauthorized("Not authenticated")
+    base = request_actor(request)
+    if is_api_key(token):
+        if permission not in QUERY_KEY_PERMISSIONS:
+            raise Unauthorized("API keys are accepted only by the query endpoints; sign in instead")
+        key = resolve_query_key(db, token)
+        if key.workspace_id != workspace_id:
+            raise NotFound("Workspace not found")
+        workspace = workspaces.get_active(db, workspace_id=workspace_id)
+        if workspace is None:
+            raise NotFound("Workspace not found")
+        actor = Actor(None, f"key:{key.key_prefix}", base.ip, base.user_agent)
+        return WorkspaceContext(workspace=workspace, actor=actor, key=key)
+    resolved = users.resolve_access_token(db, token=token)
+    if resolved is None:
+        raise Unauthorized("Access token is invalid or expired", code="invalid_token")
+    user, _session_id = resolved
+    workspace = workspaces.get_active(db, workspace_id=workspace_id)
+    role = (
+        workspaces.get_role(db, workspace_id=workspace_id, user_id=user.id)
+        if workspace is not None
+        else None
+    )
+    if workspace is None or role is None:
+        raise NotFound("Workspace not found")
+    if not allows(role, permission):
+        raise Forbidden(
+            f"Your role ({role.value}) does not allow {permission.value}; "
+            f"it needs {MIN_ROLE[permission].value} or above"
+        )
+    actor = Actor(user.id, user.email, base.ip, base.user_agent)
+    return WorkspaceContext(workspace=workspace, actor=actor, role=role, user=user)
+
+
 def WorkspaceDep(permission: Permission) -> Any:  # noqa: N802 - reads as a type in signatures
     """Dependency enforcing ``permission`` on the path's ``workspace_id``."""
 
     def dependency(
         workspace_id: uuid.UUID, request: Request, db: SessionDep, _: BearerDep
     ) -> WorkspaceContext:
-        token = extract_token(request)
-        if token is None:
-            raise Unauthorized("Not authenticated")
-        base = request_actor(request)
-        if is_api_key(token):
-            if permission not in QUERY_KEY_PERMISSIONS:
-                raise Unauthorized(
-                    "API keys are accepted only by the query endpoints; sign in instead"
-                )
-            key = resolve_query_key(db, token)
-            if key.workspace_id != workspace_id:
-                raise NotFound("Workspace not found")
-            workspace = workspaces.get_active(db, workspace_id=workspace_id)
-            if workspace is None:
-                raise NotFound("Workspace not found")
-            actor = Actor(None, f"key:{key.key_prefix}", base.ip, base.user_agent)
-            return WorkspaceContext(workspace=workspace, actor=actor, key=key)
-        resolved = users.resolve_access_token(db, token=token)
-        if resolved is None:
-            raise Unauthorized("Access token is invalid or expired", code="invalid_token")
-        user, _session_id = resolved
-        workspace = workspaces.get_active(db, workspace_id=workspace_id)
-        role = (
-            workspaces.get_role(db, workspace_id=workspace_id, user_id=user.id)
-            if workspace is not None
-            else None
-        )
-        if workspace is None or role is None:
-            raise NotFound("Workspace not found")
-        if not allows(role, permission):
-            raise Forbidden(
-                f"Your role ({role.value}) does not allow {permission.value}; "
-                f"it needs {MIN_ROLE[permission].value} or above"
-            )
-        actor = Actor(user.id, user.email, base.ip, base.user_agent)
-        return WorkspaceContext(workspace=workspace, actor=actor, role=role, user=user)
+        return workspace_context(db, request, workspace_id, permission)
 
     dependency.permission = permission  # type: ignore[attr-defined]
     return Depends(dependency)

@@ -59,6 +59,49 @@ class Settings(BaseSettings):
     KAFKA_CONSUMER_GROUP: str = "vigil-consumer"
     STORAGE_TIMEOUT_SECONDS: float = Field(default=120.0, gt=0)
 
+    # Where people open the UI, for links in notifications (default: the backend's address).
+    PUBLIC_URL: str = "http://127.0.0.1:8000"
+
+    # The alerting service (app.alerting): its address (health), how many monitors it
+    # evaluates at once, how many groups one monitor may track, notification delivery.
+    ALERTING_URL: str = "http://127.0.0.1:8003"
+    ALERTING_WORKERS: int = Field(default=4, ge=1, le=64)
+    ALERTING_MAX_GROUPS: int = Field(default=1000, ge=1)
+    ALERTING_NOTIFY_MAX_ATTEMPTS: int = Field(default=6, ge=1, le=50)
+    ALERTING_NOTIFY_BACKOFF_SECONDS: float = Field(default=10.0, gt=0)
+    ALERTING_WEBHOOK_TIMEOUT_SECONDS: float = Field(default=10.0, gt=0)
+    # Webhook hosts allowed although they resolve to loopback/private/link-local addresses:
+    # host names or CIDR ranges, comma-separated ("hooks.internal,10.1.0.0/16").
+    ALERTING_WEBHOOK_ALLOW_HOSTS: str = ""
+    ALERTING_HISTORY_DAYS: int = Field(default=90, ge=1)
+
+    # Outgoing email (alert notifications, account emails). Unset host: no email is sent.
+    SMTP_HOST: str | None = None
+    SMTP_PORT: int = Field(default=25, ge=1, le=65535)
+    SMTP_USERNAME: str = ""
+    SMTP_PASSWORD: str = ""
+    SMTP_SECURITY: Literal["none", "starttls", "tls"] = "none"
+    SMTP_FROM: str = "Vigil <vigil@localhost>"
+    SMTP_TIMEOUT_SECONDS: float = Field(default=10.0, gt=0)
+
+    @field_validator("PUBLIC_URL", "ALERTING_URL")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.strip().rstrip("/")
+
+    @field_validator("SMTP_HOST")
+    @classmethod
+    def _smtp_host(cls, value: str | None) -> str | None:
+        return (value or "").strip() or None
+
+    # The retention sweep (app/services/retention.py): how often each workspace's points older
+    # than its retention are deleted from storage, and how far past the retention a series may
+    # hold points before it is rewritten (percent of the retention).
+    RETENTION_SWEEP: bool = True
+    RETENTION_SWEEP_INTERVAL_SECONDS: int = Field(default=3600, ge=1)
+    RETENTION_SWEEP_FIRST_DELAY_SECONDS: float = Field(default=60.0, ge=0)
+    RETENTION_GRACE_PERCENT: int = Field(default=10, ge=0, le=100)
+
     @field_validator("PUBLIC_GATEWAY_URL")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:

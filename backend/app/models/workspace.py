@@ -12,9 +12,11 @@ from sqlalchemy import (
     Date,
     DateTime,
     Enum,
+    Float,
     ForeignKey,
     Integer,
     String,
+    Text,
 )
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
@@ -99,6 +101,16 @@ class WorkspaceLimits(Base):
     query_timeout_seconds: Mapped[int] = mapped_column(Integer, nullable=False)
     max_points_per_query: Mapped[int] = mapped_column(BigInteger, nullable=False)
     retention_days: Mapped[int] = mapped_column(Integer, nullable=False)
+    # how many of the workspace's queries storage runs at once; more wait in its queue
+    concurrent_queries: Mapped[int] = mapped_column(Integer, nullable=False, server_default="4")
+    # monitors and recording rules together
+    max_monitors: Mapped[int] = mapped_column(Integer, nullable=False, server_default="100")
+    min_monitor_interval_seconds: Mapped[int] = mapped_column(
+        Integer, nullable=False, server_default="10"
+    )
+    max_notifications_per_hour: Mapped[int] = mapped_column(
+        Integer, nullable=False, server_default="200"
+    )
 
     __table_args__ = (
         CheckConstraint(
@@ -106,6 +118,12 @@ class WorkspaceLimits(Base):
             "AND active_series > 0 AND query_timeout_seconds > 0 AND max_points_per_query > 0 "
             "AND retention_days > 0",
             name="positive",
+        ),
+        CheckConstraint("concurrent_queries > 0", name="concurrent_queries_positive"),
+        CheckConstraint(
+            "max_monitors >= 0 AND min_monitor_interval_seconds > 0 "
+            "AND max_notifications_per_hour >= 0",
+            name="alerting",
         ),
     )
 
@@ -133,3 +151,46 @@ class WorkspaceIngestMinutely(Base):
     )
     minute: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     points: Mapped[int] = mapped_column(BigInteger, nullable=False)
+
+
+class WorkspaceIngestTokens(Base):
+    """The shared token bucket of a workspace's ingest limit (points/s, burst): every gateway
+    process leases points from it in blocks, so the limit holds across processes."""
+
+    __tablename__ = "workspace_ingest_tokens"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    tokens: Mapped[float] = mapped_column(Float, nullable=False)
+    stamp: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class WorkspaceIngestParked(Base):
+    """Batches the consumer parked in the dead-letter topic because storage kept refusing the
+    workspace's writes while it took other workspaces' (written by the consumer)."""
+
+    __tablename__ = "workspace_ingest_parked"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    batches: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    points: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    last_reason: Mapped[str] = mapped_column(Text, nullable=False)
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class WorkspaceRetentionSweep(Base):
+    """The last time the retention sweep deleted a workspace's points older than its
+    retention from storage, and what it did."""
+
+    __tablename__ = "workspace_retention_sweeps"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    swept_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    cutoff: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    series: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    kept_points: Mapped[int] = mapped_column(BigInteger, nullable=False)

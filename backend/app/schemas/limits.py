@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,6 +15,15 @@ class LimitsPublic(BaseModel):
     query_timeout_seconds: int
     max_points_per_query: int
     retention_days: int
+    concurrent_queries: int = Field(
+        description="How many of the workspace's queries storage runs at once; more wait their "
+        "turn, and a full queue gets 429 naming this limit"
+    )
+    max_monitors: int = Field(description="Monitors and recording rules together")
+    min_monitor_interval_seconds: int = Field(description="The shortest evaluation interval")
+    max_notifications_per_hour: int = Field(
+        description="Notifications sent per hour; past it they are recorded as throttled"
+    )
 
 
 class LimitsUpdate(BaseModel):
@@ -25,6 +34,10 @@ class LimitsUpdate(BaseModel):
     query_timeout_seconds: int | None = Field(default=None, ge=1, le=600)
     max_points_per_query: int | None = Field(default=None, ge=1, le=1_000_000_000)
     retention_days: int | None = Field(default=None, ge=1, le=3650)
+    concurrent_queries: int | None = Field(default=None, ge=1, le=64)
+    max_monitors: int | None = Field(default=None, ge=0, le=100_000)
+    min_monitor_interval_seconds: int | None = Field(default=None, ge=1, le=86_400)
+    max_notifications_per_hour: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
 class UsagePublic(BaseModel):
@@ -40,6 +53,16 @@ class UsagePublic(BaseModel):
         description="Points left out since storage started because their series were new while "
         "the workspace had its limit of active series",
     )
+    ingest_parked_batches: int = Field(
+        default=0,
+        description="Batches the pipeline set aside (in its dead-letter topic) because storage "
+        "kept refusing this workspace's writes while it took other workspaces'",
+    )
+    ingest_parked_points: int = Field(default=0, description="Points in those batches")
+    ingest_parked_last_reason: str | None = Field(
+        default=None, description="Why the last of them was set aside"
+    )
+    ingest_parked_last_at: datetime | None = None
     storage_error: str | None = None
 
 

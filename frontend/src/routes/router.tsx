@@ -5,6 +5,7 @@ import { dashboardQuery } from "@/api/useDashboards";
 import { workspacesQuery } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
+import { alertingRoutes } from "@/features/alerting/alertingRoutes";
 import { LoginPage } from "@/features/auth/LoginPage";
 import { prefetchPanels } from "@/features/dashboards/panelQuery";
 import { SettingsPage } from "@/features/workspace-admin/SettingsPage";
@@ -38,6 +39,7 @@ const explore = async () => ({ Component: (await import("./ExploreRoute")).Explo
 const dashboards = async () => ({ Component: (await import("@/features/dashboards/DashboardsPage")).DashboardsPage });
 const dashboard = async () => ({ Component: (await import("@/features/dashboards/DashboardPage")).DashboardPage });
 const benchmarks = async () => ({ Component: (await import("@/features/benchmarks/BenchmarksPage")).BenchmarksPage });
+const alerting = async () => ({ Component: (await import("@/features/alerting/AlertingLayout")).AlertingLayout });
 const account = async () => ({ Component: (await import("@/features/auth/AccountPage")).AccountPage });
 const benchmarkRun = async () => ({
   Component: (await import("@/features/benchmarks/BenchmarkRunPage")).BenchmarkRunPage,
@@ -106,6 +108,7 @@ export const router = createBrowserRouter([
             loader: prefetchDashboard,
             shouldRevalidate: prefetchOnEntry,
           },
+          { path: "alerts", lazy: alerting, children: alertingRoutes },
           { path: "benchmarks", lazy: benchmarks },
           { path: "benchmarks/:runId", lazy: benchmarkRun },
           { path: "account", lazy: account },

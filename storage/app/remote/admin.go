@@ -53,11 +53,11 @@ func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter,
 	args["match[]"] = sels
 	args.Set("start", secs(start))
 	args.Set("end", secs(end))
-	max := s.maxSeries(0)
-	if limit > 0 && limit < max {
-		max = limit
+	maxN := s.maxSeries(0)
+	if limit > 0 && limit < maxN {
+		maxN = limit
 	}
-	args.Set("limit", strconv.Itoa(max+1))
+	args.Set("limit", strconv.Itoa(maxN+1))
 	body, err := s.post(ctx, "/api/v1/series", args)
 	if err != nil {
 		return nil, err
@@ -66,11 +66,11 @@ func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter,
 	if err := json.Unmarshal(body, &sr); err != nil {
 		return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot parse vmselect series answer: %s", err)
 	}
-	if len(sr.Data) > max {
-		if limit > 0 && limit == max {
+	if len(sr.Data) > maxN {
+		if limit > 0 && limit == maxN {
 			sr.Data = sr.Data[:limit]
 		} else {
-			return nil, tooManySeries(max)
+			return nil, tooManySeries(maxN)
 		}
 	}
 	for _, m := range sr.Data {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/VictoriaMetrics/metricsql"
 
+	"vigil/storage/app/retention"
 	"vigil/storage/lib/apierror"
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/tenancy"
@@ -31,6 +32,10 @@ type Source struct {
 	workspace string
 	// MaxSeries, when positive, lowers the series limit of every call.
 	MaxSeries int
+	// NotBefore > 0 (ms): no sample older is read, by Fetch nor by QueryRange, whose
+	// evaluation starts late enough that none of its windows, offsets and look-back reach
+	// before it (app/retention). The workspace's retention.
+	NotBefore int64
 }
 
 var _ dql.Source = (*Source)(nil)
@@ -115,6 +120,7 @@ func (s *Source) Fetch(ctx context.Context, req dql.FetchRequest) ([]dql.Series,
 	if err != nil {
 		return nil, err
 	}
+	req.Start = max(req.Start, s.NotBefore)
 	if req.End <= req.Start {
 		return nil, nil
 	}
@@ -181,6 +187,10 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	}
 	if start > end {
 		return nil, apierror.BadData("start (%d) must not be after end (%d)", start, end)
+	}
+	start, empty, err := retention.ClampSource(expr, start, end, step, s.NotBefore)
+	if err != nil || empty {
+		return nil, err
 	}
 	args := s.scopedArgs()
 	args.Set("query", string(expr.AppendString(nil)))

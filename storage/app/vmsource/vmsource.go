@@ -24,6 +24,7 @@ import (
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metricsql"
 
+	"vigil/storage/app/retention"
 	"vigil/storage/app/tenancy"
 	"vigil/storage/lib/apierror"
 	"vigil/storage/lib/dql"
@@ -50,6 +51,10 @@ type Source struct {
 	workspace string
 	// MaxSeries, when positive, lowers the series limit of every call.
 	MaxSeries int
+	// NotBefore > 0 (ms): no sample older is read, by Fetch nor by QueryRange, whose
+	// evaluation starts late enough that none of its windows, offsets and look-back reach
+	// before it (app/retention). The workspace's retention.
+	NotBefore int64
 }
 
 var _ dql.NameCacheSource = (*Source)(nil)
@@ -166,6 +171,7 @@ func (s *Source) Fetch(ctx context.Context, req dql.FetchRequest) ([]dql.Series,
 	if err := checkFilterss(req.Filterss); err != nil {
 		return nil, err
 	}
+	req.Start = max(req.Start, s.NotBefore)
 	if req.End <= req.Start {
 		return nil, nil
 	}
@@ -229,6 +235,10 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	if start > end {
 		return nil, apierror.BadData("start (%d) must not be after end (%d)", start, end)
 	}
+	start, empty, err := retention.ClampSource(expr, start, end, step, s.NotBefore)
+	if err != nil || empty {
+		return nil, err
+	}
 	if err := promql.ValidateMaxPointsPerSeries(start, end, step, *maxPointsPerSeries); err != nil {
 		return nil, &apierror.Error{StatusCode: http.StatusUnprocessableEntity, Type: apierror.TypeLimitExceeded,
 			Err: fmt.Errorf("%w (-vmsource.maxPointsPerSeries)", err)}
@@ -275,24 +285,28 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	return series, nil
 }
 
-// metadataSeriesCeiling is where VictoriaMetrics' label search stops being exact.
+// metadataSeriesCeiling is how many matching series a label search collects before it
+// switches to checking candidates.
 //
-// VictoriaMetrics v1.130.0 answers label names and values from the matching series only
-// while they number at most 100k; above that its index scan runs without the filter (a
-// shadowed variable in searchLabelValuesOnDate/searchLabelNamesWithFiltersOnDate), so the
-// answer holds names and values of every series in the database, other workspaces'
-// included. Label searches therefore run with this limit first; when more series match, the
-// names or values of the whole database within the time range are only candidates, and each
-// is kept only if a search of its own finds a matching series in the workspace. Those
-// candidates are asked for without any filter: with one, VictoriaMetrics would first collect
-// every matching series (refusing past -vmsource.maxMetadataSeries) and then not use them.
+// VictoriaMetrics answers label names and values from the matching series' own entries while
+// they number at most 100k, and above that by scanning the index for every name or value and
+// keeping those with a matching series; to know which series match it first collects them
+// all, refusing past the search's series limit. (Before v1.134.0 that scan ignored the filter
+// — a shadowed variable in index_db.go's searchLabelValuesOnDate and
+// searchLabelNamesWithFiltersOnDate — and answered with other workspaces' names and values;
+// TestMetadataOfHugeSelectionsNeverLeaks pins that the embedded version applies it.) Label
+// searches therefore run with this limit first; when more series match, the names or values
+// of the whole database within the time range are candidates, and each is kept only if a
+// search of its own finds a matching series in the workspace. That answers selections of any
+// size — more than -vmsource.maxMetadataSeries too — at the cost of one bounded existence
+// search per candidate (at most -vmsource.maxMetadataCandidates).
 const metadataSeriesCeiling = 100_000
 
 // labelSearch runs search (a label names or values call) exactly: within the ceiling
 // directly, above it by confirming every candidate with exists(candidate). search(true, n)
 // searches the workspace's series matching the call's filters, at most n of them;
 // search(false, n) lists at most n names or values of the whole database, unfiltered.
-func labelSearch(ctx context.Context, search func(scoped bool, max int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
+func labelSearch(ctx context.Context, search func(scoped bool, maxSeries int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
 	exact, err := search(true, metadataSeriesCeiling)
 	if err == nil {
 		return exact, nil
@@ -380,16 +394,16 @@ func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFil
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	max := 0
+	maxNames := 0
 	if limit > 0 {
-		max = limit + 1 // room for the tenant label, dropped below
+		maxNames = limit + 1 // room for the tenant label, dropped below
 	}
 	search := func(scoped bool, n int) ([]string, error) {
 		if !scoped {
 			return netstorage.LabelNames(nil, storage.NewSearchQuery(start, end, nil, 0), n, deadlineFor(ctx))
 		}
 		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
-		return netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
+		return netstorage.LabelNames(nil, sq, maxNames, deadlineFor(ctx))
 	}
 	exists := func(name string) (bool, error) {
 		if name == libtenancy.Label {
@@ -457,11 +471,11 @@ func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	max := s.maxSeries(0)
-	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), max)
+	maxSeries := s.maxSeries(0)
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), maxSeries)
 	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
 	if err != nil {
-		return nil, mapSearchError(err, max)
+		return nil, mapSearchError(err, maxSeries)
 	}
 	if limit > 0 && len(names) > limit {
 		names = names[:limit]
@@ -491,7 +505,7 @@ func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error)
 func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 	// Series written in the last moments are not searchable until the next visibility flush;
 	// flush now, or the delete would miss them and they would appear once it has run.
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 	// Start 0 searches the global index, so the end only has to cover future timestamps.
 	end := time.Now().Add(365 * 24 * time.Hour).UnixMilli()
 	sq := storage.NewSearchQuery(0, end, tenancy.TagFilterss(s.workspace), math.MaxInt32)

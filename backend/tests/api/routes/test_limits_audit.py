@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from app.models import WorkspaceIngestMinutely
+from app.models import WorkspaceIngestMinutely, WorkspaceIngestParked
 from app.services import limits as limits_service
 from tests.factories import add_member, create_key, create_workspace, signup
 from tests.storage_mock import StorageMock
@@ -28,6 +28,47 @@ def test_update_limits_partially(client: TestClient) -> None:
     r = client.patch(url, json={"query_timeout_seconds": 0}, headers=user.headers)
     assert r.status_code == 422
     assert r.json()["detail"].startswith("body.query_timeout_seconds:")
+
+
+def test_concurrent_queries_limit(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    url = f"/api/v1/workspaces/{ws['id']}/limits"
+    assert client.get(url, headers=user.headers).json()["concurrent_queries"] == 4
+    r = client.patch(url, json={"concurrent_queries": 2}, headers=user.headers)
+    assert r.status_code == 200
+    assert r.json()["concurrent_queries"] == 2
+    for bad, why in ((0, "greater than or equal to 1"), (65, "less than or equal to 64")):
+        r = client.patch(url, json={"concurrent_queries": bad}, headers=user.headers)
+        assert r.status_code == 422
+        assert r.json()["detail"] == f"body.concurrent_queries: Input should be {why}"
+
+
+def test_usage_shows_parked_ingest_batches(client: TestClient, db: Session) -> None:
+    """Batches the consumer parked (storage kept refusing the workspace) are counted in the
+    workspace's usage with the last reason."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    url = f"/api/v1/workspaces/{ws['id']}/usage"
+    usage = client.get(url, headers=user.headers).json()
+    assert usage["ingest_parked_batches"] == 0
+    assert usage["ingest_parked_last_reason"] is None
+    at = datetime(2026, 11, 28, 9, 30, tzinfo=UTC)
+    reason = (
+        "parked after 9 attempts over 61 s while storage took other workspaces' writes: "
+        "storage answered 503: busy"
+    )
+    db.add(
+        WorkspaceIngestParked(
+            workspace_id=uuid.UUID(ws["id"]), batches=3, points=1500, last_reason=reason, last_at=at
+        )
+    )
+    db.commit()
+    usage = client.get(url, headers=user.headers).json()
+    assert usage["ingest_parked_batches"] == 3
+    assert usage["ingest_parked_points"] == 1500
+    assert usage["ingest_parked_last_reason"] == reason
+    assert usage["ingest_parked_last_at"] == "2026-11-28T09:30:00Z"
 
 
 def test_usage_reports_storage_failure(client: TestClient, storage: StorageMock) -> None:

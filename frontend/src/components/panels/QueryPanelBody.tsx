@@ -11,10 +11,11 @@ import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { useTimeZone } from "@/lib/timeZone";
+import { withAlertAnnotations, type AlertAnnotation } from "./alertAnnotations";
 import { ResultTable } from "./ResultTable";
 import { SeriesValueTable } from "./SeriesValueTable";
 import { TopListChart } from "./TopListChart";
-import { isChart, seriesLegends, type PanelData, type VisibleQuery } from "./panelData";
+import { drawsOverTime, seriesLegends, type PanelData, type VisibleQuery } from "./panelData";
 import { toPanelOption } from "./panelOption";
 import { countPoints, toChartSeries } from "./toLineSeriesOption";
 import { toTopList } from "./topList";
@@ -33,14 +34,26 @@ export interface QueryPanelBodyProps {
   error?: unknown;
   /** Dragging across a chart over time: the range chosen, in epoch ms. */
   onZoom?: (range: [number, number]) => void;
+  /** Alert events marked on a chart over time (`usePanelAlertAnnotations`); none by default. */
+  annotations?: readonly AlertAnnotation[];
 }
+
+const NO_ANNOTATIONS: readonly AlertAnnotation[] = [];
 
 /**
  * What a panel of DQL queries draws from its data: a chart over time (line, area, bar), a
  * heatmap, a top list, stat tiles, gauges or a table; a message when there is no query, no
  * data or an error; and, above what the others drew, the queries the storage refused.
  */
-export function QueryPanelBody({ panel, title, queries, data, error, onZoom }: QueryPanelBodyProps): ReactElement {
+export function QueryPanelBody({
+  panel,
+  title,
+  queries,
+  data,
+  error,
+  onZoom,
+  annotations = NO_ANNOTATIONS,
+}: QueryPanelBodyProps): ReactElement {
   const failed = error !== undefined && error !== null;
   const timeZone = useTimeZone();
   const legends = useMemo(
@@ -50,10 +63,14 @@ export function QueryPanelBody({ panel, title, queries, data, error, onZoom }: Q
   const series = useMemo(() => toChartSeries(data?.result, legends.present), [data, legends]);
   const option = useMemo(
     () =>
-      data && isChart(panel.type) && panel.type !== "toplist" && panel.type !== "heatmap"
-        ? toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare, timeZone })
+      data && drawsOverTime(panel.type)
+        ? withAlertAnnotations(
+            toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare, timeZone }),
+            annotations,
+            data.range,
+          )
         : undefined,
-    [data, series, legends, panel, timeZone],
+    [data, series, legends, panel, timeZone, annotations],
   );
   const counts = useMemo(() => countPoints(series), [series]);
 

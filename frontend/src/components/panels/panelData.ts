@@ -45,6 +45,11 @@ export function isChart(type: QueryPanel["type"]): boolean {
   return type !== "stat" && type !== "gauge" && type !== "table";
 }
 
+/** Whether the panel draws lines, areas or bars over a time axis: what alert marks go on. */
+export function drawsOverTime(type: QueryPanel["type"]): boolean {
+  return isChart(type) && type !== "toplist" && type !== "heatmap";
+}
+
 /**
  * Whether a comparison draws past series on the panel: line, area and bar charts do; a top
  * list (one value per series, ranked) and a heatmap (one row per series) have nowhere to draw

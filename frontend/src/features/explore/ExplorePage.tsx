@@ -39,8 +39,10 @@ export interface ExploreQueryTools {
 /** What Explore hands the actions in its result's header (shown to editors, with a query). */
 export interface ExploreResultActions {
   workspaceId: string;
-  /** The queries as last run (the link's), with their legend formats and hidden ones. */
+  /** The queries as last run (the link's), with their legend formats and hidden ones; never empty. */
   queries: readonly QueryItem[];
+  /** The texts of the queries that ran, in order (hidden ones left out): empty when all are hidden. */
+  ran: readonly string[];
   /** The view (line, area, bar, stat, table) and unit the result is drawn with. */
   view: string;
   unit: string;
@@ -54,7 +56,7 @@ export interface ExploreResultActions {
 export interface ExplorePageProps {
   /** Beside History: e.g. save and open saved queries. */
   queryTools?: (tools: ExploreQueryTools) => ReactNode;
-  /** In the result's header: e.g. Add to dashboard. */
+  /** In the result's header: e.g. Add to dashboard, Create monitor. */
   resultActions?: (result: ExploreResultActions) => ReactNode;
 }
 
@@ -191,7 +193,7 @@ export function ExplorePage({ queryTools, resultActions }: ExplorePageProps = {}
         onZoom={onBrush}
         actions={
           canEdit(workspace.role) && savable.length > 0
-            ? resultActions?.({ workspaceId: workspace.id, queries: savable, view, unit, range })
+            ? resultActions?.({ workspaceId: workspace.id, queries: savable, ran: toRun.map((q) => q.query), view, unit, range })
             : null
         }
       />

@@ -1,12 +1,12 @@
 import { useState, type ReactElement } from "react";
 import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { useLimits } from "@/api/useLimits";
 import { canAdmin } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
 import { toUserMessage } from "@/lib/apiError";
 import { LimitsForm } from "./components/LimitsForm";
 import { UsageSection } from "./components/UsageSection";
-import { useLimits } from "./hooks/useLimits";
 
 /** Settings › Limits & usage: the workspace's limits (editable by admins) and usage against them. */
 export function LimitsPage(): ReactElement {

@@ -1,7 +1,7 @@
+import type { Limits } from "@/api/limits";
 import type { Member } from "@/api/members";
 import {
   auditReadAuditLog,
-  limitsReadLimits,
   limitsReadUsage,
   limitsReadUsageHistory,
   limitsUpdateLimits,
@@ -19,7 +19,6 @@ import type {
   InvitationCreated,
   InvitationPublic,
   InvitationsPublic,
-  LimitsPublic,
   LimitsUpdate,
   Role,
   UsageHistoryPublic,
@@ -28,12 +27,11 @@ import type {
 import "@/lib/apiClient";
 
 export type Invitation = InvitationPublic;
-export type Limits = LimitsPublic;
 export type Usage = UsagePublic;
 export type UsageHistory = UsageHistoryPublic;
 export type AuditEvent = AuditEventPublic;
 export type AuditQuery = NonNullable<AuditReadAuditLogData["query"]>;
-export type { InvitationCreated, LimitsUpdate, Role };
+export type { InvitationCreated, Limits, LimitsUpdate, Role };
 
 export async function changeRole(workspaceId: string, userId: string, role: Role): Promise<Member> {
   const res = await membersUpdateMember({
@@ -71,11 +69,6 @@ export async function revokeInvitation(workspaceId: string, invitationId: string
     path: { workspace_id: workspaceId, invitation_id: invitationId },
     throwOnError: true,
   });
-  return res.data;
-}
-
-export async function readLimits(workspaceId: string, signal?: AbortSignal): Promise<Limits> {
-  const res = await limitsReadLimits({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
   return res.data;
 }
 

@@ -3,7 +3,8 @@ import { lazy, Suspense, useMemo, type ReactElement, type ReactNode } from "reac
 import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "@/api/dashboards";
 import { PanelCard } from "@/components/panels/PanelCard";
 import { QueryPanelBody } from "@/components/panels/QueryPanelBody";
-import type { PanelData, VisibleQuery } from "@/components/panels/panelData";
+import { drawsOverTime, type PanelData, type VisibleQuery } from "@/components/panels/panelData";
+import { usePanelAlertAnnotations } from "@/components/panels/usePanelAlertAnnotations";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import type { TimeRangeSpec } from "@/lib/time";
@@ -72,6 +73,9 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
   const query = panelQuery(workspaceId, panel, timeRange, variables, compare, pending);
   const visible = useMemo(() => visibleQueries(panel, variables), [panel, variables]);
   const run = useQuery({ ...query, placeholderData: keepPreviousData });
+  // the alert events of monitors of these queries, asked once the panel has its data
+  const queries = useMemo(() => visible.map((q) => q.query), [visible]);
+  const annotations = usePanelAlertAnnotations(workspaceId, queries, run.data?.range, drawsOverTime(panel.type));
   const title = panelTitle(panel.title, variables);
   return (
     <PanelFrame view={props} title={title} busy={run.isFetching} queries={visible} data={run.data}>
@@ -82,6 +86,7 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
         data={run.data}
         error={run.isError ? run.error : undefined}
         onZoom={onZoom}
+        annotations={annotations}
       />
     </PanelFrame>
   );

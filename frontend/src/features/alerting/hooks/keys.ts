@@ -1,0 +1,2 @@
+// shared with the panels that mark alert events (api/alertEvents.ts)
+export { alertingKey } from "@/api/alertEvents";
