@@ -6,7 +6,14 @@ from app.models.base import Base
 from app.models.benchmark import BenchmarkRun
 from app.models.dashboard import Dashboard, DashboardVersion
 from app.models.saved_query import SavedQuery
-from app.models.user import LoginAttempt, User, UserSession
+from app.models.user import (
+    EmailToken,
+    LoginAttempt,
+    SpentRefreshToken,
+    ThrottleCounter,
+    User,
+    UserSession,
+)
 from app.models.workspace import (
     Invitation,
     Membership,
@@ -24,11 +31,14 @@ __all__ = [
     "BenchmarkRun",
     "Dashboard",
     "DashboardVersion",
+    "EmailToken",
     "Invitation",
     "LoginAttempt",
     "Membership",
     "Role",
     "SavedQuery",
+    "SpentRefreshToken",
+    "ThrottleCounter",
     "User",
     "UserSession",
     "Workspace",
