@@ -96,6 +96,7 @@ def list_user_events(
     *,
     user_id: uuid.UUID,
     since: datetime | None = None,
+    renewals: bool = True,
     limit: int = 50,
     offset: int = 0,
 ) -> tuple[list[AuditEvent], int]:
@@ -108,6 +109,8 @@ def list_user_events(
     )
     if since is not None:
         query = query.where(AuditEvent.created_at >= since)
+    if not renewals:
+        query = query.where(AuditEvent.action != "user.token_refresh")
     count = db.scalar(select(func.count()).select_from(query.subquery())) or 0
     rows = db.scalars(
         query.order_by(AuditEvent.created_at.desc(), AuditEvent.id).limit(limit).offset(offset)

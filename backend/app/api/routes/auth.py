@@ -273,6 +273,9 @@ def read_security_log(
     db: SessionDep,
     user: CurrentUser,
     since: Annotated[datetime | None, Query(description="Events at or after this time")] = None,
+    renewals: Annotated[
+        bool, Query(description="Include token renewals (one per session every few minutes)")
+    ] = True,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> AuditEventsPublic:
@@ -281,7 +284,7 @@ def read_security_log(
     if since is not None and since.tzinfo is None:
         since = since.replace(tzinfo=UTC)
     rows, count = audit.list_user_events(
-        db, user_id=user.id, since=since, limit=limit, offset=offset
+        db, user_id=user.id, since=since, renewals=renewals, limit=limit, offset=offset
     )
     return AuditEventsPublic(data=[AuditEventPublic.model_validate(r) for r in rows], count=count)
 

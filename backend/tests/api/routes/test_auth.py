@@ -693,6 +693,8 @@ def test_profile_changes_and_refreshes_are_in_the_security_log(client: TestClien
     events = r.json()["data"]
     assert [e["action"] for e in events[:2]] == ["user.token_refresh", "user.profile_update"]
     assert events[1]["details"] == {"full_name": {"from": None, "to": "Grace"}}
+    r = client.get("/api/v1/auth/security-log", params={"renewals": "false"}, headers=user.headers)
+    assert [e["action"] for e in r.json()["data"]] == ["user.profile_update", "user.signup"]
     # only events about your own account
     other = signup(client)
     assert _security_log(client, other) == ["user.signup"]
