@@ -48,25 +48,24 @@ def revoke_keys_of(
 ) -> int:
     """Revoke every live key ``user_id`` created in the workspace (each audited); the caller
     commits."""
-    now = datetime.now(UTC)
     rows = db.scalars(_live_keys_of(workspace_id, user_id).with_for_update()).all()
     for row in rows:
-        row.revoked_at = now
-        audit.record(
-            db,
-            actor=actor,
-            action="api_key.revoke",
-            workspace_id=workspace_id,
-            target_type="api_key",
-            target_id=row.id,
-            details={
-                "name": row.name,
-                "scope": row.scope,
-                "key_prefix": row.key_prefix,
-                "reason": reason,
-            },
-        )
+        _revoke(db, row, actor=actor, reason=reason)
     return len(rows)
+
+
+def _revoke(db: Session, row: ApiKey, *, actor: Actor, reason: str | None = None) -> None:
+    row.revoked_at = datetime.now(UTC)
+    details = {"name": row.name, "scope": row.scope, "key_prefix": row.key_prefix}
+    audit.record(
+        db,
+        actor=actor,
+        action="api_key.revoke",
+        workspace_id=row.workspace_id,
+        target_type="api_key",
+        target_id=row.id,
+        details={**details, "reason": reason} if reason else details,
+    )
 
 
 def create_key(
@@ -101,16 +100,7 @@ def revoke_key(db: Session, *, workspace_id: uuid.UUID, key_id: uuid.UUID, actor
     if row is None or row.workspace_id != workspace_id:
         raise NotFound("API key not found")
     if row.revoked_at is None:
-        row.revoked_at = datetime.now(UTC)
-        audit.record(
-            db,
-            actor=actor,
-            action="api_key.revoke",
-            workspace_id=workspace_id,
-            target_type="api_key",
-            target_id=row.id,
-            details={"name": row.name, "scope": row.scope, "key_prefix": row.key_prefix},
-        )
+        _revoke(db, row, actor=actor)
         db.commit()
     return row
 

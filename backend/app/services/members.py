@@ -83,18 +83,22 @@ def _revoke_invitations_of(
     for invitation in pending:
         if above is not None and outranks_or_equals(above, invitation.role):
             continue
-        invitation.revoked_at = now
-        audit.record(
-            db,
-            actor=actor,
-            action="invitation.revoke",
-            workspace_id=workspace_id,
-            target_type="invitation",
-            target_id=invitation.id,
-            details={"email": invitation.email, "role": invitation.role.value, "reason": reason},
-        )
+        _revoke(db, invitation, actor=actor, reason=reason)
         revoked += 1
     return revoked
+
+
+def _revoke(db: Session, invitation: Invitation, *, actor: Actor, reason: str) -> None:
+    invitation.revoked_at = datetime.now(UTC)
+    audit.record(
+        db,
+        actor=actor,
+        action="invitation.revoke",
+        workspace_id=invitation.workspace_id,
+        target_type="invitation",
+        target_id=invitation.id,
+        details={"email": invitation.email, "role": invitation.role.value, "reason": reason},
+    )
 
 
 def _revoke_lost_invitations(
@@ -426,20 +430,7 @@ def accept_invitation(
             or not allows(inviter_role, Permission.MEMBERS_MANAGE)
             or not outranks_or_equals(inviter_role, invitation.role)
         ):
-            invitation.revoked_at = now
-            audit.record(
-                db,
-                actor=actor,
-                action="invitation.revoke",
-                workspace_id=workspace.id,
-                target_type="invitation",
-                target_id=invitation.id,
-                details={
-                    "email": invitation.email,
-                    "role": invitation.role.value,
-                    "reason": "inviter_no_longer_allowed",
-                },
-            )
+            _revoke(db, invitation, actor=actor, reason="inviter_no_longer_allowed")
             db.commit()
             raise Conflict(
                 "This invitation is no longer valid: the person who sent it can no longer "

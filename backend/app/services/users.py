@@ -401,6 +401,19 @@ def _email_token(db: Session, *, token: str, purpose: str, lock: bool = False) -
     return row
 
 
+def _spend_links(db: Session, *, purpose: str, email: str) -> None:
+    """Every unused link of ``purpose`` sent to ``email`` is spent by the first that is used."""
+    db.execute(
+        update(EmailToken)
+        .where(
+            EmailToken.purpose == purpose,
+            EmailToken.email == email,
+            EmailToken.used_at.is_(None),
+        )
+        .values(used_at=datetime.now(UTC))
+    )
+
+
 def pending_signup(db: Session, *, token: str) -> EmailToken:
     """The sign-up a link would finish (400 when it cannot)."""
     return _email_token(db, token=token, purpose="signup")
@@ -410,17 +423,7 @@ def _finish_signup(
     db: Session, *, token: str, password_hash: str, full_name: str | None, actor: Actor
 ) -> IssuedTokens:
     row = _email_token(db, token=token, purpose="signup", lock=True)
-    now = datetime.now(UTC)
-    # every sign-up link of the address is spent by the first that finishes
-    db.execute(
-        update(EmailToken)
-        .where(
-            EmailToken.purpose == "signup",
-            EmailToken.email == row.email,
-            EmailToken.used_at.is_(None),
-        )
-        .values(used_at=now)
-    )
+    _spend_links(db, purpose="signup", email=row.email)
     user = create_user(
         db,
         email=row.email,
@@ -503,15 +506,7 @@ def _finish_password_reset(
     if user is None or not user.is_active:
         raise BadRequest("This link is not valid: ask for a new one", code="link_invalid")
     now = datetime.now(UTC)
-    db.execute(
-        update(EmailToken)
-        .where(
-            EmailToken.purpose == "password_reset",
-            EmailToken.user_id == user.id,
-            EmailToken.used_at.is_(None),
-        )
-        .values(used_at=now)
-    )
+    _spend_links(db, purpose="password_reset", email=row.email)
     user.password_hash = password_hash
     user.password_changed_at = now
     ended = _revoke_sessions(db, user_id=user.id, reason="password_reset")
