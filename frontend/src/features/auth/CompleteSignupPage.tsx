@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { pendingSignup } from "./api";
+import { AuthCard } from "./components/AuthCard";
 import { ChoosePasswordForm } from "./components/ChoosePasswordForm";
 import { takeReturnPath } from "./emailLink";
 import { useCompleteSignup } from "./hooks/useAuth";
@@ -14,21 +15,15 @@ export function CompleteSignupPage(): ReactElement {
   useDocumentTitle(["Finish creating your account"]);
   const complete = useCompleteSignup();
   return (
-    <main className="auth-page">
-      <section className="auth-card" aria-labelledby="auth-title">
-        <div className="brand brand-lg" aria-hidden="true">
-          ◉ Vigil
-        </div>
-        <h1 id="auth-title">Finish creating your account</h1>
-        <ChoosePasswordForm
-          purpose="signup"
-          inspect={pendingSignup}
-          submit={(token, password, fullName) => complete.mutateAsync({ token, password, fullName })}
-          submitting={complete.isPending}
-          error={complete.error}
-          next={takeReturnPath}
-        />
-      </section>
-    </main>
+    <AuthCard title="Finish creating your account">
+      <ChoosePasswordForm
+        purpose="signup"
+        inspect={pendingSignup}
+        submit={(token, password, fullName) => complete.mutateAsync({ token, password, fullName })}
+        submitting={complete.isPending}
+        error={complete.error}
+        next={takeReturnPath}
+      />
+    </AuthCard>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { pendingPasswordReset } from "./api";
+import { AuthCard } from "./components/AuthCard";
 import { ChoosePasswordForm } from "./components/ChoosePasswordForm";
 import { useCompletePasswordReset } from "./hooks/useAuth";
 
@@ -12,22 +13,16 @@ export function ResetPasswordPage(): ReactElement {
   useDocumentTitle(["Choose a new password"]);
   const complete = useCompletePasswordReset();
   return (
-    <main className="auth-page">
-      <section className="auth-card" aria-labelledby="auth-title">
-        <div className="brand brand-lg" aria-hidden="true">
-          ◉ Vigil
-        </div>
-        <h1 id="auth-title">Choose a new password</h1>
-        <p className="muted small">Every browser and device signed in to your account is signed out.</p>
-        <ChoosePasswordForm
-          purpose="reset"
-          inspect={pendingPasswordReset}
-          submit={(token, password) => complete.mutateAsync({ token, password })}
-          submitting={complete.isPending}
-          error={complete.error}
-          next={() => "/"}
-        />
-      </section>
-    </main>
+    <AuthCard title="Choose a new password">
+      <p className="muted small">Every browser and device signed in to your account is signed out.</p>
+      <ChoosePasswordForm
+        purpose="reset"
+        inspect={pendingPasswordReset}
+        submit={(token, password) => complete.mutateAsync({ token, password })}
+        submitting={complete.isPending}
+        error={complete.error}
+        next={() => "/"}
+      />
+    </AuthCard>
   );
 }
