@@ -131,6 +131,12 @@ class _Limit:
     reset_on_success: bool
 
 
+def _address_key(email: str) -> str:
+    """An address as throttle counters name it: its SHA-256, so a key has a fixed length and
+    the table keeps no address anyone typed."""
+    return security.sha256_hex(email)[:32]
+
+
 def _login_limits(db: Session, *, email: str, client: str) -> list[_Limit]:
     forget = settings.LOGIN_FORGET_AFTER_SECONDS
     limits = [
@@ -147,7 +153,7 @@ def _login_limits(db: Session, *, email: str, client: str) -> list[_Limit]:
         ),
         _Limit(
             Backoff(
-                f"login:account-client:{email}|{client}",
+                f"login:account-client:{_address_key(email)}|{client}",
                 settings.LOGIN_FREE_FAILURES_PER_ACCOUNT_CLIENT,
                 settings.LOGIN_MAX_DELAY_SECONDS,
                 forget,
@@ -174,7 +180,7 @@ def _login_limits(db: Session, *, email: str, client: str) -> list[_Limit]:
         limits.append(
             _Limit(
                 Backoff(
-                    f"login:account:{email}",
+                    f"login:account:{_address_key(email)}",
                     settings.LOGIN_FREE_FAILURES_PER_ACCOUNT,
                     settings.LOGIN_MAX_DELAY_PER_ACCOUNT_SECONDS,
                     forget,
@@ -329,7 +335,10 @@ def _count_request(db: Session, *, kind: str, client: str | None, email: str) ->
             retry_after=wait,
         )
     over = throttle.hit(
-        db, key=f"email:{email}", limit=settings.EMAILS_PER_ADDRESS_PER_HOUR, window=3600
+        db,
+        key=f"email:{_address_key(email)}",
+        limit=settings.EMAILS_PER_ADDRESS_PER_HOUR,
+        window=3600,
     )
     return over is None
 
