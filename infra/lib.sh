@@ -34,7 +34,7 @@ export VIGIL_CONSUMER_URL="${VIGIL_CONSUMER_URL:-http://$VIGIL_HOST:$VIGIL_CONSU
 export VIGIL_BACKEND_URL="${VIGIL_BACKEND_URL:-http://$VIGIL_HOST:$VIGIL_BACKEND_PORT}"
 export VIGIL_ALERTING_URL="${VIGIL_ALERTING_URL:-http://$VIGIL_HOST:$VIGIL_ALERTING_PORT}"
 export VIGIL_MAIL_URL="${VIGIL_MAIL_URL:-http://$VIGIL_HOST:$VIGIL_MAIL_HTTP_PORT}"
-# where people open the UI: the base of the links in the emails the backend sends
+# where people open the UI: the base of the links in emails and notifications
 export VIGIL_PUBLIC_URL="${VIGIL_PUBLIC_URL:-$VIGIL_BACKEND_URL}"
 # The stacks this script starts are a developer's own: the backend may run with generated or
 # placeholder secrets here. Images and production never set this (they refuse placeholders).
@@ -52,6 +52,16 @@ case "$VIGIL_HOST" in
   0.0.0.0|::|"[::]") ;;
   *) export VIGIL_PUBLIC_GATEWAY_URL="${VIGIL_PUBLIC_GATEWAY_URL:-$VIGIL_GATEWAY_URL}" ;;
 esac
+# PostgreSQL's server binaries: the newest Debian cluster version installed, 15 or newer
+# (Debian 12 ships 15, Debian 13 ships 17), unless VIGIL_PG_BIN names them.
+if [ -z "${VIGIL_PG_BIN:-}" ]; then
+  for _d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5,5n -r); do
+    _v=${_d#/usr/lib/postgresql/}; _v=${_v%/bin}
+    if [ "$_v" -ge 15 ] 2>/dev/null && [ -x "$_d/initdb" ]; then VIGIL_PG_BIN=$_d; break; fi
+  done
+  unset _d _v
+fi
+[ -z "${VIGIL_PG_BIN:-}" ] || export VIGIL_PG_BIN
 export VIGIL_UI_DIR="${VIGIL_UI_DIR:-$VIGIL_ROOT/frontend/dist}"
 export GOFLAGS="${GOFLAGS:--mod=mod}"
 
@@ -154,3 +164,6 @@ stop_service() {
 }
 
 venv_python() { echo "$VIGIL_VENV/bin/python"; }
+
+# version_ge A B: version A is B or newer (1.26.10 >= 1.26.5).
+version_ge() { [ -n "$1" ] && [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]; }

@@ -11,12 +11,13 @@ check() { # name probe...
 }
 http() { curl -fsS --max-time 3 "$1"; }
 say "Vigil services (${VIGIL_HOME#"$VIGIL_ROOT"/})"
-check postgres /usr/lib/postgresql/15/bin/pg_isready -q -h "$VIGIL_HOST" -p "$VIGIL_POSTGRES_PORT"
+check postgres "${VIGIL_PG_BIN:-/usr/bin}/pg_isready" -q -h "$VIGIL_HOST" -p "$VIGIL_POSTGRES_PORT"
 check kafka port_in_use "$VIGIL_KAFKA_PORT"
 check storage http "$VIGIL_STORAGE_URL/health"
 check gateway http "$VIGIL_GATEWAY_URL/health"
 check consumer http "$VIGIL_CONSUMER_URL/health"
 check backend http "$VIGIL_BACKEND_URL/api/health"
+check alerting http "$VIGIL_ALERTING_URL/health"
 check agent is_running agent
 check mail http "$VIGIL_MAIL_URL/health"
 if out=$(curl -fsS --max-time 8 "$VIGIL_BACKEND_URL/api/health" 2>/dev/null); then

@@ -33,6 +33,7 @@ BACKEND = os.environ.get("VIGIL_BACKEND_URL", "http://127.0.0.1:8000")
 GATEWAY = os.environ.get("VIGIL_GATEWAY_URL", "http://127.0.0.1:8001")
 STORAGE = os.environ.get("VIGIL_STORAGE_URL", "http://127.0.0.1:8482")
 CONSUMER = os.environ.get("VIGIL_CONSUMER_URL", "http://127.0.0.1:8002")
+ALERTING = os.environ.get("VIGIL_ALERTING_URL", "http://127.0.0.1:8003")
 MAIL = os.environ.get("VIGIL_MAIL_URL", "http://127.0.0.1:8026")
 INGEST_KEY = os.environ.get("VIGIL_DEMO_INGEST_KEY", "")
 QUERY_KEY = os.environ.get("VIGIL_DEMO_QUERY_KEY", "")
@@ -317,6 +318,7 @@ def services() -> dict[str, Service]:
             Service("storage", "VIGIL_STORAGE_PORT", f"{STORAGE}/health"),
             Service("gateway", "VIGIL_GATEWAY_PORT", f"{GATEWAY}/health"),
             Service("consumer", "VIGIL_CONSUMER_PORT", f"{CONSUMER}/health"),
+            Service("alerting", "VIGIL_ALERTING_PORT", f"{ALERTING}/health"),
             Service("kafka", "VIGIL_KAFKA_PORT", ""),
         )
     }

@@ -23,7 +23,11 @@ from support import Keys, TopicTail, free_port, missing_service, reachable
 from vigil_ingest.common.config import Settings
 
 REPO = Path(__file__).resolve().parents[2]
-PG_BINDIR = Path("/usr/lib/postgresql/15/bin")
+# infra/lib.sh exports the newest Debian server binaries (15 or newer) as VIGIL_PG_BIN
+PG_BINDIR = Path(
+    os.environ.get("VIGIL_PG_BIN")
+    or max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), default="")
+)
 
 # The columns of docs/internals.md ("Data the gateway reads"), nothing more: the backend's
 # migrations own the real tables.

@@ -40,8 +40,8 @@ class Settings(BaseSettings):
     # the gateway's default port 8001.
     PUBLIC_GATEWAY_URL: str | None = None
     UI_DIR: Path = REPO_ROOT / "frontend" / "dist"
-    # Where people open Vigil: the base of the links in the emails it sends. Never taken from
-    # a request's Host header, which whoever sends the request chooses.
+    # Where people open Vigil: the base of the links in the emails and notifications it sends.
+    # Never taken from a request's Host header, which whoever sends the request chooses.
     PUBLIC_URL: str = "http://127.0.0.1:8000"
     # Proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For is believed:
     # when a request comes from one, the client is the last address in that header that is
@@ -91,6 +91,19 @@ class Settings(BaseSettings):
     KAFKA_CONSUMER_GROUP: str = "vigil-consumer"
     STORAGE_TIMEOUT_SECONDS: float = Field(default=120.0, gt=0)
 
+    # The alerting service (app.alerting): its address (health), how many monitors it
+    # evaluates at once, how many groups one monitor may track, notification delivery.
+    ALERTING_URL: str = "http://127.0.0.1:8003"
+    ALERTING_WORKERS: int = Field(default=4, ge=1, le=64)
+    ALERTING_MAX_GROUPS: int = Field(default=1000, ge=1)
+    ALERTING_NOTIFY_MAX_ATTEMPTS: int = Field(default=6, ge=1, le=50)
+    ALERTING_NOTIFY_BACKOFF_SECONDS: float = Field(default=10.0, gt=0)
+    ALERTING_WEBHOOK_TIMEOUT_SECONDS: float = Field(default=10.0, gt=0)
+    # Webhook hosts allowed although they resolve to loopback/private/link-local addresses:
+    # host names or CIDR ranges, comma-separated ("hooks.internal,10.1.0.0/16").
+    ALERTING_WEBHOOK_ALLOW_HOSTS: str = ""
+    ALERTING_HISTORY_DAYS: int = Field(default=90, ge=1)
+
     # Outgoing email (alert notifications, account emails). Unset host: no email is sent.
     SMTP_HOST: str | None = None
     SMTP_PORT: int = Field(default=25, ge=1, le=65535)
@@ -99,6 +112,11 @@ class Settings(BaseSettings):
     SMTP_SECURITY: Literal["none", "starttls", "tls"] = "none"
     SMTP_FROM: str = "Vigil <vigil@localhost>"
     SMTP_TIMEOUT_SECONDS: float = Field(default=10.0, gt=0)
+
+    @field_validator("ALERTING_URL")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.strip().rstrip("/")
 
     @field_validator("SMTP_HOST")
     @classmethod

@@ -10,7 +10,9 @@
     ├── Conflict               409  conflict
     ├── FieldInvalid           422  validation_error (one field, shaped like request validation)
     ├── LimitExceeded          429  limit_exceeded   (names the limit, may set Retry-After)
+    ├── InvalidValue           422  validation_error (names the field, and the limit if one)
     ├── QueryError             400  dql_* / query_error
+    ├── QueryRejected          400  storage's code   (a saved query storage refused; line/column)
     ├── StorageUnavailable     502  storage_unavailable
     └── Busy                   503  busy / email_unavailable  (may set Retry-After)
 
@@ -117,6 +119,24 @@ class LimitExceeded(VigilError):
         return {"Retry-After": str(self.retry_after)} if self.retry_after else None
 
 
+class InvalidValue(VigilError):
+    """A field's value is well-formed but not allowed here (above a limit, an unknown id…)."""
+
+    status_code = 422
+    code = "validation_error"
+
+    def __init__(self, detail: str, *, field: str, limit: str | None = None) -> None:
+        super().__init__(f"{field}: {detail}")
+        self.field = field
+        self.limit = limit
+
+    def body(self) -> dict[str, Any]:
+        body = {**super().body(), "field": self.field}
+        if self.limit is not None:
+            body["limit"] = self.limit
+        return body
+
+
 class QueryError(VigilError):
     """A query was refused; ``position`` is the byte offset of the problem when known."""
 
@@ -139,6 +159,26 @@ class StorageUnavailable(VigilError):
 
     status_code = 502
     code = "storage_unavailable"
+
+
+class QueryRejected(VigilError):
+    """Storage refused a query someone wants to save; ``code`` is storage's (``dql.parse_error``)
+    and ``position`` its ``{line, column, start, end}`` when it named one."""
+
+    status_code = 400
+
+    def __init__(
+        self, detail: str, *, code: str, field: str, position: dict[str, int] | None = None
+    ) -> None:
+        super().__init__(f"{field}: {detail}", code=code)
+        self.field = field
+        self.position = position
+
+    def body(self) -> dict[str, Any]:
+        body = {**super().body(), "field": self.field}
+        if self.position is not None:
+            body["position"] = self.position
+        return body
 
 
 class Busy(VigilError):

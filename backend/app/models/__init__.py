@@ -4,8 +4,12 @@ from app.models.api_key import ApiKey
 from app.models.audit import AuditEvent
 from app.models.base import Base
 from app.models.benchmark import BenchmarkRun
+from app.models.channel import Channel, Notification
 from app.models.dashboard import Dashboard, DashboardVersion
+from app.models.monitor import AlertEvent, Monitor, MonitorGroup
+from app.models.recording_rule import RecordingRule
 from app.models.saved_query import SavedQuery
+from app.models.silence import Silence
 from app.models.user import (
     EmailToken,
     LoginAttempt,
@@ -25,18 +29,25 @@ from app.models.workspace import (
 )
 
 __all__ = [
+    "AlertEvent",
     "ApiKey",
     "AuditEvent",
     "Base",
     "BenchmarkRun",
+    "Channel",
     "Dashboard",
     "DashboardVersion",
     "EmailToken",
     "Invitation",
     "LoginAttempt",
     "Membership",
+    "Monitor",
+    "MonitorGroup",
+    "Notification",
+    "RecordingRule",
     "Role",
     "SavedQuery",
+    "Silence",
     "SpentRefreshToken",
     "ThrottleCounter",
     "User",

@@ -113,6 +113,14 @@ class WorkspaceLimits(Base):
     query_timeout_seconds: Mapped[int] = mapped_column(Integer, nullable=False)
     max_points_per_query: Mapped[int] = mapped_column(BigInteger, nullable=False)
     retention_days: Mapped[int] = mapped_column(Integer, nullable=False)
+    # monitors and recording rules together
+    max_monitors: Mapped[int] = mapped_column(Integer, nullable=False, server_default="100")
+    min_monitor_interval_seconds: Mapped[int] = mapped_column(
+        Integer, nullable=False, server_default="10"
+    )
+    max_notifications_per_hour: Mapped[int] = mapped_column(
+        Integer, nullable=False, server_default="200"
+    )
 
     __table_args__ = (
         CheckConstraint(
@@ -120,6 +128,11 @@ class WorkspaceLimits(Base):
             "AND active_series > 0 AND query_timeout_seconds > 0 AND max_points_per_query > 0 "
             "AND retention_days > 0",
             name="positive",
+        ),
+        CheckConstraint(
+            "max_monitors >= 0 AND min_monitor_interval_seconds > 0 "
+            "AND max_notifications_per_hour >= 0",
+            name="alerting",
         ),
     )
 

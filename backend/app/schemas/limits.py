@@ -15,6 +15,11 @@ class LimitsPublic(BaseModel):
     query_timeout_seconds: int
     max_points_per_query: int
     retention_days: int
+    max_monitors: int = Field(description="Monitors and recording rules together")
+    min_monitor_interval_seconds: int = Field(description="The shortest evaluation interval")
+    max_notifications_per_hour: int = Field(
+        description="Notifications sent per hour; past it they are recorded as throttled"
+    )
 
 
 class LimitsUpdate(BaseModel):
@@ -25,6 +30,9 @@ class LimitsUpdate(BaseModel):
     query_timeout_seconds: int | None = Field(default=None, ge=1, le=600)
     max_points_per_query: int | None = Field(default=None, ge=1, le=1_000_000_000)
     retention_days: int | None = Field(default=None, ge=1, le=3650)
+    max_monitors: int | None = Field(default=None, ge=0, le=100_000)
+    min_monitor_interval_seconds: int | None = Field(default=None, ge=1, le=86_400)
+    max_notifications_per_hour: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
 class UsagePublic(BaseModel):

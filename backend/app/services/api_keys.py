@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -9,6 +12,7 @@ from sqlalchemy import Select, func, select, update
 from sqlalchemy.orm import Session
 
 from app.core import security
+from app.core.config import settings
 from app.core.errors import NotFound
 from app.models import ApiKey, User, Workspace
 from app.services import audit
@@ -124,3 +128,45 @@ def resolve(db: Session, *, key: str) -> ApiKey | None:
         db.commit()
         row.last_used_at = now
     return row
+
+
+RECORDING_KEY_NAME = "Recording rules"
+
+
+def _system_key_text(key_id: uuid.UUID) -> str:
+    mac = hmac.new(settings.SECRET_KEY.encode(), f"system-ingest:{key_id}".encode(), hashlib.sha256)
+    return security.INGEST_KEY_PREFIX + base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
+
+
+def system_ingest_key(db: Session, *, workspace_id: uuid.UUID) -> str:
+    """The ingest key recording rules write with, so their points take the normal write path
+    (the gateway, the workspace's limits). It is listed with the workspace's keys, created by
+    no one; its text is derived from the server's secret key and the key's id, so it is never
+    stored. An admin who revokes it makes the next run create a new one."""
+    for row in db.scalars(
+        select(ApiKey).where(
+            ApiKey.workspace_id == workspace_id,
+            ApiKey.name == RECORDING_KEY_NAME,
+            ApiKey.scope == "ingest",
+            ApiKey.created_by.is_(None),
+            ApiKey.revoked_at.is_(None),
+        )
+    ):
+        text = _system_key_text(row.id)
+        if hmac.compare_digest(security.sha256_hex(text), row.key_hash):
+            return text
+    key_id = uuid.uuid4()
+    text = _system_key_text(key_id)
+    db.add(
+        ApiKey(
+            id=key_id,
+            workspace_id=workspace_id,
+            name=RECORDING_KEY_NAME,
+            scope="ingest",
+            key_hash=security.sha256_hex(text),
+            key_prefix=text[: security.KEY_DISPLAY_CHARS],
+            created_by=None,
+        )
+    )
+    db.commit()
+    return text

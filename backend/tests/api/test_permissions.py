@@ -72,6 +72,11 @@ def _fill(path: str, workspace_id: str) -> str:
         .replace("{dashboard_id}", filler)
         .replace("{query_id}", filler)
         .replace("{benchmark_id}", filler)
+        .replace("{monitor_id}", filler)
+        .replace("{channel_id}", filler)
+        .replace("{silence_id}", filler)
+        .replace("{event_id}", filler)
+        .replace("{rule_id}", filler)
     )
 
 
@@ -162,7 +167,11 @@ def test_the_table_itself() -> None:
         "saved_queries.read": "viewer",
         "benchmarks.read": "viewer",
         "query": "viewer",
+        "monitors.read": "viewer",
         "dashboards.write": "editor",
+        "monitors.write": "editor",
+        "silences.write": "editor",
+        "channels.read": "editor",
         "saved_queries.write": "editor",
         "benchmarks.write": "editor",
         "workspace.update": "admin",
@@ -171,5 +180,6 @@ def test_the_table_itself() -> None:
         "limits.update": "admin",
         "usage.read": "admin",
         "audit.read": "admin",
+        "channels.write": "admin",
         "workspace.delete": "owner",
     }

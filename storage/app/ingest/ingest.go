@@ -267,7 +267,7 @@ func addRows(mrs []storage.MetricRow) error {
 	if len(mrs) == 0 {
 		return nil
 	}
-	if err := vmstorage.AddRows(mrs); err != nil {
+	if err := vmstorage.VMInsertAPI.WriteRows(mrs); err != nil {
 		return apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot store %d samples: %s", len(mrs), err)
 	}
 	rowsWritten.Add(len(mrs))

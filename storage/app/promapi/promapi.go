@@ -101,14 +101,22 @@ func Handler(w http.ResponseWriter, r *http.Request, path, ws string) (bool, err
 }
 
 // scopeForm makes VictoriaMetrics' handlers enforce workspace ws: it drops every
-// caller-supplied extra filter and the trace switch, then adds the tenant filter.
+// caller-supplied extra filter and the trace switch, then adds the tenant filter. Both the
+// form and the URL's query are rewritten: VictoriaMetrics (since v1.143.0, v1.136.9 and
+// v1.122.22) reads extra_label and extra_filters from the URL's query first, and from the
+// form only when the URL has none.
 func scopeForm(r *http.Request, ws string, lim querylimits.Limits) {
+	query := r.URL.Query()
 	for _, k := range []string{"extra_label", "extra_filters", "extra_filters[]", "trace", "timeout"} {
 		r.Form.Del(k)
 		r.PostForm.Del(k)
+		query.Del(k)
 	}
-	r.Form.Set("extra_label", tenancy.Label+"="+ws)
+	tenant := tenancy.Label + "=" + ws
+	r.Form.Set("extra_label", tenant)
 	r.Form.Set("timeout", lim.Timeout.String())
+	query.Set("extra_label", tenant)
+	r.URL.RawQuery = query.Encode()
 }
 
 func checkTimeArgs(r *http.Request, names ...string) error {
@@ -305,9 +313,9 @@ func StripQueryResponse(body []byte) ([]byte, int, error) {
 
 // spansMore reports whether [start, end] (milliseconds) is longer than max, counted in
 // milliseconds: a span of centuries in nanoseconds overflows.
-func spansMore(start, end int64, max time.Duration) bool {
+func spansMore(start, end int64, maxSpan time.Duration) bool {
 	span := end - start
-	return span < 0 && end > start || span > max.Milliseconds()
+	return span < 0 && end > start || span > maxSpan.Milliseconds()
 }
 
 // fmtSpan writes the span [start, end] (milliseconds) in whole hours, minutes and seconds.

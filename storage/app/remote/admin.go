@@ -44,19 +44,19 @@ type seriesResponse struct {
 
 // Series returns the label sets of the workspace's series matching filterss within [start, end].
 func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]map[string]string, error) {
-	max := s.maxSeries(0)
-	if limit > 0 && limit < max {
-		max = limit
+	maxN := s.maxSeries(0)
+	if limit > 0 && limit < maxN {
+		maxN = limit
 	}
-	data, err := s.seriesOf(ctx, filterss, start, end, max+1)
+	data, err := s.seriesOf(ctx, filterss, start, end, maxN+1)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > max {
-		if limit > 0 && limit == max {
+	if len(data) > maxN {
+		if limit > 0 && limit == maxN {
 			data = data[:limit]
 		} else {
-			return nil, tooManySeries(max)
+			return nil, tooManySeries(maxN)
 		}
 	}
 	for _, m := range data {

@@ -210,10 +210,10 @@ func do(ctx context.Context, req *http.Request, maxBody int64) ([]byte, error) {
 	if int64(len(body)) > maxBody {
 		return nil, apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded, "remote storage answer exceeds %d bytes: %s", maxBody, errBodyTooLarge)
 	}
-	switch {
-	case resp.StatusCode/100 == 2:
+	switch resp.StatusCode / 100 {
+	case 2:
 		return body, nil
-	case resp.StatusCode/100 == 4:
+	case 4:
 		return nil, apierror.New(http.StatusUnprocessableEntity, apierror.TypeExecution, "remote storage refused the request (%d): %s", resp.StatusCode, remoteMessage(body))
 	default:
 		return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "remote storage failed (%d): %s", resp.StatusCode, remoteMessage(body))

@@ -296,9 +296,9 @@ func withFilter(filterss [][]metricsql.LabelFilter, lf metricsql.LabelFilter) []
 	return out
 }
 
-// seriesOf lists the workspace's series matching filterss within [start, end], at most max
+// seriesOf lists the workspace's series matching filterss within [start, end], at most maxN
 // of them (then more exist).
-func (s *Source) seriesOf(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, max int) ([]map[string]string, error) {
+func (s *Source) seriesOf(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, maxN int) ([]map[string]string, error) {
 	sels, err := selectors(filterss)
 	if err != nil {
 		return nil, err
@@ -307,7 +307,7 @@ func (s *Source) seriesOf(ctx context.Context, filterss [][]metricsql.LabelFilte
 	args["match[]"] = sels
 	args.Set("start", secs(start))
 	args.Set("end", secs(end))
-	args.Set("limit", strconv.Itoa(max))
+	args.Set("limit", strconv.Itoa(maxN))
 	body, err := s.post(ctx, "/api/v1/series", args)
 	if err != nil {
 		return nil, err
@@ -354,15 +354,15 @@ func (s *Source) labelSearch(ctx context.Context, path string, filterss [][]metr
 			out = append(out, v)
 		}
 	} else {
-		max := *maxMetadataCandidates
-		candidates, err := s.list(ctx, path, filterss, start, end, max+1)
+		maxN := *maxMetadataCandidates
+		candidates, err := s.list(ctx, path, filterss, start, end, maxN+1)
 		if err != nil {
 			return nil, err
 		}
-		if len(candidates) > max {
+		if len(candidates) > maxN {
 			return nil, apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
 				"too many series: the selection matches more than %d series, and more than %d names or values (-remote.maxMetadataCandidates) "+
-					"would have to be checked one by one; narrow the filter or the time range", metadataSeriesCeiling, max)
+					"would have to be checked one by one; narrow the filter or the time range", metadataSeriesCeiling, maxN)
 		}
 		for _, c := range candidates {
 			if err := ctx.Err(); err != nil {

@@ -14,18 +14,15 @@ import (
 // VictoriaMetrics' vmselect bounds concurrent searches in its own request handler, which
 // vigil-storage does not use; readLimiter applies the same two flags to our read endpoints.
 var (
-	readSlots            chan struct{}
-	readQueueTimeout     time.Duration
-	readLimitReached     = metrics.NewCounter(`vigil_concurrent_read_limit_reached_total`)
-	readLimitTimeout     = metrics.NewCounter(`vigil_concurrent_read_limit_timeout_total`)
-	defaultReadSlots     = 8
-	defaultQueueDuration = 10 * time.Second
+	readSlots        chan struct{}
+	readQueueTimeout time.Duration
+	readLimitReached = metrics.NewCounter(`vigil_concurrent_read_limit_reached_total`)
+	readLimitTimeout = metrics.NewCounter(`vigil_concurrent_read_limit_timeout_total`)
 )
 
 func initReadLimiter() {
-	n := intFlag("search.maxConcurrentRequests", defaultReadSlots)
-	readSlots = make(chan struct{}, n)
-	readQueueTimeout = durationFlag("search.maxQueueDuration", defaultQueueDuration)
+	readSlots = make(chan struct{}, max(*maxConcurrentRequests, 1))
+	readQueueTimeout = *maxQueueDuration
 }
 
 // acquireReadSlot waits for a free read slot; the caller must call releaseReadSlot after a
@@ -55,15 +52,6 @@ func acquireReadSlot(w http.ResponseWriter, r *http.Request) error {
 }
 
 func releaseReadSlot() { <-readSlots }
-
-func intFlag(name string, def int) int {
-	if f := flag.Lookup(name); f != nil {
-		if v, ok := f.Value.(flag.Getter).Get().(int); ok && v > 0 {
-			return v
-		}
-	}
-	return def
-}
 
 func durationFlag(name string, def time.Duration) time.Duration {
 	if f := flag.Lookup(name); f != nil {

@@ -7,14 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/netstorage"
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmstorage"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metricsql"
+
+	"vigil/storage/app/tenancy"
 )
 
-// TestMetadataOfHugeSelectionsNeverLeaks pins the guard of metadataSeriesCeiling: past 100k
-// matching series VictoriaMetrics' label names/values scan ignores the filter and answers with
-// other workspaces' names and values; a workspace must still get exactly its own, and its
-// answers and errors must not depend on what other workspaces hold.
+// TestMetadataOfHugeSelectionsNeverLeaks pins labelSearch past metadataSeriesCeiling (100k
+// matching series): it returns exactly the workspace's names and values, its answers and
+// errors do not depend on what other workspaces hold, and how much of its own data it may
+// read is -vmsource.maxMetadataSeries. VictoriaMetrics before v1.134.0 answered such a label
+// search from every series in the database (a shadowed filter in index_db.go); a check pins
+// that the embedded version no longer does.
 func TestMetadataOfHugeSelectionsNeverLeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 100k series")
@@ -25,7 +31,7 @@ func TestMetadataOfHugeSelectionsNeverLeaks(t *testing.T) {
 	}
 	mustWrite("BIG", b.String())
 	mustWrite("OTHER", fmt.Sprintf("other g1=1,g2=2,g3=3 %d\n", t0))
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 
 	src := New("BIG")
 	ctx := context.Background()
@@ -65,10 +71,17 @@ func TestMetadataOfHugeSelectionsNeverLeaks(t *testing.T) {
 		fmt.Fprintf(&noise, " %d\n", t0)
 	}
 	mustWrite("NOISE", noise.String())
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 	v2, verr2, names2, nerr2 := answers()
 	if verr2 != nil || nerr2 != nil || !reflect.DeepEqual(v2, v) || !reflect.DeepEqual(names2, names) {
 		t.Fatalf("after another workspace wrote 20,000 fields: values %q, %v; names %q, %v; want the same answers as before", v2, verr2, names2, nerr2)
+	}
+
+	// VictoriaMetrics' own label search over more than 100k series applies the filter.
+	sq := storage.NewSearchQuery(from, to, tenancy.ScopeFilterss("BIG", huge), 1_000_000)
+	v, err = netstorage.LabelValues(nil, "__field__", sq, 0, deadlineFor(ctx))
+	if err != nil || !reflect.DeepEqual(v, []string{"f"}) {
+		t.Fatalf("VictoriaMetrics' label values over %d series: got %q, %v; want [f] (the filter is ignored again)", metadataSeriesCeiling, v, err)
 	}
 
 	// How much of its own data a workspace may read is its own limit ...

@@ -274,16 +274,19 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	return series, nil
 }
 
-// metadataSeriesCeiling is where VictoriaMetrics' label search stops being exact.
+// metadataSeriesCeiling is how many matching series a label search asks VictoriaMetrics about
+// before it reads the workspace's own series instead.
 //
-// VictoriaMetrics v1.130.0 answers label names and values from the matching series only
-// while they number at most 100k; above that its index scan runs without the filter (a
-// shadowed variable in searchLabelValuesOnDate/searchLabelNamesWithFiltersOnDate), so the
-// answer holds names and values of every series in the database, other workspaces'
-// included. Label searches therefore run with this limit first; when more series match, the
+// VictoriaMetrics answers label names and values from the matching series' own entries while
+// they number at most 100k, and above that by scanning the index for every name or value of
+// the database and keeping those with a matching series. (Before v1.134.0 that scan ignored
+// the filter — a shadowed variable in index_db.go's searchLabelValuesOnDate and
+// searchLabelNamesWithFiltersOnDate — and answered with other workspaces' names and values.)
+// Even filtered, the cost of that scan, and whether it runs into a limit, depend on the whole
+// database. Label searches therefore run with this limit first; when more series match, the
 // answer is read from the workspace's own matching series (ownSeries), never from names or
 // values of the whole database: what a workspace gets, an answer or an error, and how long
-// it takes, depend on its own data only.
+// it takes, depend on its own data only. TestMetadataOfHugeSelectionsNeverLeaks pins both.
 const metadataSeriesCeiling = 100_000
 
 // labelSearch runs search (a label names or values call over the workspace's series matching
@@ -379,13 +382,13 @@ func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFil
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	max := 0
+	maxNames := 0
 	if limit > 0 {
-		max = limit + 1 // room for the tenant label, dropped below
+		maxNames = limit + 1 // room for the tenant label, dropped below
 	}
 	search := func(n int) ([]string, error) {
 		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
-		return netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
+		return netstorage.LabelNames(nil, sq, maxNames, deadlineFor(ctx))
 	}
 	collect := func(mn *storage.MetricName, out map[string]struct{}) {
 		if len(mn.MetricGroup) > 0 {
@@ -464,11 +467,11 @@ func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	max := s.maxSeries(0)
-	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), max)
+	maxSeries := s.maxSeries(0)
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), maxSeries)
 	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
 	if err != nil {
-		return nil, mapSearchError(err, max)
+		return nil, mapSearchError(err, maxSeries)
 	}
 	if limit > 0 && len(names) > limit {
 		names = names[:limit]
@@ -498,7 +501,7 @@ func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error)
 func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 	// Series written in the last moments are not searchable until the next visibility flush;
 	// flush now, or the delete would miss them and they would appear once it has run.
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 	// Start 0 searches the global index, so the end only has to cover future timestamps.
 	end := time.Now().Add(365 * 24 * time.Hour).UnixMilli()
 	sq := storage.NewSearchQuery(0, end, tenancy.TagFilterss(s.workspace), math.MaxInt32)

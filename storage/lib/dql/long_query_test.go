@@ -8,6 +8,7 @@ import (
 
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 // TestLongQueries bounds the time of the largest queries (64 KiB): every stage must be
@@ -22,7 +23,7 @@ func TestLongQueries(t *testing.T) {
 		"M::cpu:(count(user)) {host IN [" + strings.Repeat("'a',", 10000) + "'b']} [1699999200000:1699999380000]",
 		"M::cpu:(count(user)) [1699999200000:1699999380000] BY " + strings.Repeat("host, ", 9000) + "host",
 	} {
-		if len(q) > dql.MaxQueryLen {
+		if len(q) > parser.MaxQueryLen {
 			t.Fatalf("test query is %d bytes", len(q))
 		}
 		start := time.Now()

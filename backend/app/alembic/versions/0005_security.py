@@ -2,7 +2,7 @@
 session end reasons, one storage tenant per workspace
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-11-28 00:00:00.000000
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005"
-down_revision: str | None = "0003"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

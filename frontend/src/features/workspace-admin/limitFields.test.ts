@@ -10,6 +10,9 @@ const limits: Limits = {
   query_timeout_seconds: 30,
   max_points_per_query: 5_000_000,
   retention_days: 30,
+  max_monitors: 100,
+  min_monitor_interval_seconds: 10,
+  max_notifications_per_hour: 200,
 };
 
 describe("diffLimits", () => {

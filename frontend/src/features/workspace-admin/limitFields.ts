@@ -69,6 +69,30 @@ export const LIMIT_FIELDS: LimitField[] = [
     max: 3650,
     help: "How far back data is taken and shown: older points are refused at ingest and left out of queries.",
   },
+  {
+    key: "max_monitors",
+    label: "Monitors",
+    unit: "monitors and recording rules",
+    min: 0,
+    max: 100_000,
+    help: "Monitors and recording rules the workspace may have together; creating one more gets 429.",
+  },
+  {
+    key: "min_monitor_interval_seconds",
+    label: "Shortest evaluation interval",
+    unit: "s",
+    min: 1,
+    max: 86_400,
+    help: "Monitors and recording rules run at most this often.",
+  },
+  {
+    key: "max_notifications_per_hour",
+    label: "Notifications per hour",
+    unit: "notifications",
+    min: 0,
+    max: 1_000_000,
+    help: "Alert notifications sent per hour; past it they are recorded as throttled, not sent.",
+  },
 ];
 
 export type LimitsDraft = Record<LimitKey, string>;
