@@ -142,7 +142,9 @@ def test_keys_in_use_are_looked_up_again_before_they_expire() -> None:
         return waits, db
 
     waits, db = asyncio.run(scenario())
-    assert max(waits) < 0.05, max(waits)
+    # a request that waited for a lookup took at least the database's 0.1 s; anything below
+    # that is the event loop's own jitter on a busy machine
+    assert max(waits) < 0.09, max(waits)
     assert 4 <= len(db.lookups) <= 20
     assert db.most_at_once == 1
 
