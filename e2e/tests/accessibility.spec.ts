@@ -95,6 +95,8 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
   test.describe("a workspace with hosts, dashboards and a benchmark run", () => {
     let own: OwnWorkspace;
     let run: UploadedRun;
+    // each test scans four to eight pages and popovers, in both colour schemes
+    test.beforeEach(() => test.slow());
 
     test.beforeAll(async ({ request }) => {
       own = await createOwnWorkspace(request, "a11y");
