@@ -18,6 +18,7 @@ from app.api.main import api_router, root_router
 from app.api.middleware import (
     BodySizeLimitMiddleware,
     DqlJsonBodyMiddleware,
+    SecurityHeadersMiddleware,
     ServerTimingMiddleware,
 )
 from app.api.routes import health
@@ -42,6 +43,7 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     422: "validation_error",
     429: "limit_exceeded",
+    503: "busy",
 }
 
 
@@ -182,6 +184,7 @@ def create_app(
     app.add_middleware(DqlJsonBodyMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.MAX_REQUEST_BYTES)
     app.add_middleware(ServerTimingMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)
     app.add_exception_handler(VigilError, vigil_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
+import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthCompletePasswordResetData, AuthCompletePasswordResetErrors, AuthCompletePasswordResetResponses, AuthCompleteSignupData, AuthCompleteSignupErrors, AuthCompleteSignupResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthReadPendingPasswordResetData, AuthReadPendingPasswordResetErrors, AuthReadPendingPasswordResetResponses, AuthReadPendingSignupData, AuthReadPendingSignupErrors, AuthReadPendingSignupResponses, AuthReadSecurityLogData, AuthReadSecurityLogErrors, AuthReadSecurityLogResponses, AuthReadSessionsData, AuthReadSessionsResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRequestPasswordResetData, AuthRequestPasswordResetErrors, AuthRequestPasswordResetResponses, AuthRevokeOtherSessionsData, AuthRevokeOtherSessionsResponses, AuthRevokeSessionData, AuthRevokeSessionErrors, AuthRevokeSessionResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -30,10 +30,40 @@ export const healthReadHealth = <ThrowOnError extends boolean = false>(options?:
 /**
  * Signup
  *
- * Create an account and sign in.
+ * Start creating an account: a link to finish it is emailed to the address (an address
+ * that has an account gets an email saying so instead). The answer is the same either way.
  */
 export const authSignup = <ThrowOnError extends boolean = false>(options: Options<AuthSignupData, ThrowOnError>) => (options.client ?? client).post<AuthSignupResponses, AuthSignupErrors, ThrowOnError>({
     url: '/api/v1/auth/signup',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Pending Signup
+ *
+ * The address a sign-up link was sent to, before choosing the password.
+ */
+export const authReadPendingSignup = <ThrowOnError extends boolean = false>(options: Options<AuthReadPendingSignupData, ThrowOnError>) => (options.client ?? client).post<AuthReadPendingSignupResponses, AuthReadPendingSignupErrors, ThrowOnError>({
+    url: '/api/v1/auth/signup/pending',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Complete Signup
+ *
+ * Finish creating the account from the emailed link: choose the password (and a name).
+ * The address is then verified, and the answer signs in.
+ */
+export const authCompleteSignup = <ThrowOnError extends boolean = false>(options: Options<AuthCompleteSignupData, ThrowOnError>) => (options.client ?? client).post<AuthCompleteSignupResponses, AuthCompleteSignupErrors, ThrowOnError>({
+    url: '/api/v1/auth/signup/complete',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -58,7 +88,8 @@ export const authLogin = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Refresh
  *
- * Exchange a refresh token for a new access token; the refresh token is rotated.
+ * Exchange a refresh token for a new access token; the refresh token is rotated, and an
+ * old one presented again ends the whole session.
  */
 export const authRefresh = <ThrowOnError extends boolean = false>(options: Options<AuthRefreshData, ThrowOnError>) => (options.client ?? client).post<AuthRefreshResponses, AuthRefreshErrors, ThrowOnError>({
     url: '/api/v1/auth/refresh',
@@ -85,6 +116,39 @@ export const authLogout = <ThrowOnError extends boolean = false>(options?: Optio
 });
 
 /**
+ * Read Sessions
+ *
+ * The account's open sessions (browsers and devices signed in), the latest active first.
+ */
+export const authReadSessions = <ThrowOnError extends boolean = false>(options?: Options<AuthReadSessionsData, ThrowOnError>) => (options?.client ?? client).get<AuthReadSessionsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions',
+    ...options
+});
+
+/**
+ * Revoke Session
+ *
+ * Sign out one session of the account (its tokens stop working at once).
+ */
+export const authRevokeSession = <ThrowOnError extends boolean = false>(options: Options<AuthRevokeSessionData, ThrowOnError>) => (options.client ?? client).delete<AuthRevokeSessionResponses, AuthRevokeSessionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions/{session_id}',
+    ...options
+});
+
+/**
+ * Revoke Other Sessions
+ *
+ * Sign out every other session of the account; this one stays.
+ */
+export const authRevokeOtherSessions = <ThrowOnError extends boolean = false>(options?: Options<AuthRevokeOtherSessionsData, ThrowOnError>) => (options?.client ?? client).post<AuthRevokeOtherSessionsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions/revoke-others',
+    ...options
+});
+
+/**
  * Change Password
  *
  * Change the password; every other session of the account is revoked.
@@ -97,6 +161,62 @@ export const authChangePassword = <ThrowOnError extends boolean = false>(options
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Request Password Reset
+ *
+ * Email a link to choose a new password to the account of this address. The answer is
+ * the same whether or not the address has an account.
+ */
+export const authRequestPasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthRequestPasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthRequestPasswordResetResponses, AuthRequestPasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Pending Password Reset
+ *
+ * The account a password-reset link is for, before choosing the new password.
+ */
+export const authReadPendingPasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthReadPendingPasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthReadPendingPasswordResetResponses, AuthReadPendingPasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset/pending',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Complete Password Reset
+ *
+ * Choose a new password from the emailed link: every session of the account ends, and
+ * the answer signs in.
+ */
+export const authCompletePasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthCompletePasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthCompletePasswordResetResponses, AuthCompletePasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset/complete',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Security Log
+ *
+ * Your account's security log, newest first: sign-ins (failed ones too), sign-outs,
+ * token renewals, sessions ended, password changes and resets, profile changes.
+ */
+export const authReadSecurityLog = <ThrowOnError extends boolean = false>(options?: Options<AuthReadSecurityLogData, ThrowOnError>) => (options?.client ?? client).get<AuthReadSecurityLogResponses, AuthReadSecurityLogErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/security-log',
+    ...options
 });
 
 /**
@@ -208,7 +328,7 @@ export const membersReadMembers = <ThrowOnError extends boolean = false>(options
 /**
  * Delete Member
  *
- * Remove a member from the workspace.
+ * Remove a member from the workspace. Their pending invitations are revoked.
  */
 export const membersDeleteMember = <ThrowOnError extends boolean = false>(options: Options<MembersDeleteMemberData, ThrowOnError>) => (options.client ?? client).delete<MembersDeleteMemberResponses, MembersDeleteMemberErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -307,7 +427,8 @@ export const membersReadInvitationByCode = <ThrowOnError extends boolean = false
 /**
  * Read Keys
  *
- * The workspace's keys, revoked ones included (the key text is never shown again).
+ * The workspace's keys, revoked ones included (the key text is never shown again), with
+ * who created each: keys belong to the workspace and outlive their creator's membership.
  */
 export const keysReadKeys = <ThrowOnError extends boolean = false>(options: Options<KeysReadKeysData, ThrowOnError>) => (options.client ?? client).get<KeysReadKeysResponses, KeysReadKeysErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

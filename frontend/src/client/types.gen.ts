@@ -331,6 +331,16 @@ export type ApiKeyCreated = {
      */
     created_by: string | null;
     /**
+     * Created By Email
+     *
+     * Who created it (null when their account is gone)
+     */
+    created_by_email?: string | null;
+    /**
+     * Created By Name
+     */
+    created_by_name?: string | null;
+    /**
      * Last Used At
      */
     last_used_at: string | null;
@@ -380,6 +390,16 @@ export type ApiKeyPublic = {
      * Created By
      */
     created_by: string | null;
+    /**
+     * Created By Email
+     *
+     * Who created it (null when their account is gone)
+     */
+    created_by_email?: string | null;
+    /**
+     * Created By Name
+     */
+    created_by_name?: string | null;
     /**
      * Last Used At
      */
@@ -1832,6 +1852,46 @@ export type EmailConfig = {
 };
 
 /**
+ * EmailLink
+ *
+ * The token of a link sent by email (after ``#token=`` in the link).
+ */
+export type EmailLink = {
+    /**
+     * Token
+     */
+    token: string;
+};
+
+/**
+ * EmailLinkPublic
+ *
+ * What a link sent by email is for: the address it was sent to, and until when it works.
+ */
+export type EmailLinkPublic = {
+    /**
+     * Email
+     */
+    email: string;
+    /**
+     * Expires At
+     */
+    expires_at: string;
+};
+
+/**
+ * EmailSent
+ *
+ * The same answer whether or not the address has an account.
+ */
+export type EmailSent = {
+    /**
+     * Message
+     */
+    message: string;
+};
+
+/**
  * ErrorPublic
  *
  * Every error the API itself raises has this shape.
@@ -2455,6 +2515,28 @@ export type MemberPublic = {
 };
 
 /**
+ * MemberRemoved
+ */
+export type MemberRemoved = {
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * Invitations Revoked
+     *
+     * Their pending invitations, now revoked
+     */
+    invitations_revoked: number;
+    /**
+     * Keys Revoked
+     *
+     * Their API keys revoked (revoke_keys=true)
+     */
+    keys_revoked: number;
+};
+
+/**
  * MemberUpdate
  */
 export type MemberUpdate = {
@@ -3001,6 +3083,34 @@ export type PasswordChange = {
 };
 
 /**
+ * PasswordResetComplete
+ */
+export type PasswordResetComplete = {
+    /**
+     * Token
+     *
+     * From the link's #token=
+     */
+    token: string;
+    /**
+     * New Password
+     *
+     * 8 to 128 characters, not easy to guess (common passwords, keyboard walks, names, dates and the account's email are refused)
+     */
+    new_password: string;
+};
+
+/**
+ * PasswordResetRequest
+ */
+export type PasswordResetRequest = {
+    /**
+     * Email
+     */
+    email: string;
+};
+
+/**
  * PreviewAlert
  */
 export type PreviewAlert = {
@@ -3518,13 +3628,89 @@ export type SavedQueryUpdate = {
 };
 
 /**
- * SignupRequest
+ * SessionPublic
+ *
+ * An open session of the signed-in account: a sign-in on some browser or device.
  */
-export type SignupRequest = {
+export type SessionPublic = {
     /**
-     * Email
+     * Id
      */
-    email: string;
+    id: string;
+    /**
+     * Created At
+     *
+     * When it signed in
+     */
+    created_at: string;
+    /**
+     * Last Active At
+     *
+     * Its sign-in or last token renewal
+     */
+    last_active_at: string;
+    /**
+     * Expires At
+     */
+    expires_at: string;
+    /**
+     * Ip
+     */
+    ip: string | null;
+    /**
+     * User Agent
+     */
+    user_agent: string | null;
+    /**
+     * Current
+     *
+     * The session making this request
+     */
+    current: boolean;
+};
+
+/**
+ * SessionsEnded
+ */
+export type SessionsEnded = {
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * Ended
+     *
+     * How many sessions ended
+     */
+    ended: number;
+};
+
+/**
+ * SessionsPublic
+ */
+export type SessionsPublic = {
+    /**
+     * Data
+     */
+    data: Array<SessionPublic>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
+ * SignupComplete
+ *
+ * Step 2 of signing up, from the link sent to the address: choose the password.
+ */
+export type SignupComplete = {
+    /**
+     * Token
+     *
+     * From the link's #token=
+     */
+    token: string;
     /**
      * Full Name
      */
@@ -3535,6 +3721,18 @@ export type SignupRequest = {
      * 8 to 128 characters, not easy to guess (common passwords, keyboard walks, names, dates and the account's email are refused)
      */
     password: string;
+};
+
+/**
+ * SignupRequest
+ *
+ * Step 1 of signing up: the address, which gets a link to finish (step 2).
+ */
+export type SignupRequest = {
+    /**
+     * Email
+     */
+    email: string;
 };
 
 /**
@@ -3796,8 +3994,10 @@ export type TablePanel = {
  *
  * Notes beside the charts: Markdown (CommonMark with tables), no query.
  *
- * ``$name`` in the text is replaced by the variable's value. HTML in it is kept, sanitised
- * when drawn: scripts, styles, event handlers and ``javascript:`` links are removed.
+ * ``$name`` in the text reads the variable's value, filled in as plain text after the
+ * Markdown is drawn (URL-encoded inside links and images): a value can add no markup. HTML in
+ * the text is kept, sanitised when drawn: scripts, styles, event handlers and ``javascript:``
+ * links are removed.
  */
 export type TextPanel = {
     /**
@@ -4176,6 +4376,12 @@ export type UserPublic = {
      * Created At
      */
     created_at: string;
+    /**
+     * Email Verified At
+     *
+     * When the address answered its link
+     */
+    email_verified_at: string;
 };
 
 /**
@@ -4367,13 +4573,17 @@ export type AuthSignupData = {
 
 export type AuthSignupErrors = {
     /**
-     * Email already registered
-     */
-    409: ErrorPublic;
-    /**
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * Too many requests from this client
+     */
+    429: ErrorPublic;
+    /**
+     * No SMTP server is configured
+     */
+    503: ErrorPublic;
 };
 
 export type AuthSignupError = AuthSignupErrors[keyof AuthSignupErrors];
@@ -4382,10 +4592,76 @@ export type AuthSignupResponses = {
     /**
      * Successful Response
      */
-    201: TokenPublic;
+    202: EmailSent;
 };
 
 export type AuthSignupResponse = AuthSignupResponses[keyof AuthSignupResponses];
+
+export type AuthReadPendingSignupData = {
+    body: EmailLink;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/signup/pending';
+};
+
+export type AuthReadPendingSignupErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadPendingSignupError = AuthReadPendingSignupErrors[keyof AuthReadPendingSignupErrors];
+
+export type AuthReadPendingSignupResponses = {
+    /**
+     * Successful Response
+     */
+    200: EmailLinkPublic;
+};
+
+export type AuthReadPendingSignupResponse = AuthReadPendingSignupResponses[keyof AuthReadPendingSignupResponses];
+
+export type AuthCompleteSignupData = {
+    body: SignupComplete;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/signup/complete';
+};
+
+export type AuthCompleteSignupErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * The address has an account already
+     */
+    409: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
+};
+
+export type AuthCompleteSignupError = AuthCompleteSignupErrors[keyof AuthCompleteSignupErrors];
+
+export type AuthCompleteSignupResponses = {
+    /**
+     * Successful Response
+     */
+    201: TokenPublic;
+};
+
+export type AuthCompleteSignupResponse = AuthCompleteSignupResponses[keyof AuthCompleteSignupResponses];
 
 export type AuthLoginData = {
     body: LoginRequest;
@@ -4404,9 +4680,13 @@ export type AuthLoginErrors = {
      */
     422: HttpValidationError;
     /**
-     * Too many failed logins (names the limit)
+     * Wait before the next try (names the limit)
      */
     429: ErrorPublic;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
 };
 
 export type AuthLoginError = AuthLoginErrors[keyof AuthLoginErrors];
@@ -4429,7 +4709,7 @@ export type AuthRefreshData = {
 
 export type AuthRefreshErrors = {
     /**
-     * Refresh token invalid or revoked
+     * Refresh token invalid or revoked; refresh_reused: it was spent already, and its session has been ended
      */
     401: ErrorPublic;
     /**
@@ -4477,6 +4757,72 @@ export type AuthLogoutResponses = {
 
 export type AuthLogoutResponse = AuthLogoutResponses[keyof AuthLogoutResponses];
 
+export type AuthReadSessionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/sessions';
+};
+
+export type AuthReadSessionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: SessionsPublic;
+};
+
+export type AuthReadSessionsResponse = AuthReadSessionsResponses[keyof AuthReadSessionsResponses];
+
+export type AuthRevokeSessionData = {
+    body?: never;
+    path: {
+        /**
+         * Session Id
+         */
+        session_id: string;
+    };
+    query?: never;
+    url: '/api/v1/auth/sessions/{session_id}';
+};
+
+export type AuthRevokeSessionErrors = {
+    /**
+     * No open session of yours has it
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthRevokeSessionError = AuthRevokeSessionErrors[keyof AuthRevokeSessionErrors];
+
+export type AuthRevokeSessionResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type AuthRevokeSessionResponse = AuthRevokeSessionResponses[keyof AuthRevokeSessionResponses];
+
+export type AuthRevokeOtherSessionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/sessions/revoke-others';
+};
+
+export type AuthRevokeOtherSessionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: SessionsEnded;
+};
+
+export type AuthRevokeOtherSessionsResponse = AuthRevokeOtherSessionsResponses[keyof AuthRevokeOtherSessionsResponses];
+
 export type AuthChangePasswordData = {
     body: PasswordChange;
     path?: never;
@@ -4493,6 +4839,10 @@ export type AuthChangePasswordErrors = {
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * Wait before the next try
+     */
+    429: ErrorPublic;
 };
 
 export type AuthChangePasswordError = AuthChangePasswordErrors[keyof AuthChangePasswordErrors];
@@ -4505,6 +4855,147 @@ export type AuthChangePasswordResponses = {
 };
 
 export type AuthChangePasswordResponse = AuthChangePasswordResponses[keyof AuthChangePasswordResponses];
+
+export type AuthRequestPasswordResetData = {
+    body: PasswordResetRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset';
+};
+
+export type AuthRequestPasswordResetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many requests from this client
+     */
+    429: ErrorPublic;
+    /**
+     * No SMTP server is configured
+     */
+    503: ErrorPublic;
+};
+
+export type AuthRequestPasswordResetError = AuthRequestPasswordResetErrors[keyof AuthRequestPasswordResetErrors];
+
+export type AuthRequestPasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    202: EmailSent;
+};
+
+export type AuthRequestPasswordResetResponse = AuthRequestPasswordResetResponses[keyof AuthRequestPasswordResetResponses];
+
+export type AuthReadPendingPasswordResetData = {
+    body: EmailLink;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset/pending';
+};
+
+export type AuthReadPendingPasswordResetErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadPendingPasswordResetError = AuthReadPendingPasswordResetErrors[keyof AuthReadPendingPasswordResetErrors];
+
+export type AuthReadPendingPasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    200: EmailLinkPublic;
+};
+
+export type AuthReadPendingPasswordResetResponse = AuthReadPendingPasswordResetResponses[keyof AuthReadPendingPasswordResetResponses];
+
+export type AuthCompletePasswordResetData = {
+    body: PasswordResetComplete;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset/complete';
+};
+
+export type AuthCompletePasswordResetErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
+};
+
+export type AuthCompletePasswordResetError = AuthCompletePasswordResetErrors[keyof AuthCompletePasswordResetErrors];
+
+export type AuthCompletePasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    200: TokenPublic;
+};
+
+export type AuthCompletePasswordResetResponse = AuthCompletePasswordResetResponses[keyof AuthCompletePasswordResetResponses];
+
+export type AuthReadSecurityLogData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Since
+         *
+         * Events at or after this time
+         */
+        since?: string | null;
+        /**
+         * Renewals
+         *
+         * Include token renewals (one per session every few minutes)
+         */
+        renewals?: boolean;
+        /**
+         * Limit
+         */
+        limit?: number;
+        /**
+         * Offset
+         */
+        offset?: number;
+    };
+    url: '/api/v1/auth/security-log';
+};
+
+export type AuthReadSecurityLogErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadSecurityLogError = AuthReadSecurityLogErrors[keyof AuthReadSecurityLogErrors];
+
+export type AuthReadSecurityLogResponses = {
+    /**
+     * Successful Response
+     */
+    200: AuditEventsPublic;
+};
+
+export type AuthReadSecurityLogResponse = AuthReadSecurityLogResponses[keyof AuthReadSecurityLogResponses];
 
 export type AuthReadMeData = {
     body?: never;
@@ -4805,7 +5296,14 @@ export type MembersDeleteMemberData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Revoke Keys
+         *
+         * Also revoke the API keys this member created. Keys belong to the workspace, so by default they keep working (the keys list shows who created each)
+         */
+        revoke_keys?: boolean;
+    };
     url: '/api/v1/workspaces/{workspace_id}/members/{user_id}';
 };
 
@@ -4838,7 +5336,7 @@ export type MembersDeleteMemberResponses = {
     /**
      * Successful Response
      */
-    200: Message;
+    200: MemberRemoved;
 };
 
 export type MembersDeleteMemberResponse = MembersDeleteMemberResponses[keyof MembersDeleteMemberResponses];

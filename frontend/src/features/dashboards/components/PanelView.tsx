@@ -20,7 +20,7 @@ import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api
 import { toPanelOption } from "../panelOption";
 import { isChart, panelQuery, seriesLegends, visibleQueries, type PanelData, type VisibleQuery } from "../panelQuery";
 import { toTopList } from "../topList";
-import { interpolateText, panelTitle } from "../variables";
+import { panelTitle } from "../variables";
 import { SeriesValueTable } from "./SeriesValueTable";
 import { PanelDescription } from "./PanelDescription";
 import { PanelMenu } from "./PanelMenu";
@@ -68,14 +68,15 @@ export function PanelView(props: PanelViewProps): ReactElement {
 function TextPanelView(props: PanelViewProps & { panel: TextPanel }): ReactElement {
   const { panel, variables } = props;
   const title = panelTitle(panel.title, variables);
-  const text = useMemo(() => interpolateText(panel.content ?? "", variables), [panel.content, variables]);
+  const text = panel.content ?? "";
   return (
     <PanelFrame view={props} title={title} queries={NO_QUERIES}>
       {text.trim() === "" ? (
         <EmptyState title="No text">Edit the panel and write some Markdown.</EmptyState>
       ) : (
         <Suspense fallback={<Spinner label={`Loading ${title}`} />}>
-          <Markdown text={text} className="panel-text" />
+          {/* the values go in as text, after the author's Markdown is drawn (renderMarkdown) */}
+          <Markdown text={text} variables={variables} className="panel-text" />
         </Suspense>
       )}
     </PanelFrame>
