@@ -254,7 +254,12 @@ def _success(data: Any) -> JSONResponse:
 
 
 def _bad(name: str, reason: str) -> BadRequest:
-    return BadRequest(f"invalid parameter {name!r}: {reason}".replace("'", '"'), code="bad_data")
+    return BadRequest(f"invalid parameter {_quoted(name)}: {reason}", code="bad_data")
+
+
+def _quoted(value: str) -> str:
+    """``value`` (its first 64 characters) in double quotes, as Prometheus' messages quote."""
+    return json.dumps(value[:64], ensure_ascii=False)
 
 
 def _last(args: list[tuple[str, str]], name: str) -> str | None:
@@ -269,7 +274,7 @@ def _int_arg(args: list[tuple[str, str]], name: str) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise _bad(name, f"{value[:64]!r} is not a number".replace("'", '"')) from None
+        raise _bad(name, f"{_quoted(value)} is not a number") from None
 
 
 def _check_time(args: list[tuple[str, str]], name: str) -> None:
@@ -285,9 +290,7 @@ def _check_time(args: list[tuple[str, str]], name: str) -> None:
     try:
         datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise _bad(
-            name, f"cannot parse {value[:64]!r} to a valid timestamp".replace("'", '"')
-        ) from None
+        raise _bad(name, f"cannot parse {_quoted(value)} to a valid timestamp") from None
 
 
 async def _proxy(
@@ -356,10 +359,10 @@ UNSUPPORTED_RULE_ARGS = ("match[]", "group_limit", "group_next_token")
 def _rule_filter(args: list[tuple[str, str]]) -> prometheus_rules.RuleFilter:
     kind = (_last(args, "type") or "").lower()
     if kind not in ("", "alert", "record"):
-        raise _bad("type", f"not supported value {kind[:64]!r}".replace("'", '"'))
+        raise _bad("type", f"not supported value {_quoted(kind)}")
     exclude = (_last(args, "exclude_alerts") or "false").lower()
     if exclude not in ("true", "false", "1", "0"):
-        raise _bad("exclude_alerts", f"{exclude[:64]!r} is not a boolean".replace("'", '"'))
+        raise _bad("exclude_alerts", f"{_quoted(exclude)} is not a boolean")
     for name in UNSUPPORTED_RULE_ARGS:
         if _last(args, name) is not None:
             raise _bad(name, "not supported by Vigil")
