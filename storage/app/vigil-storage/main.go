@@ -154,6 +154,7 @@ func useRemote() {
 		Query: remote.Query,
 	})
 	workspaceapi.NewAdmin = func(ws string) workspaceapi.Admin { return remote.NewSource(ws) }
+	workspaceapi.BytesPerSample = remote.BytesPerSample
 	newDQLSource = func(ws string, maxSeries int) dql.Source {
 		src := remote.NewSource(ws)
 		src.MaxSeries = maxSeries
@@ -169,6 +170,7 @@ var routes = map[string]func(http.ResponseWriter, *http.Request, string) error{
 	"/internal/v1/workspace":           workspaceapi.DeleteHandler,
 	"/internal/v1/usage":               workspaceapi.UsageHandler,
 	"/internal/v1/usage/active_series": workspaceapi.ActiveSeriesHandler,
+	"/internal/v1/usage/storage":       workspaceapi.StorageHandler,
 	"/v1/query/raw":                    queryRawHandler,
 }
 
@@ -301,7 +303,8 @@ func gracefulShutdownDuration() time.Duration {
 
 // isRead reports whether path runs a search, and so takes a read slot.
 func isRead(path string) bool {
-	return strings.HasPrefix(path, "/api/v1/") || path == "/v1/query/raw" || path == "/internal/v1/usage"
+	return strings.HasPrefix(path, "/api/v1/") || path == "/v1/query/raw" || path == "/internal/v1/usage" ||
+		path == "/internal/v1/usage/storage"
 }
 
 func usage() {

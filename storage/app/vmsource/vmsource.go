@@ -487,6 +487,48 @@ func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error)
 	return len(names), nil
 }
 
+// StoredSamples returns how many samples of the workspace storage holds and in how many
+// series. It reads block headers only, never the samples themselves: about what listing the
+// workspace's series costs, plus one step per block. Samples not yet merged may still hold
+// replayed duplicates (deduplication removes them when parts merge).
+func (s *Source) StoredSamples(ctx context.Context) (samples int64, series int, err error) {
+	tfs := storage.NewTagFilters()
+	if err := tfs.Add([]byte(libtenancy.Label), []byte(s.workspace), false, false); err != nil {
+		return 0, 0, fmt.Errorf("BUG: cannot build the workspace filter: %w", err)
+	}
+	tr := storage.TimeRange{MinTimestamp: 0, MaxTimestamp: time.Now().Add(365 * 24 * time.Hour).UnixMilli()}
+	deadline := deadlineFor(ctx)
+	var sr storage.Search
+	sr.Init(nil, vmstorage.Storage, []*storage.TagFilters{tfs}, tr, *maxMetadataSeries, deadline.Deadline())
+	defer sr.MustClose()
+	var prev []byte
+	for sr.NextMetricBlock() {
+		samples += int64(sr.MetricBlockRef.BlockRef.RowsCount())
+		if name := sr.MetricBlockRef.MetricName; string(name) != string(prev) {
+			series++
+			prev = append(prev[:0], name...)
+		}
+	}
+	if err := sr.Error(); err != nil {
+		return 0, 0, mapSearchError(err, *maxMetadataSeries)
+	}
+	return samples, series, nil
+}
+
+// DiskBytesPerSample returns the bytes storage keeps on disk and in memory per stored sample,
+// its index included: the whole storage's size over all its samples (0 when it holds none).
+func DiskBytesPerSample() float64 {
+	var m storage.Metrics
+	vmstorage.Storage.UpdateMetrics(&m)
+	tm, im := &m.TableMetrics, &m.IndexDBMetrics
+	rows := tm.InmemoryRowsCount + tm.SmallRowsCount + tm.BigRowsCount
+	if rows == 0 {
+		return 0
+	}
+	bytes := tm.InmemorySizeBytes + tm.SmallSizeBytes + tm.BigSizeBytes + im.InmemorySizeBytes + im.FileSizeBytes
+	return float64(bytes) / float64(rows)
+}
+
 // DeleteAll deletes every series of the workspace and returns how many were deleted.
 func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 	// Series written in the last moments are not searchable until the next visibility flush;
