@@ -1,14 +1,17 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.cli import main, read_env_file
 from app.core.security import verify_password
 from app.models import ApiKey, Membership, User
+from tests.factories import PASSWORD
 
 
 def test_demo_creates_then_keeps(tmp_path: Path, db: Session) -> None:
@@ -21,7 +24,12 @@ def test_demo_creates_then_keeps(tmp_path: Path, db: Session) -> None:
         "VIGIL_DEMO_WORKSPACE",
         "VIGIL_DEMO_INGEST_KEY",
         "VIGIL_DEMO_QUERY_KEY",
+        "VIGIL_DEMO_OPERATOR_EMAIL",
+        "VIGIL_DEMO_OPERATOR_PASSWORD",
     }
+    operator = db.scalar(select(User).where(User.email == first["VIGIL_DEMO_OPERATOR_EMAIL"]))
+    assert operator is not None and operator.is_operator
+    assert verify_password(first["VIGIL_DEMO_OPERATOR_PASSWORD"], operator.password_hash)
     assert first["VIGIL_DEMO_INGEST_KEY"].startswith("vgi_")
     assert first["VIGIL_DEMO_QUERY_KEY"].startswith("vgq_")
     assert len(first["VIGIL_DEMO_INGEST_KEY"]) == 4 + 43
@@ -106,3 +114,65 @@ def test_openapi_command(tmp_path: Path) -> None:
     spec = json.loads(out.read_text())
     assert "/api/v1/auth/login" in spec["paths"]
     assert spec["paths"]["/api/v1/auth/login"]["post"]["operationId"] == "auth-login"
+
+
+def test_operator_grant_list_revoke(capsys: pytest.CaptureFixture[str], db: Session) -> None:
+    from app.models import OperatorAuditEvent
+    from app.services import users
+    from app.services.audit import Actor
+
+    actor = Actor(None, None, None, None)
+    emails = [f"op-{secrets.token_hex(4)}@example.com" for _ in range(2)]
+    for email in emails:
+        users.create_user(db, email=email, password=PASSWORD, full_name=None, actor=actor)
+    db.commit()
+
+    assert main(["operator", "grant", emails[0].upper()]) == 0
+    assert capsys.readouterr().out == f"{emails[0]} is a platform operator\n"
+    assert main(["operator", "grant", emails[0]]) == 0  # idempotent
+    assert main(["operator", "grant", emails[1]]) == 0
+    capsys.readouterr()
+    assert main(["operator", "list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert set(emails) <= set(listed)
+
+    assert main(["operator", "revoke", emails[0]]) == 0
+    assert capsys.readouterr().out == f"{emails[0]} is not a platform operator\n"
+    db.expire_all()
+    user = users.get_by_email(db, email=emails[0])
+    assert user is not None and not user.is_operator
+    events = db.scalars(
+        select(OperatorAuditEvent)
+        .where(OperatorAuditEvent.target_id == str(user.id))
+        .order_by(OperatorAuditEvent.created_at)
+    ).all()
+    assert [(e.action, e.actor_email, e.details) for e in events] == [
+        ("operator.grant", "vigil-admin", {"email": emails[0]}),
+        ("operator.revoke", "vigil-admin", {"email": emails[0]}),
+    ]
+
+    assert main(["operator", "grant", "nobody-here@example.com"]) == 1
+    assert "No account with the email nobody-here@example.com" in capsys.readouterr().err
+    assert main(["operator", "grant"]) == 2
+    assert "an EMAIL is needed" in capsys.readouterr().err
+
+
+def test_the_last_operator_stays(capsys: pytest.CaptureFixture[str], db: Session) -> None:
+    from sqlalchemy import update
+
+    from app.services import users
+    from app.services.audit import Actor
+
+    email = f"last-{secrets.token_hex(4)}@example.com"
+    users.create_user(
+        db, email=email, password=PASSWORD, full_name=None, actor=Actor(None, None, None, None)
+    )
+    db.execute(update(User).values(is_operator=False))
+    db.commit()
+    assert main(["operator", "grant", email]) == 0
+    capsys.readouterr()
+    assert main(["operator", "revoke", email]) == 1
+    assert capsys.readouterr().err == (
+        f"vigil-admin operator revoke: {email} is the last operator: grant the role to "
+        "someone else first\n"
+    )

@@ -52,8 +52,11 @@ def dql(query: str, key: str = QUERY_KEY, **extra: Any) -> httpx.Response:
 
 
 def test_health_reports_every_component_ok() -> None:
+    """With the internal token /api/health details every component; without, up/down only."""
+    internal = {"Authorization": f"Bearer {stack.internal_token()}"}
+
     def healthy() -> dict[str, Any] | None:
-        body = httpx.get(f"{BACKEND}/api/health", timeout=15).json()
+        body = httpx.get(f"{BACKEND}/api/health", headers=internal, timeout=15).json()
         return body if body["status"] == "ok" else None
 
     body = poll(healthy, timeout=60)
@@ -61,6 +64,16 @@ def test_health_reports_every_component_ok() -> None:
     for name, component in body["components"].items():
         assert component["ok"] is True, (name, component)
     assert isinstance(body["components"]["consumer"]["lag"], int)
+    assert body["components"]["gateway"]["version"]  # the gateway details for the token too
+    assert httpx.get(f"{BACKEND}/api/health", timeout=15).json() == {"status": "ok"}
+    # the gateway: up/down for anyone, its Kafka address and metrics for the token only
+    gateway = httpx.get(f"{GATEWAY}/health", timeout=5)
+    assert gateway.json() == {"status": "ok"}, gateway.text
+    detailed = httpx.get(f"{GATEWAY}/health", headers=internal, timeout=5).json()
+    assert detailed["kafka"]["ok"] is True and detailed["kafka"]["bootstrap"]
+    assert httpx.get(f"{GATEWAY}/metrics", timeout=5).status_code == 401
+    metrics = httpx.get(f"{GATEWAY}/metrics", headers=internal, timeout=5)
+    assert metrics.status_code == 200 and "vigil_gateway_requests" in metrics.text
 
 
 def test_point_written_to_gateway_is_queryable_through_backend() -> None:

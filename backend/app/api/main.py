@@ -11,6 +11,7 @@ from app.api.routes import (
     limits,
     members,
     meta,
+    operator,
     query,
     saved_queries,
     workspaces,
@@ -29,6 +30,7 @@ api_router.include_router(saved_queries.router)
 api_router.include_router(benchmarks.router)
 api_router.include_router(query.router)
 api_router.include_router(meta.router)
+api_router.include_router(operator.router)
 
 # Mounted at the root, outside /api/v1: the DataKit-compatible DQL path and the
 # Prometheus API where the query key picks the workspace.

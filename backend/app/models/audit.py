@@ -1,4 +1,4 @@
-"""The audit log: who did what, when, from where."""
+"""The audit logs: who did what, when, from where — in a workspace, and on the platform."""
 
 from __future__ import annotations
 
@@ -35,3 +35,26 @@ class AuditEvent(Base):
         Index("ix_audit_log_workspace_id_created_at", "workspace_id", "created_at"),
         Index("ix_audit_log_actor_user_id_created_at", "actor_user_id", "created_at"),
     )
+
+
+class OperatorAuditEvent(Base):
+    """What a platform operator did (plans, plan changes, suspensions, operator grants)."""
+
+    __tablename__ = "operator_audit_log"
+
+    id: Mapped[uuid.UUID] = uuid_pk()
+    actor_user_id: Mapped[uuid.UUID | None] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("users.id", ondelete="SET NULL")
+    )
+    actor_email: Mapped[str | None] = mapped_column(String(320))
+    action: Mapped[str] = mapped_column(String(64), nullable=False)
+    target_type: Mapped[str | None] = mapped_column(String(32))
+    target_id: Mapped[str | None] = mapped_column(String(64))
+    # The workspace the action concerns, if any (no foreign key: the trail outlives it).
+    workspace_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    details: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False, default=dict)
+    ip: Mapped[str | None] = mapped_column(String(64))
+    user_agent: Mapped[str | None] = mapped_column(String(400))
+    created_at: Mapped[datetime] = timestamp_now()
+
+    __table_args__ = (Index("ix_operator_audit_log_created_at", "created_at"),)

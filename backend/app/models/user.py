@@ -22,6 +22,9 @@ class User(Base):
     is_active: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="true")
     created_at: Mapped[datetime] = timestamp_now()
     password_changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A platform operator (plans, suspension, usage across workspaces); not a workspace role.
+    # Granted and revoked with `vigil-admin operator`.
+    is_operator: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="false")
 
     __table_args__ = (Index("uq_users_email_lower", func.lower(email), unique=True),)
 

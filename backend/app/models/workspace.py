@@ -42,6 +42,13 @@ class Workspace(Base):
     )
     created_at: Mapped[datetime] = timestamp_now()
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Set by a platform operator; the limits' bounds come from it.
+    plan_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("plans.id", ondelete="RESTRICT"), nullable=False, index=True
+    )
+    # A suspended workspace keeps its data, but writes (gateway) and queries are refused.
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    suspended_reason: Mapped[str | None] = mapped_column(String(500))
 
 
 class Membership(Base):
@@ -85,7 +92,8 @@ class Invitation(Base):
 
 
 class WorkspaceLimits(Base):
-    """Per-workspace limits. The ingest gateway reads the ingest_* and max_body_bytes columns."""
+    """Per-workspace limits, each within its plan's bound. The ingest gateway reads the
+    ingest_*, max_body_bytes, retention_days and active_series columns."""
 
     __tablename__ = "workspace_limits"
 
@@ -99,6 +107,8 @@ class WorkspaceLimits(Base):
     query_timeout_seconds: Mapped[int] = mapped_column(Integer, nullable=False)
     max_points_per_query: Mapped[int] = mapped_column(BigInteger, nullable=False)
     retention_days: Mapped[int] = mapped_column(Integer, nullable=False)
+    max_members: Mapped[int] = mapped_column(Integer, nullable=False)
+    max_dashboards: Mapped[int] = mapped_column(Integer, nullable=False)
 
     __table_args__ = (
         CheckConstraint(
@@ -107,6 +117,7 @@ class WorkspaceLimits(Base):
             "AND retention_days > 0",
             name="positive",
         ),
+        CheckConstraint("max_members > 0 AND max_dashboards > 0", name="counts_positive"),
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import AuditEvent
+from app.models import AuditEvent, OperatorAuditEvent
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,63 @@ def record(
     )
     db.add(event)
     return event
+
+
+def record_operator(
+    db: Session,
+    *,
+    actor: Actor,
+    action: str,
+    target_type: str | None = None,
+    target_id: object | None = None,
+    workspace_id: uuid.UUID | None = None,
+    details: dict[str, Any] | None = None,
+) -> OperatorAuditEvent:
+    """Add an event to the operator audit log (the platform's, not a workspace's); it commits
+    with the action it records."""
+    event = OperatorAuditEvent(
+        actor_user_id=actor.user_id,
+        actor_email=actor.email,
+        action=action,
+        target_type=target_type,
+        target_id=None if target_id is None else str(target_id),
+        workspace_id=workspace_id,
+        details=details or {},
+        ip=actor.ip,
+        user_agent=actor.user_agent,
+    )
+    db.add(event)
+    return event
+
+
+def list_operator_events(
+    db: Session,
+    *,
+    action: str | None = None,
+    actor: str | None = None,
+    workspace_id: uuid.UUID | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> tuple[list[OperatorAuditEvent], int]:
+    """Operator events, newest first; ``action`` is exact or a family (``plan.*``), ``actor``
+    part of the actor's email."""
+    query = select(OperatorAuditEvent)
+    if action:
+        if action.endswith(".*"):
+            query = query.where(OperatorAuditEvent.action.startswith(action[:-1], autoescape=True))
+        else:
+            query = query.where(OperatorAuditEvent.action == action)
+    if actor:
+        query = query.where(OperatorAuditEvent.actor_email.icontains(actor, autoescape=True))
+    if workspace_id is not None:
+        query = query.where(OperatorAuditEvent.workspace_id == workspace_id)
+    count = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = db.scalars(
+        query.order_by(OperatorAuditEvent.created_at.desc(), OperatorAuditEvent.id)
+        .limit(limit)
+        .offset(offset)
+    ).all()
+    return list(rows), count
 
 
 def list_events(

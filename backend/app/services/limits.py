@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from app.clients.storage import QueryLimits, StorageClient
 from app.core.errors import NotFound, StorageUnavailable
 from app.models import WorkspaceIngestMinutely, WorkspaceLimits, WorkspaceUsageDaily
-from app.services import audit
+from app.services import audit, plans
 from app.services.audit import Actor
 
 
@@ -38,6 +38,8 @@ def query_limits(db: Session, *, workspace_id: uuid.UUID) -> QueryLimits:
 def update_limits(
     db: Session, *, workspace_id: uuid.UUID, changes: dict[str, Any], actor: Actor
 ) -> WorkspaceLimits:
+    """Change limits, each within the workspace's plan (422 ``plan_ceiling`` otherwise)."""
+    plans.check_within(plans.plan_of(db, workspace_id=workspace_id), changes)
     limits = get_limits(db, workspace_id=workspace_id)
     diff = {}
     for name, value in changes.items():

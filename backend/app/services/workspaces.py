@@ -9,7 +9,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from app.clients.storage import StorageClient
-from app.core.errors import BadRequest, NotFound
+from app.core.errors import BadRequest, Forbidden, NotFound
 from app.models import (
     ApiKey,
     Invitation,
@@ -19,28 +19,20 @@ from app.models import (
     Workspace,
     WorkspaceLimits,
 )
-from app.services import audit, dashboards
+from app.services import audit, dashboards, plans
 from app.services.audit import Actor
 from app.services.builtin_dashboards import host_overview
 
-DEFAULT_LIMITS = {
-    "ingest_points_per_second": 100_000,
-    "ingest_burst": 200_000,
-    "max_body_bytes": 16 * 1024 * 1024,
-    "active_series": 500_000,
-    "query_timeout_seconds": 30,
-    "max_points_per_query": 1_000_000,
-    "retention_days": 30,
-}
-
 
 def create_workspace(db: Session, *, name: str, owner: User, actor: Actor) -> Workspace:
-    """A workspace with its creator as owner, default limits and the shipped dashboards."""
-    workspace = Workspace(name=name, created_by=owner.id)
+    """A workspace with its creator as owner, on the default plan with limits at its
+    ceilings, and the shipped dashboards."""
+    plan = plans.default_plan(db)
+    workspace = Workspace(name=name, created_by=owner.id, plan_id=plan.id)
     db.add(workspace)
     db.flush()
     db.add(Membership(workspace_id=workspace.id, user_id=owner.id, role=Role.owner))
-    db.add(WorkspaceLimits(workspace_id=workspace.id, **DEFAULT_LIMITS))
+    db.add(WorkspaceLimits(workspace_id=workspace.id, **plans.initial_limits(plan)))
     dashboards.create_dashboard(
         db, workspace_id=workspace.id, data=host_overview(), user_id=owner.id, message="shipped"
     )
@@ -72,6 +64,17 @@ def get_active(db: Session, *, workspace_id: uuid.UUID) -> Workspace | None:
     if workspace is None or workspace.deleted_at is not None:
         return None
     return workspace
+
+
+def ensure_not_suspended(workspace: Workspace) -> None:
+    """403 ``workspace_suspended`` for a workspace a platform operator suspended."""
+    if workspace.suspended_at is not None:
+        reason = f" ({workspace.suspended_reason})" if workspace.suspended_reason else ""
+        raise Forbidden(
+            f"This workspace is suspended{reason}: its data is kept, but queries and writes "
+            "are refused until a platform operator resumes it",
+            code="workspace_suspended",
+        )
 
 
 def get_role(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID) -> Role | None:
