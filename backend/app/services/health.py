@@ -146,12 +146,17 @@ async def collect(checks: dict[str, Check]) -> dict[str, Any]:
 
 
 class _StatusCache:
-    """The overall status of the latest run, for callers who get nothing more."""
+    """The overall status of the latest run, for callers who get nothing more.
+
+    They never wait for the checks but the very first time: a status older than
+    ``CACHE_SECONDS`` is answered as it is while one run refreshes it in the background.
+    """
 
     def __init__(self) -> None:
         self._status: str | None = None
         self._at = 0.0
         self._lock: asyncio.Lock | None = None
+        self._refresh: asyncio.Task[None] | None = None
 
     def remember(self, status: str) -> None:
         self._status, self._at = status, time.monotonic()
@@ -164,24 +169,30 @@ class _StatusCache:
     def forget(self) -> None:
         self._status = None
 
+    async def _run(self, checks: Callable[[], dict[str, Check]]) -> None:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:  # one run at a time; those who waited take its answer
+            if self.fresh() is None:
+                await collect(checks())
+
     async def get(self, checks: Callable[[], dict[str, Check]]) -> str:
         status = self.fresh()
         if status is not None:
             return status
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:  # one run at a time; those who waited take its answer
-            status = self.fresh()
-            if status is None:
-                status = str((await collect(checks()))["status"])
-        return status
+        if self._status is None:  # nothing to answer yet: this once, wait for a run
+            await self._run(checks)
+            return self._status or "degraded"
+        if self._refresh is None or self._refresh.done():
+            self._refresh = asyncio.get_running_loop().create_task(self._run(checks))
+        return self._status
 
 
 _cache = _StatusCache()
 
 
 async def cached_status(checks: Callable[[], dict[str, Check]]) -> str:
-    """``ok`` or ``degraded`` from a run at most ``CACHE_SECONDS`` old (running one if not)."""
+    """``ok`` or ``degraded`` from the latest run, refreshed once it is ``CACHE_SECONDS`` old."""
     return await _cache.get(checks)
 
 

@@ -7,7 +7,7 @@ import hmac
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import SessionDep, StorageDep, extract_token, is_api_key
+from app.api.deps import BearerDep, SessionDep, StorageDep, extract_token, is_api_key
 from app.core.config import settings
 from app.schemas.health import HealthPublic
 from app.services import health, users
@@ -28,7 +28,7 @@ def _may_see_details(request: Request, db: SessionDep) -> bool:
 
 @router.get("/api/health", response_model=HealthPublic, response_model_exclude_none=True)
 async def read_health(
-    request: Request, db: SessionDep, storage: StorageDep, response: Response
+    request: Request, db: SessionDep, storage: StorageDep, response: Response, _: BearerDep
 ) -> HealthPublic:
     """Up or down: ``{"status": "ok"|"degraded"}``, from checks run at most every 15 s.
 
