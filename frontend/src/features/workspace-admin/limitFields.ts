@@ -11,7 +11,10 @@ export interface LimitField {
   help: string;
 }
 
-/** The workspace limits the backend enforces, with the bounds it accepts (schemas/limits.py). */
+/**
+ * The workspace limits the backend enforces, with the range it accepts whatever the plan
+ * (schemas/limits.py); each is also at most its plan's ceiling (`Limits.ceilings`).
+ */
 export const LIMIT_FIELDS: LimitField[] = [
   {
     key: "ingest_points_per_second",
@@ -69,7 +72,30 @@ export const LIMIT_FIELDS: LimitField[] = [
     max: 3650,
     help: "How far back data is taken and shown: older points are refused at ingest and left out of queries.",
   },
+  {
+    key: "max_members",
+    label: "Members",
+    unit: "members",
+    min: 1,
+    max: 100_000,
+    help: "Members and pending invitations together; inviting beyond it gets 429.",
+  },
+  {
+    key: "max_dashboards",
+    label: "Dashboards",
+    unit: "dashboards",
+    min: 1,
+    max: 100_000,
+    help: "Creating or importing a dashboard beyond it gets 429.",
+  },
 ];
+
+/** The plan's ceiling of a limit, as the field's hint says it. */
+export function ceilingHint(limits: Limits, f: LimitField): string {
+  const ceiling = limits.ceilings[f.key];
+  const shown = f.key === "max_body_bytes" ? formatBytes(ceiling) : `${formatNumber(ceiling)} ${f.unit}`;
+  return `Plan ceiling: ${shown}.`;
+}
 
 export type LimitsDraft = Record<LimitKey, string>;
 
@@ -79,7 +105,8 @@ export function toDraft(limits: Limits): LimitsDraft {
 
 /**
  * Compares the edited values with the current limits: the fields that changed (ready to
- * PATCH) and, per field, why a value is refused. Spaces, `_` and `,` group digits.
+ * PATCH) and, per field, why a value is refused — outside the range the API takes, or above
+ * the plan's ceiling (which the API refuses too, with 422). Spaces, `_` and `,` group digits.
  */
 export function diffLimits(
   current: Limits,
@@ -96,6 +123,13 @@ export function diffLimits(
     const value = Number(text);
     if (value < f.min || value > f.max) {
       errors[f.key] = `${f.label} must be between ${formatNumber(f.min)} and ${formatNumber(f.max)} ${f.unit}.`;
+      continue;
+    }
+    const ceiling = current.ceilings[f.key];
+    if (value > ceiling) {
+      errors[f.key] =
+        `${f.label} can be at most ${formatNumber(ceiling)} ${f.unit}, the ceiling of the plan ${current.plan.name}; ` +
+        "a platform operator sets the plan.";
       continue;
     }
     if (value !== current[f.key]) changes[f.key] = value;
