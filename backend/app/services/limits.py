@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from app.clients.storage import QueryLimits, StorageClient
 from app.core.errors import NotFound, StorageUnavailable
 from app.models import WorkspaceIngestMinutely, WorkspaceLimits, WorkspaceUsageDaily
-from app.services import audit, plans
+from app.services import plans
 from app.services.audit import Actor
 
 
@@ -41,22 +41,7 @@ def update_limits(
     """Change limits, each within the workspace's plan (422 ``plan_ceiling`` otherwise)."""
     plans.check_within(plans.plan_of(db, workspace_id=workspace_id), changes)
     limits = get_limits(db, workspace_id=workspace_id)
-    diff = {}
-    for name, value in changes.items():
-        old = getattr(limits, name)
-        if old != value:
-            diff[name] = {"from": old, "to": value}
-            setattr(limits, name, value)
-    if diff:
-        audit.record(
-            db,
-            actor=actor,
-            action="limits.update",
-            workspace_id=workspace_id,
-            target_type="workspace",
-            target_id=workspace_id,
-            details=diff,
-        )
+    plans.set_limits(db, limits=limits, values=changes, actor=actor)
     db.commit()
     return limits
 

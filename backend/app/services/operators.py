@@ -186,7 +186,6 @@ def suspend(db: Session, *, workspace_id: uuid.UUID, reason: str, actor: Actor) 
         raise Conflict("The workspace is already suspended", code="already_suspended")
     workspace.suspended_at = datetime.now(UTC)
     workspace.suspended_reason = reason
-    details = {"name": workspace.name, "reason": reason}
     audit.record(
         db,
         actor=actor,
@@ -194,16 +193,8 @@ def suspend(db: Session, *, workspace_id: uuid.UUID, reason: str, actor: Actor) 
         workspace_id=workspace_id,
         target_type="workspace",
         target_id=workspace_id,
-        details=details,
-    )
-    audit.record_operator(
-        db,
-        actor=actor,
-        action="workspace.suspend",
-        workspace_id=workspace_id,
-        target_type="workspace",
-        target_id=workspace_id,
-        details=details,
+        details={"name": workspace.name, "reason": reason},
+        operator_log=True,
     )
     db.commit()
 
@@ -215,7 +206,6 @@ def resume(db: Session, *, workspace_id: uuid.UUID, actor: Actor) -> None:
     since = workspace.suspended_at
     workspace.suspended_at = None
     workspace.suspended_reason = None
-    details = {"name": workspace.name, "suspended_since": since.isoformat()}
     audit.record(
         db,
         actor=actor,
@@ -223,15 +213,7 @@ def resume(db: Session, *, workspace_id: uuid.UUID, actor: Actor) -> None:
         workspace_id=workspace_id,
         target_type="workspace",
         target_id=workspace_id,
-        details=details,
-    )
-    audit.record_operator(
-        db,
-        actor=actor,
-        action="workspace.resume",
-        workspace_id=workspace_id,
-        target_type="workspace",
-        target_id=workspace_id,
-        details=details,
+        details={"name": workspace.name, "suspended_since": since.isoformat()},
+        operator_log=True,
     )
     db.commit()

@@ -116,32 +116,39 @@ def check_within(plan: Plan, values: dict[str, Any]) -> None:
         raise AbovePlan(problems)
 
 
-def bring_within(
-    db: Session, *, workspace_id: uuid.UUID, plan: Plan, actor: Actor
-) -> dict[str, dict[str, int]]:
-    """Move the workspace's limits inside the plan's bounds; record what changed in the
-    workspace's audit log (``limits.update``). The caller commits."""
-    limits = db.get(WorkspaceLimits, workspace_id, with_for_update=True)
-    if limits is None:
-        raise NotFound("Workspace limits not found")
-    diff: dict[str, dict[str, int]] = {}
-    for b in WIRED:
-        old = getattr(limits, b.limit)
-        new = b.within(old, getattr(plan, b.limit))
-        if new != old:
-            diff[b.limit] = {"from": old, "to": new}
-            setattr(limits, b.limit, new)
+def set_limits(
+    db: Session, *, limits: WorkspaceLimits, values: dict[str, Any], actor: Actor
+) -> dict[str, dict[str, Any]]:
+    """Set limits to ``values``; what changed goes to the workspace's audit log
+    (``limits.update``, ``{limit: {"from", "to"}}``) and is returned. The caller commits."""
+    diff: dict[str, dict[str, Any]] = {}
+    for name, value in values.items():
+        old = getattr(limits, name)
+        if old != value:
+            diff[name] = {"from": old, "to": value}
+            setattr(limits, name, value)
     if diff:
         audit.record(
             db,
             actor=actor,
             action="limits.update",
-            workspace_id=workspace_id,
+            workspace_id=limits.workspace_id,
             target_type="workspace",
-            target_id=workspace_id,
+            target_id=limits.workspace_id,
             details=diff,
         )
     return diff
+
+
+def bring_within(
+    db: Session, *, workspace_id: uuid.UUID, plan: Plan, actor: Actor
+) -> dict[str, dict[str, Any]]:
+    """Move the workspace's limits inside the plan's bounds (audited). The caller commits."""
+    limits = db.get(WorkspaceLimits, workspace_id, with_for_update=True)
+    if limits is None:
+        raise NotFound("Workspace limits not found")
+    inside = {b.limit: b.within(getattr(limits, b.limit), getattr(plan, b.limit)) for b in WIRED}
+    return set_limits(db, limits=limits, values=inside, actor=actor)
 
 
 def require_room(db: Session, *, workspace_id: uuid.UUID, limit: str, used: int) -> None:

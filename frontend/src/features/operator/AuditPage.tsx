@@ -1,8 +1,8 @@
 import type { ReactElement } from "react";
 import { useSearchParams } from "react-router";
-import { Button } from "@/components/ui/Button";
 import { DataTable } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Pager } from "@/components/ui/Pager";
 import { formatDateTime } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import type { OperatorAuditEvent } from "./api";
@@ -74,19 +74,7 @@ export function AuditPage(): ReactElement {
             { id: "details", header: "Details", className: "wrap", cell: (e) => describeOperatorDetails(e.details) },
           ]}
         />
-        {pages > 1 ? (
-          <div className="pager row">
-            <Button size="sm" disabled={page <= 1} onClick={() => go({ action, page: String(page - 1) })}>
-              Previous
-            </Button>
-            <span className="muted small">
-              Page {page} of {pages}
-            </span>
-            <Button size="sm" disabled={page >= pages} onClick={() => go({ action, page: String(page + 1) })}>
-              Next
-            </Button>
-          </div>
-        ) : null}
+        <Pager page={page} pages={pages} onPage={(p) => go({ action, page: String(p) })} />
       </section>
     </div>
   );

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { Dialog } from "@/components/ui/Dialog";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Pager } from "@/components/ui/Pager";
 import { TextField } from "@/components/ui/TextField";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { formatNumber } from "@/features/workspace-admin/limitFields";
@@ -248,19 +249,7 @@ export function WorkspacesPage(): ReactElement {
           rowKey={(w) => w.id}
           columns={columns}
         />
-        {pages > 1 ? (
-          <div className="pager row">
-            <Button size="sm" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
-              Previous
-            </Button>
-            <span className="muted small">
-              Page {page} of {pages}
-            </span>
-            <Button size="sm" disabled={page >= pages} onClick={() => update({ page: String(page + 1) })}>
-              Next
-            </Button>
-          </div>
-        ) : null}
+        <Pager page={page} pages={pages} onPage={(p) => update({ page: String(p) })} />
       </section>
       {suspending ? (
         <SuspendDialog

@@ -1,5 +1,5 @@
 import type { PlanCreate, PlanUpdate } from "@/client/types.gen";
-import { formatBytes, formatNumber, LIMIT_FIELDS } from "@/features/workspace-admin/limitFields";
+import { formatBytes, formatNumber, LIMIT_FIELDS, parseWhole } from "@/features/workspace-admin/limitFields";
 import type { Plan } from "./api";
 
 export type BoundKey = Exclude<keyof PlanCreate, "name" | "description">;
@@ -54,17 +54,9 @@ export function parsePlanDraft(draft: PlanDraft): { body: PlanCreate | null; err
   else if (name.length > 64) errors.name = "A plan's name has at most 64 characters.";
   const bounds: Partial<Record<BoundKey, number>> = {};
   for (const f of PLAN_FIELDS) {
-    const text = draft.bounds[f.key].replace(/[\s_,]/g, "");
-    if (!/^\d+$/.test(text)) {
-      errors[f.key] = `${f.label} must be a whole number.`;
-      continue;
-    }
-    const value = Number(text);
-    if (value < f.min || value > f.max) {
-      errors[f.key] = `${f.label} must be between ${formatNumber(f.min)} and ${formatNumber(f.max)} ${f.unit}.`;
-      continue;
-    }
-    bounds[f.key] = value;
+    const value = parseWhole(draft.bounds[f.key], f);
+    if (typeof value === "string") errors[f.key] = value;
+    else bounds[f.key] = value;
   }
   if (Object.keys(errors).length > 0) return { body: null, errors };
   return {

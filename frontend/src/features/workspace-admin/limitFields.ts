@@ -115,14 +115,9 @@ export function diffLimits(
   const changes: LimitsUpdate = {};
   const errors: Partial<Record<LimitKey, string>> = {};
   for (const f of LIMIT_FIELDS) {
-    const text = draft[f.key].replace(/[\s_,]/g, "");
-    if (!/^\d+$/.test(text)) {
-      errors[f.key] = `${f.label} must be a whole number.`;
-      continue;
-    }
-    const value = Number(text);
-    if (value < f.min || value > f.max) {
-      errors[f.key] = `${f.label} must be between ${formatNumber(f.min)} and ${formatNumber(f.max)} ${f.unit}.`;
+    const value = parseWhole(draft[f.key], f);
+    if (typeof value === "string") {
+      errors[f.key] = value;
       continue;
     }
     const ceiling = current.ceilings[f.key];
@@ -135,6 +130,20 @@ export function diffLimits(
     if (value !== current[f.key]) changes[f.key] = value;
   }
   return { changes, errors };
+}
+
+/**
+ * A whole number typed in a field with a range (spaces, `_` and `,` group digits), or why it
+ * is refused, naming the field.
+ */
+export function parseWhole(typed: string, f: Pick<LimitField, "label" | "unit" | "min" | "max">): number | string {
+  const text = typed.replace(/[\s_,]/g, "");
+  if (!/^\d+$/.test(text)) return `${f.label} must be a whole number.`;
+  const value = Number(text);
+  if (value < f.min || value > f.max) {
+    return `${f.label} must be between ${formatNumber(f.min)} and ${formatNumber(f.max)} ${f.unit}.`;
+  }
+  return value;
 }
 
 /** `1234567` → `1,234,567`. */
