@@ -6,13 +6,14 @@
 #   bench/install.sh vm         # stock VictoriaMetrics only
 #   bench/install.sh influxdb   # InfluxDB 1.8.10 only
 #
-# Needs Go and the Go module proxy; PostgreSQL comes from Debian (/usr/lib/postgresql/15/bin).
+# Needs Go and the Go module proxy; PostgreSQL comes from Debian (/usr/lib/postgresql/<version>/bin).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 VIGIL_HOME="${VIGIL_HOME:-$repo/.vigil}"
-VIGIL_VM_VERSION="${VIGIL_VM_VERSION:-v1.130.0}"
+# the VictoriaMetrics vigil-storage embeds (infra/defaults.env), unless overridden
+VIGIL_VM_VERSION="${VIGIL_VM_VERSION:-$(sed -n 's/^VIGIL_VM_VERSION=//p' "$repo/infra/defaults.env")}"
 VIGIL_INFLUXDB_VERSION="${VIGIL_INFLUXDB_VERSION:-v1.8.10}"
 bin="${VIGIL_BIN:-$VIGIL_HOME/bin}"
 mkdir -p "$bin"

@@ -86,6 +86,8 @@ export default defineConfig(({ command }) => ({
     globals: true,
     setupFiles: ["./src/test/setup.ts"],
     css: false,
+    // a 2-core CI machine runs these beside other suites: a slow render is not a failure
+    testTimeout: 20_000,
     projects: [
       { extends: true, test: { name: "shared", include: ["src/**/*.test.{ts,tsx}"], exclude: isolatedTests, isolate: false } },
       { extends: true, test: { name: "isolated", include: isolatedTests } },

@@ -32,12 +32,36 @@ export VIGIL_STORAGE_URL="${VIGIL_STORAGE_URL:-http://$VIGIL_HOST:$VIGIL_STORAGE
 export VIGIL_GATEWAY_URL="${VIGIL_GATEWAY_URL:-http://$VIGIL_HOST:$VIGIL_GATEWAY_PORT}"
 export VIGIL_CONSUMER_URL="${VIGIL_CONSUMER_URL:-http://$VIGIL_HOST:$VIGIL_CONSUMER_PORT}"
 export VIGIL_BACKEND_URL="${VIGIL_BACKEND_URL:-http://$VIGIL_HOST:$VIGIL_BACKEND_PORT}"
+export VIGIL_ALERTING_URL="${VIGIL_ALERTING_URL:-http://$VIGIL_HOST:$VIGIL_ALERTING_PORT}"
+export VIGIL_MAIL_URL="${VIGIL_MAIL_URL:-http://$VIGIL_HOST:$VIGIL_MAIL_HTTP_PORT}"
+# where people open the UI: the base of the links in emails and notifications
+export VIGIL_PUBLIC_URL="${VIGIL_PUBLIC_URL:-$VIGIL_BACKEND_URL}"
+# The stacks this script starts are a developer's own: the backend may run with generated or
+# placeholder secrets here. Images and production never set this (they refuse placeholders).
+export VIGIL_ENVIRONMENT="${VIGIL_ENVIRONMENT:-development}"
+# Every test journey signs people up from this machine's one address; a deployment keeps the
+# backend's default (10 sign-up or reset requests per client and hour).
+export VIGIL_EMAIL_REQUESTS_PER_CLIENT_PER_HOUR="${VIGIL_EMAIL_REQUESTS_PER_CLIENT_PER_HOUR:-1000}"
+# Email leaves through the local mail sink unless an SMTP server is configured.
+if [ -z "${VIGIL_SMTP_HOST:-}" ]; then
+  export VIGIL_SMTP_HOST="$VIGIL_HOST" VIGIL_SMTP_PORT="$VIGIL_MAIL_SMTP_PORT"
+fi
 # The gateway address the UI gives users for their agents. On a wildcard address the UI
 # uses the host it was opened at instead (with port 8001).
 case "$VIGIL_HOST" in
   0.0.0.0|::|"[::]") ;;
   *) export VIGIL_PUBLIC_GATEWAY_URL="${VIGIL_PUBLIC_GATEWAY_URL:-$VIGIL_GATEWAY_URL}" ;;
 esac
+# PostgreSQL's server binaries: the newest Debian cluster version installed, 15 or newer
+# (Debian 12 ships 15, Debian 13 ships 17), unless VIGIL_PG_BIN names them.
+if [ -z "${VIGIL_PG_BIN:-}" ]; then
+  for _d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5,5n -r); do
+    _v=${_d#/usr/lib/postgresql/}; _v=${_v%/bin}
+    if [ "$_v" -ge 15 ] 2>/dev/null && [ -x "$_d/initdb" ]; then VIGIL_PG_BIN=$_d; break; fi
+  done
+  unset _d _v
+fi
+[ -z "${VIGIL_PG_BIN:-}" ] || export VIGIL_PG_BIN
 export VIGIL_UI_DIR="${VIGIL_UI_DIR:-$VIGIL_ROOT/frontend/dist}"
 export GOFLAGS="${GOFLAGS:--mod=mod}"
 
@@ -140,3 +164,6 @@ stop_service() {
 }
 
 venv_python() { echo "$VIGIL_VENV/bin/python"; }
+
+# version_ge A B: version A is B or newer (1.26.10 >= 1.26.5).
+version_ge() { [ -n "$1" ] && [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]; }

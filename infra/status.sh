@@ -11,13 +11,15 @@ check() { # name probe...
 }
 http() { curl -fsS --max-time 3 "$1"; }
 say "Vigil services (${VIGIL_HOME#"$VIGIL_ROOT"/})"
-check postgres /usr/lib/postgresql/15/bin/pg_isready -q -h "$VIGIL_HOST" -p "$VIGIL_POSTGRES_PORT"
+check postgres "${VIGIL_PG_BIN:-/usr/bin}/pg_isready" -q -h "$VIGIL_HOST" -p "$VIGIL_POSTGRES_PORT"
 check kafka port_in_use "$VIGIL_KAFKA_PORT"
 check storage http "$VIGIL_STORAGE_URL/health"
 check gateway http "$VIGIL_GATEWAY_URL/health"
 check consumer http "$VIGIL_CONSUMER_URL/health"
 check backend http "$VIGIL_BACKEND_URL/api/health"
+check alerting http "$VIGIL_ALERTING_URL/health"
 check agent is_running agent
+check mail http "$VIGIL_MAIL_URL/health"
 # every component's check needs the internal token (anonymous callers get up/down only); it
 # goes to curl on stdin, out of the process list
 load_secrets

@@ -9,6 +9,9 @@ export VIGIL_HOME="${VIGIL_TEST_HOME:-$root/.vigil/test}"
 export VIGIL_BACKEND_PORT="${VIGIL_TEST_BACKEND_PORT:-18000}"
 export VIGIL_GATEWAY_PORT="${VIGIL_TEST_GATEWAY_PORT:-18001}"
 export VIGIL_CONSUMER_PORT="${VIGIL_TEST_CONSUMER_PORT:-18002}"
+export VIGIL_ALERTING_PORT="${VIGIL_TEST_ALERTING_PORT:-18003}"
+export VIGIL_MAIL_SMTP_PORT="${VIGIL_TEST_MAIL_SMTP_PORT:-18025}"
+export VIGIL_MAIL_HTTP_PORT="${VIGIL_TEST_MAIL_HTTP_PORT:-18026}"
 export VIGIL_STORAGE_PORT="${VIGIL_TEST_STORAGE_PORT:-18482}"
 export VIGIL_POSTGRES_PORT="${VIGIL_TEST_POSTGRES_PORT:-15432}"
 export VIGIL_KAFKA_PORT="${VIGIL_TEST_KAFKA_PORT:-19092}"
@@ -20,7 +23,10 @@ export VIGIL_STORAGE_FLAGS="${VIGIL_STORAGE_FLAGS:-} -ingest.activeSeriesReportI
 export VIGIL_PORT_HINT=test
 # URLs derive from the ports above, never from a caller's `make up` environment.
 unset VIGIL_DATABASE_URL VIGIL_KAFKA_BOOTSTRAP VIGIL_STORAGE_URL VIGIL_GATEWAY_URL \
-  VIGIL_PUBLIC_GATEWAY_URL VIGIL_CONSUMER_URL VIGIL_BACKEND_URL VIGIL_INTERNAL_TOKEN VIGIL_SECRET_KEY
+  VIGIL_PUBLIC_GATEWAY_URL VIGIL_CONSUMER_URL VIGIL_BACKEND_URL VIGIL_INTERNAL_TOKEN VIGIL_SECRET_KEY \
+  VIGIL_ALERTING_URL VIGIL_MAIL_URL VIGIL_SMTP_HOST VIGIL_SMTP_PORT VIGIL_PUBLIC_URL
+# the system and browser tests run their webhook receivers on loopback: allowed here only
+export VIGIL_ALERTING_WEBHOOK_ALLOW_HOSTS="${VIGIL_TEST_WEBHOOK_ALLOW_HOSTS:-127.0.0.1/32}"
 source "$root/infra/lib.sh"
 set +e
 
@@ -48,11 +54,14 @@ stack_down
 rm -rf "$VIGIL_DATA" "$VIGIL_HOME/demo.env"; mkdir -p "$VIGIL_DATA"
 
 # --- suites that need no services ------------------------------------------------------------------
-suite compose env DOCKER_CONFIG="$VIGIL_CACHE/docker" VIGIL_INTERNAL_TOKEN=check VIGIL_SECRET_KEY=check docker compose -f "$VIGIL_ROOT/docker-compose.yml" config -q
+# docker-compose.yml and docker-compose.prod.yml loaded as `docker compose config` does, and
+# checked against the Dockerfiles (infra/compose: no Docker engine or CLI needed)
+suite compose bash -c "cd '$VIGIL_ROOT/infra/compose' && go test -count=1 ./..."
 suite go-storage make -s -C "$VIGIL_ROOT/storage" test
 suite go-race make -s -C "$VIGIL_ROOT/storage" race
 suite go-dql-fuzz make -s -C "$VIGIL_ROOT/storage" fuzz FUZZTIME="${VIGIL_FUZZTIME:-20s}"
 suite go-agent make -s -C "$VIGIL_ROOT/ingest/agent" test
+suite defaults "$py/pytest" -q "$VIGIL_ROOT/infra/tests/test_defaults.py"
 suite ingest-unit "$py/pytest" -q -m "not integration" "$VIGIL_ROOT/ingest/tests"
 suite bench-unit "$py/pytest" -q "$VIGIL_ROOT/bench/tests"
 suite lint make -s -C "$VIGIL_ROOT" lint
@@ -75,6 +84,8 @@ if [ "$stack" -eq 0 ]; then
   suite e2e bash -c "cd '$VIGIL_ROOT/e2e' && npx playwright test"
   # the UI benchmark once, so `make bench-ui` keeps working (figures are not asserted)
   suite bench-ui bash -c "cd '$VIGIL_ROOT/e2e' && BENCH_UI_RUNS=1 BENCH_UI_FAILURE_PNG='$VIGIL_LOG/bench-ui-failure.png' node bench/ui-dashboard.mjs"
+  # the alerting benchmark in small mode, so `make bench-alerts` keeps working
+  suite bench-alerts "$py/python" "$VIGIL_ROOT/backend/scripts/bench_alerts.py" --small --env-file "$VIGIL_HOME/demo.env"
   # every benchmark scenario in small mode, the full Vigil path against this test stack
   suite bench-small "$py/vigil-bench" all --small --results-dir "$VIGIL_HOME/bench"
 fi

@@ -26,6 +26,10 @@ start_service storage "$VIGIL_STORAGE_PORT" VIGIL_STORAGE_PORT "$VIGIL_BIN/vigil
   $VIGIL_STORAGE_FLAGS
 wait_http storage "$VIGIL_STORAGE_URL/health" 60
 
+start_service mail "$VIGIL_MAIL_HTTP_PORT" VIGIL_MAIL_HTTP_PORT "$py/python" "$VIGIL_ROOT/infra/mail/mailsink.py" \
+  --host "$VIGIL_HOST" --smtp-port "$VIGIL_MAIL_SMTP_PORT" --http-port "$VIGIL_MAIL_HTTP_PORT"
+wait_http mail "$VIGIL_MAIL_URL/health" 30
+
 "$py/vigil-admin" migrate >> "$VIGIL_LOG/backend.log" 2>&1 || fail_service backend "database migrations failed"
 ok "database migrated"
 
@@ -33,9 +37,12 @@ start_service gateway "$VIGIL_GATEWAY_PORT" VIGIL_GATEWAY_PORT "$py/vigil-gatewa
 start_service consumer "$VIGIL_CONSUMER_PORT" VIGIL_CONSUMER_PORT "$py/vigil-consumer"
 start_service backend "$VIGIL_BACKEND_PORT" VIGIL_BACKEND_PORT "$py/uvicorn" app.main:app \
   --app-dir "$VIGIL_ROOT/backend" --host "$VIGIL_HOST" --port "$VIGIL_BACKEND_PORT" --no-access-log
+start_service alerting "$VIGIL_ALERTING_PORT" VIGIL_ALERTING_PORT "$py/vigil-alerting" \
+  --host "$VIGIL_HOST" --port "$VIGIL_ALERTING_PORT"
 wait_http gateway "$VIGIL_GATEWAY_URL/health" 60
 wait_http consumer "$VIGIL_CONSUMER_URL/health" 60
 wait_http backend "$VIGIL_BACKEND_URL/api/openapi.json" 60
+wait_http alerting "$VIGIL_ALERTING_URL/health" 60
 
 "$py/vigil-admin" demo --env-file "$VIGIL_HOME/demo.env" >> "$VIGIL_LOG/backend.log" 2>&1 \
   || fail_service backend "creating the demo workspace failed"

@@ -6,6 +6,7 @@ vigil-admin operator grant EMAIL       make an account a platform operator
 vigil-admin operator revoke EMAIL      take the operator role away (never from the last one)
 vigil-admin operator list              the platform operators
 vigil-admin openapi [--output FILE]    print the OpenAPI document
+vigil-admin retention-sweep [--force]  delete points older than each workspace's retention now
 """
 
 from __future__ import annotations
@@ -238,6 +239,32 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_retention_sweep(args: argparse.Namespace) -> int:
+    from datetime import timedelta
+
+    from app.clients.storage import StorageClient
+    from app.core.config import settings
+    from app.services import retention
+
+    storage = StorageClient(base_url=settings.STORAGE_URL, internal_token=settings.INTERNAL_TOKEN)
+    try:
+        done = retention.sweep(storage, interval=timedelta(0) if args.force else None)
+    finally:
+        storage.close()
+    if done is None:
+        print("another process is sweeping; nothing done", file=sys.stderr)
+        return 1
+    for s in done:
+        what = (
+            f"error: {s.error}"
+            if s.error
+            else f"{s.series} series rewritten, {s.kept_points} points kept"
+        )
+        print(f"{s.workspace_id} before {s.cutoff.isoformat()}: {what}")
+    print(f"{len(done)} workspaces swept")
+    return 1 if any(s.error for s in done) else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="vigil-admin", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -252,6 +279,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     openapi = sub.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("--output", "-o", help="write to this file instead of stdout")
     openapi.set_defaults(func=cmd_openapi)
+    sweep = sub.add_parser(
+        "retention-sweep", help="delete each workspace's points older than its retention now"
+    )
+    sweep.add_argument(
+        "--force", action="store_true", help="also workspaces swept within the sweep interval"
+    )
+    sweep.set_defaults(func=cmd_retention_sweep)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

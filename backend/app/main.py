@@ -18,15 +18,16 @@ from app.api.main import api_router, root_router
 from app.api.middleware import (
     BodySizeLimitMiddleware,
     DqlJsonBodyMiddleware,
+    SecurityHeadersMiddleware,
     ServerTimingMiddleware,
 )
 from app.api.routes import health
-from app.clients.storage import StorageClient
+from app.clients.storage import AsyncStorageClient, StorageClient
 from app.core.config import settings
 from app.core.db import get_sessionmaker
 from app.core.errors import VigilError
 from app.core.logging import setup_logging
-from app.services import limits
+from app.services import limits, retention
 from app.ui import mount_ui
 
 logger = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     422: "validation_error",
     429: "limit_exceeded",
+    503: "busy",
 }
 
 
@@ -131,24 +133,37 @@ def _flush_counters() -> None:
         logger.exception("could not save query counts at shutdown")
 
 
-def create_app(*, storage: StorageClient | None = None) -> FastAPI:
-    """Build the app. Tests pass a ``storage`` client with a mock transport."""
+def create_app(
+    *, storage: StorageClient | None = None, async_storage: AsyncStorageClient | None = None
+) -> FastAPI:
+    """Build the app. Tests pass storage clients with a mock transport."""
     setup_logging()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own = storage is None
+        own_async = async_storage is None
         app.state.storage = storage or StorageClient(
             base_url=settings.STORAGE_URL,
             internal_token=settings.INTERNAL_TOKEN,
             timeout=settings.STORAGE_TIMEOUT_SECONDS,
         )
+        app.state.async_storage = async_storage or AsyncStorageClient(
+            base_url=settings.STORAGE_URL,
+            internal_token=settings.INTERNAL_TOKEN,
+            timeout=settings.STORAGE_TIMEOUT_SECONDS,
+        )
+        sweeper = retention.start_sweeper(app.state.storage) if settings.RETENTION_SWEEP else None
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.stop()
             _flush_counters()
             if own:
                 app.state.storage.close()
+            if own_async:
+                await app.state.async_storage.aclose()
 
     app = FastAPI(
         title=settings.PROJECT_NAME,
@@ -164,9 +179,12 @@ def create_app(*, storage: StorageClient | None = None) -> FastAPI:
     )
     if storage is not None:
         app.state.storage = storage
+    if async_storage is not None:
+        app.state.async_storage = async_storage
     app.add_middleware(DqlJsonBodyMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.MAX_REQUEST_BYTES)
     app.add_middleware(ServerTimingMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)
     app.add_exception_handler(VigilError, vigil_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)

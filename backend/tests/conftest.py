@@ -20,6 +20,7 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
+from tests.smtp_server import SmtpServer, smtp_server
 from tests.storage_mock import StorageMock
 
 if TYPE_CHECKING:
@@ -67,12 +68,30 @@ def pytest_configure(config: pytest.Config) -> None:
             / "internal_token"
         ),
     )
+    # A real SMTP server on loopback receives every email the app sends (sign-up links,
+    # password resets); tests read the links from it (tests/smtp_server.py).
+    import logging
+
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
+    mail = smtp_server()
+    _state.update(mail_context=mail, mail=mail.__enter__())
+    os.environ.update(
+        VIGIL_SMTP_HOST=_state["mail"].host,
+        VIGIL_SMTP_PORT=str(_state["mail"].port),
+        VIGIL_SMTP_SECURITY="none",
+        VIGIL_PUBLIC_URL="http://vigil.test",
+        # factories sign many people up from one test client
+        VIGIL_EMAIL_REQUESTS_PER_CLIENT_PER_HOUR="1000000",
+        VIGIL_EMAILS_PER_ADDRESS_PER_HOUR="1000",
+    )
     os.environ.update(
         VIGIL_DATABASE_URL=url,
         VIGIL_ENVIRONMENT="test",
         VIGIL_SECRET_KEY="test-secret-key-" + secrets.token_hex(16),
         VIGIL_INTERNAL_TOKEN="test-internal-token",
         VIGIL_STORAGE_URL="http://storage.test",
+        # tests run the retention sweep themselves, with a clock they control
+        VIGIL_RETENTION_SWEEP="false",
         # cheaper argon2id in tests only; production keeps the library's defaults
         VIGIL_PASSWORD_HASH_TIME_COST="1",
         VIGIL_PASSWORD_HASH_MEMORY_KIB="1024",
@@ -84,6 +103,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if "mail_context" in _state:
+        _state["mail_context"].__exit__(None, None, None)
     if "name" not in _state:
         return
     try:
@@ -118,6 +139,17 @@ def real_storage() -> tuple[str, str]:
     return url, token
 
 
+def mail_server() -> SmtpServer:
+    """The SMTP server every email of the test run goes to."""
+    server: SmtpServer = _state["mail"]
+    return server
+
+
+@pytest.fixture(scope="session")
+def mailbox() -> SmtpServer:
+    return mail_server()
+
+
 @pytest.fixture(scope="session")
 def database_url() -> str:
     return str(_state["url"])
@@ -145,7 +177,7 @@ def storage() -> StorageMock:
 def app(storage: StorageMock) -> FastAPI:
     from app.main import create_app
 
-    return create_app(storage=storage.client())
+    return create_app(storage=storage.client(), async_storage=storage.async_client())
 
 
 @pytest.fixture()

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from app.clients.storage import StorageClient
+from app.clients.storage import AsyncStorageClient, StorageClient
 
 INTERNAL_TOKEN = "test-internal-token"
 
@@ -26,6 +26,13 @@ class StorageMock:
 
     def client(self) -> StorageClient:
         return StorageClient(
+            base_url="http://storage.test",
+            internal_token=INTERNAL_TOKEN,
+            transport=httpx.MockTransport(self._handle),
+        )
+
+    def async_client(self) -> AsyncStorageClient:
+        return AsyncStorageClient(
             base_url="http://storage.test",
             internal_token=INTERNAL_TOKEN,
             transport=httpx.MockTransport(self._handle),

@@ -35,6 +35,8 @@ def test_demo_creates_then_keeps(tmp_path: Path, db: Session) -> None:
     assert len(first["VIGIL_DEMO_INGEST_KEY"]) == 4 + 43
     user = db.scalar(select(User).where(User.email == first["VIGIL_DEMO_EMAIL"]))
     assert user is not None and verify_password(first["VIGIL_DEMO_PASSWORD"], user.password_hash)
+    # an operator's account needs no emailed link: its address counts as verified
+    assert user.email_verified_at is not None
     key = db.scalar(
         select(ApiKey).where(
             ApiKey.key_hash == hashlib.sha256(first["VIGIL_DEMO_INGEST_KEY"].encode()).hexdigest()
@@ -176,3 +178,12 @@ def test_the_last_operator_stays(capsys: pytest.CaptureFixture[str], db: Session
         f"vigil-admin operator revoke: {email} is the last operator: grant the role to "
         "someone else first\n"
     )
+
+
+def test_retention_sweep_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """Against the settings' storage, which tests point at an address nothing answers: every
+    workspace is reported with the error, and the exit status says so."""
+    assert main(["retention-sweep", "--force"]) == 1
+    out = capsys.readouterr().out
+    assert "error: vigil-storage is unreachable" in out
+    assert out.rstrip().endswith("workspaces swept")

@@ -21,7 +21,8 @@ from app.schemas.plan import PlanBounds
 from tests.factories import create_key, create_workspace, signup_operator
 from tests.storage_mock import StorageMock
 
-app = create_app(storage=StorageMock().client())
+_mock = StorageMock()
+app = create_app(storage=_mock.client(), async_storage=_mock.async_client())
 PLAN_FIELDS = set(PlanBounds.model_fields)
 # Keep it short: only the fuzzing phase, a few examples per operation (~1 minute on 2 cores).
 config = SchemathesisConfig.from_dict(

@@ -31,8 +31,12 @@ def _scenarios() -> dict[str, ModuleType]:
         concurrency,
         disk_footprint,
         dql,
+        fairness,
         ingest,
+        point_queries,
         query_latency,
+        read_write_mix,
+        soak,
         storage_ingest,
         write_cost,
         write_saturation,
@@ -45,13 +49,17 @@ def _scenarios() -> dict[str, ModuleType]:
         "disk-footprint": disk_footprint,
         "batch-size": batch_size,
         "concurrency": concurrency,
+        "point-queries": point_queries,
+        "read-write-mix": read_write_mix,
+        "soak": soak,
         "storage-ingest": storage_ingest,
         "dql": dql,
         "ingest": ingest,
+        "fairness": fairness,
     }
 
 
-#: what `vigil-bench all` runs, in order: scenarios 1-6 of the methodology, then the
+#: what `vigil-bench all` runs, in order: scenarios 1-9 of the methodology, then the
 #: component benchmarks.
 ALL = [
     "write-cost",
@@ -60,9 +68,13 @@ ALL = [
     "disk-footprint",
     "batch-size",
     "concurrency",
+    "point-queries",
+    "read-write-mix",
+    "soak",
     "storage-ingest",
     "dql",
     "ingest",
+    "fairness",
 ]
 
 
@@ -125,7 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
         _add_common(p)
         mod.add_arguments(p)
     p = sub.add_parser(
-        "all", help="every scenario in turn (scenarios 1-6, then storage-ingest, dql, ingest)"
+        "all",
+        help="every scenario in turn (scenarios 1-9, then storage-ingest, dql, ingest, fairness)",
     )
     _add_common(p)
     p.add_argument(

@@ -29,6 +29,8 @@ class Http:
         self.headers = dict(headers or {})
         self.timeout = timeout
         self._conn: http.client.HTTPConnection | None = None
+        # the headers of the last answer
+        self.last_headers: dict[str, str] = {}
 
     def _connection(self) -> http.client.HTTPConnection:
         if self._conn is None:
@@ -60,6 +62,7 @@ class Http:
                 conn.request(method, url, body=body, headers=h)
                 resp = conn.getresponse()
                 data = resp.read()
+                self.last_headers = {k.lower(): v for k, v in resp.getheaders()}
                 if resp.getheader("connection", "").lower() == "close":
                     self.close()
                 return resp.status, data

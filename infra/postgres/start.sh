@@ -3,7 +3,7 @@
 # creates the cluster, the 'vigil' role and database on first start.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/common.sh"
-[ -x "$PG_BIN/initdb" ] || die "PostgreSQL 15 missing: run infra/postgres/install.sh (make install)"
+[ -n "$PG_BIN" ] && [ -x "$PG_BIN/initdb" ] || die "PostgreSQL server binaries missing: make install (or set VIGIL_PG_BIN)"
 if [ "$(id -u)" = 0 ]; then
   # the postgres OS user must reach the data directory
   p="$PG_DATA"; while [ "$p" != / ]; do p=$(dirname "$p"); chmod o+x "$p" 2>/dev/null || true; done

@@ -34,7 +34,7 @@ def services() -> Iterator[dict[str, stack.Service]]:
 def restore(found: dict[str, stack.Service]) -> list[str]:
     """Start, in dependency order, whatever of the stack is not running; name what was started."""
     started = []
-    for name in ("kafka", "storage", "gateway", "consumer"):
+    for name in ("kafka", "storage", "gateway", "consumer", "alerting"):
         s = found[name]
         if not s.running():
             s.start()

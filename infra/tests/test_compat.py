@@ -35,7 +35,11 @@ from stack import GATEWAY, INGEST_KEY, needs_stack, poll
 pytestmark = needs_stack
 
 VM_MODULE = "github.com/VictoriaMetrics/VictoriaMetrics"
-VM_VERSION = os.environ.get("VIGIL_VM_VERSION", "v1.130.0")
+VM_VERSION = os.environ.get("VIGIL_VM_VERSION") or next(
+    line.split("=", 1)[1]
+    for line in (stack.ROOT / "infra" / "defaults.env").read_text().splitlines()
+    if line.startswith("VIGIL_VM_VERSION=")
+)
 
 
 def uid() -> str:

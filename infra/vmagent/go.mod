@@ -2,6 +2,6 @@
 // (a real Prometheus remote_write client against the gateway). Used by infra/vmagent/install.sh.
 module vigil/infra/vmagent
 
-go 1.25.4
+go 1.26.5
 
-require github.com/VictoriaMetrics/VictoriaMetrics v1.130.0
+require github.com/VictoriaMetrics/VictoriaMetrics v1.148.9

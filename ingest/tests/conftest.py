@@ -23,7 +23,11 @@ from support import Keys, TopicTail, free_port, missing_service, reachable
 from vigil_ingest.common.config import Settings
 
 REPO = Path(__file__).resolve().parents[2]
-PG_BINDIR = Path("/usr/lib/postgresql/15/bin")
+# infra/lib.sh exports the newest Debian server binaries (15 or newer) as VIGIL_PG_BIN
+PG_BINDIR = Path(
+    os.environ.get("VIGIL_PG_BIN")
+    or max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), default="")
+)
 
 # The columns of docs/internals.md ("Data the gateway reads"), nothing more: the backend's
 # migrations own the real tables.
@@ -47,6 +51,18 @@ CREATE TABLE workspace_ingest_minutely (
     minute timestamptz NOT NULL,
     points bigint NOT NULL,
     PRIMARY KEY (workspace_id, minute)
+);
+CREATE TABLE workspace_ingest_tokens (
+    workspace_id uuid PRIMARY KEY REFERENCES workspaces (id) ON DELETE CASCADE,
+    tokens double precision NOT NULL,
+    stamp timestamptz NOT NULL
+);
+CREATE TABLE workspace_ingest_parked (
+    workspace_id uuid PRIMARY KEY REFERENCES workspaces (id) ON DELETE CASCADE,
+    batches bigint NOT NULL,
+    points bigint NOT NULL,
+    last_reason text NOT NULL,
+    last_at timestamptz NOT NULL
 );
 CREATE TABLE api_keys (
     id uuid PRIMARY KEY,
@@ -139,6 +155,15 @@ def tail_line(kafka_topics: str) -> Iterator[TopicTail]:
     from vigil_ingest.common.kafka import TOPIC_LINE
 
     t = TopicTail(kafka_topics, TOPIC_LINE)
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def tail_otlp(kafka_topics: str) -> Iterator[TopicTail]:
+    from vigil_ingest.common.kafka import TOPIC_OTLP
+
+    t = TopicTail(kafka_topics, TOPIC_OTLP)
     yield t
     t.close()
 

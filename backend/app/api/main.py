@@ -3,17 +3,22 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    alerts,
     api_keys,
     audit,
     auth,
     benchmarks,
+    channels,
     dashboards,
     limits,
     members,
     meta,
+    monitors,
     operator,
     query,
+    recording_rules,
     saved_queries,
+    silences,
     workspaces,
 )
 
@@ -31,6 +36,11 @@ api_router.include_router(benchmarks.router)
 api_router.include_router(query.router)
 api_router.include_router(meta.router)
 api_router.include_router(operator.router)
+api_router.include_router(monitors.router)
+api_router.include_router(alerts.router)
+api_router.include_router(silences.router)
+api_router.include_router(channels.router)
+api_router.include_router(recording_rules.router)
 
 # Mounted at the root, outside /api/v1: the DataKit-compatible DQL path and the
 # Prometheus API where the query key picks the workspace.

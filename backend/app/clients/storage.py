@@ -1,7 +1,13 @@
-"""Typed client for vigil-storage's internal HTTP API (docs/internals.md).
+"""Typed clients for vigil-storage's internal HTTP API (docs/internals.md).
 
 Every call names the workspace in ``X-Vigil-Workspace`` and carries the internal token;
 the backend is the trusted caller that also sets the per-request limit headers.
+
+Two clients share how requests are built and answers read: ``AsyncStorageClient`` for the
+request path (the query API awaits storage without holding a worker thread, so slow queries
+cannot take the threads login and the UI need), and ``StorageClient`` for code that runs on
+its own threads (usage pages, workspace deletion, the retention sweep, the alerting
+evaluator's workers).
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ import contextlib
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -29,6 +35,9 @@ class QueryLimits:
     max_points: int
     # the workspace's retention: storage reads nothing older (None: all it keeps)
     retention_days: int | None = None
+    # how many of the workspace's queries storage runs at once; more wait in its queue
+    # (None: storage's own cap per workspace)
+    concurrent_queries: int | None = None
 
     def headers(self) -> dict[str, str]:
         headers = {
@@ -37,6 +46,8 @@ class QueryLimits:
         }
         if self.retention_days is not None:
             headers["X-Vigil-Retention"] = f"{self.retention_days * 24}h"
+        if self.concurrent_queries is not None:
+            headers["X-Vigil-Max-Concurrent-Queries"] = str(self.concurrent_queries)
         return headers
 
 
@@ -55,6 +66,106 @@ class StorageResponse:
     content_type: str
     content_encoding: str | None = None
     seconds: float = 0.0
+    # answer headers the caller passes on (Retry-After of a 429)
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+PASSED_HEADERS = ("retry-after",)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One request to storage, built once for either client."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    kwargs: dict[str, Any]
+
+
+def _call(
+    method: str,
+    path: str,
+    *,
+    workspace_id: uuid.UUID,
+    limits: QueryLimits | None = None,
+    timeout: float | None = None,
+    extra_headers: Mapping[str, str] | None = None,
+    **kwargs: Any,
+) -> _Call:
+    headers = {WORKSPACE_HEADER: str(workspace_id)}
+    if limits is not None:
+        headers.update(limits.headers())
+    if extra_headers:
+        headers.update(extra_headers)
+    if timeout is not None:
+        kwargs["timeout"] = httpx.Timeout(timeout, connect=5.0)
+    return _Call(method, path, headers, kwargs)
+
+
+def _query_raw_call(
+    *, workspace_id: uuid.UUID, body: Mapping[str, Any], limits: QueryLimits
+) -> _Call:
+    return _call(
+        "POST",
+        "/v1/query/raw",
+        workspace_id=workspace_id,
+        limits=limits,
+        json=body,
+        timeout=limits.timeout_seconds + 10.0,
+    )
+
+
+def _prometheus_call(
+    *,
+    workspace_id: uuid.UUID,
+    method: str,
+    endpoint: str,
+    params: Sequence[tuple[str, str]],
+    form: Sequence[tuple[str, str]] | None,
+    limits: QueryLimits,
+) -> _Call:
+    kwargs: dict[str, Any] = {"params": list(params)}
+    headers: dict[str, str] = {}
+    if form is not None:
+        kwargs["content"] = str(httpx.QueryParams(list(form))).encode()
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    return _call(
+        method,
+        f"/api/v1/{endpoint}",
+        workspace_id=workspace_id,
+        limits=limits,
+        timeout=limits.timeout_seconds + 10.0,
+        extra_headers=headers,
+        **kwargs,
+    )
+
+
+def _build(http: httpx.Client | httpx.AsyncClient, call: _Call) -> httpx.Request:
+    try:
+        return http.build_request(call.method, call.path, headers=call.headers, **call.kwargs)
+    except httpx.InvalidURL as exc:
+        raise BadRequest(f"request cannot be forwarded: {exc}", code="bad_request") from exc
+
+
+def _answer(response: httpx.Response, content: bytes, started: float) -> StorageResponse:
+    return StorageResponse(
+        status_code=response.status_code,
+        content=content,
+        content_type=response.headers.get("content-type", "application/json"),
+        content_encoding=response.headers.get("content-encoding"),
+        seconds=time.perf_counter() - started,
+        headers={k: response.headers[k] for k in PASSED_HEADERS if k in response.headers},
+    )
+
+
+def _client_args(base_url: str, internal_token: str, timeout: float) -> dict[str, Any]:
+    return {
+        "base_url": base_url.rstrip("/"),
+        # gzip only: the one coding passed on to browsers and API clients as it is
+        "headers": {"Authorization": f"Bearer {internal_token}", "Accept-Encoding": "gzip"},
+        "timeout": httpx.Timeout(timeout, connect=5.0),
+    }
 
 
 @contextlib.contextmanager
@@ -72,6 +183,8 @@ def _storage_errors() -> Iterator[None]:
 
 
 class StorageClient:
+    """The blocking client, for code on its own threads (see the module's docstring)."""
+
     def __init__(
         self,
         *,
@@ -81,11 +194,7 @@ class StorageClient:
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self._http = httpx.Client(
-            base_url=base_url.rstrip("/"),
-            # gzip only: the one coding passed on to browsers and API clients as it is
-            headers={"Authorization": f"Bearer {internal_token}", "Accept-Encoding": "gzip"},
-            timeout=httpx.Timeout(timeout, connect=5.0),
-            transport=transport,
+            **_client_args(base_url, internal_token, timeout), transport=transport
         )
 
     def close(self) -> None:
@@ -97,52 +206,29 @@ class StorageClient:
         path: str,
         *,
         workspace_id: uuid.UUID,
-        limits: QueryLimits | None = None,
-        timeout: float | None = None,
-        extra_headers: Mapping[str, str] | None = None,
         stream: bool = False,
         **kwargs: Any,
     ) -> httpx.Response:
-        headers = {WORKSPACE_HEADER: str(workspace_id)}
-        if limits is not None:
-            headers.update(limits.headers())
-        if extra_headers:
-            headers.update(extra_headers)
-        extra: dict[str, Any] = {}
-        if timeout is not None:
-            extra["timeout"] = httpx.Timeout(timeout, connect=5.0)
-        try:
-            request = self._http.build_request(method, path, headers=headers, **kwargs, **extra)
-        except httpx.InvalidURL as exc:
-            raise BadRequest(f"request cannot be forwarded: {exc}", code="bad_request") from exc
+        request = _build(self._http, _call(method, path, workspace_id=workspace_id, **kwargs))
         with _storage_errors():
             return self._http.send(request, stream=stream)
 
-    def _passthrough(self, method: str, path: str, **kwargs: Any) -> StorageResponse:
+    def _passthrough(self, call: _Call) -> StorageResponse:
         """Sends a request and keeps the answer's body as sent (still compressed)."""
         started = time.perf_counter()
-        response = self._send(method, path, stream=True, **kwargs)
+        request = _build(self._http, call)
+        with _storage_errors():
+            response = self._http.send(request, stream=True)
         with _storage_errors(), contextlib.closing(response):
             content = b"".join(response.iter_raw())
-        return StorageResponse(
-            status_code=response.status_code,
-            content=content,
-            content_type=response.headers.get("content-type", "application/json"),
-            content_encoding=response.headers.get("content-encoding"),
-            seconds=time.perf_counter() - started,
-        )
+        return _answer(response, content, started)
 
     def query_raw(
         self, *, workspace_id: uuid.UUID, body: Mapping[str, Any], limits: QueryLimits
     ) -> StorageResponse:
         """DQL ``POST /v1/query/raw``; status and body are returned as storage sent them."""
         return self._passthrough(
-            "POST",
-            "/v1/query/raw",
-            workspace_id=workspace_id,
-            limits=limits,
-            json=body,
-            timeout=limits.timeout_seconds + 10.0,
+            _query_raw_call(workspace_id=workspace_id, body=body, limits=limits)
         )
 
     def prometheus(
@@ -159,19 +245,15 @@ class StorageClient:
 
         Repeated fields (``match[]``) are kept: the form is re-encoded as sent.
         """
-        kwargs: dict[str, Any] = {"params": list(params)}
-        headers: dict[str, str] = {}
-        if form is not None:
-            kwargs["content"] = str(httpx.QueryParams(list(form))).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
         return self._passthrough(
-            method,
-            f"/api/v1/{endpoint}",
-            workspace_id=workspace_id,
-            limits=limits,
-            timeout=limits.timeout_seconds + 10.0,
-            extra_headers=headers,
-            **kwargs,
+            _prometheus_call(
+                workspace_id=workspace_id,
+                method=method,
+                endpoint=endpoint,
+                params=params,
+                form=form,
+                limits=limits,
+            )
         )
 
     def usage(self, *, workspace_id: uuid.UUID) -> dict[str, Any]:
@@ -237,6 +319,29 @@ class StorageClient:
                 f"vigil-storage answered {response.status_code} when deleting the workspace's data"
             )
 
+    def delete_older(
+        self, *, workspace_id: uuid.UUID, before: float, older_than: float, timeout: float
+    ) -> dict[str, int]:
+        """Delete the workspace's points older than ``before`` (Unix seconds), rewriting only
+        series with a point older than ``older_than``; storage's counts of what it did."""
+        response = self._send(
+            "POST",
+            "/internal/v1/retention",
+            workspace_id=workspace_id,
+            params={"before": f"{before:.3f}", "older_than": f"{older_than:.3f}"},
+            timeout=timeout,
+        )
+        if response.status_code != 200:
+            raise StorageUnavailable(
+                f"vigil-storage answered {response.status_code} to the retention run: "
+                f"{response.text[:300]}"
+            )
+        data = response.json()
+        return {
+            "series": int(data.get("series", 0)),
+            "kept_points": int(data.get("kept_points", 0)),
+        }
+
     def health(self, *, timeout: float) -> dict[str, Any]:
         try:
             response = self._http.get("/health", timeout=timeout)
@@ -246,3 +351,68 @@ class StorageClient:
             raise StorageUnavailable(f"vigil-storage /health answered {response.status_code}")
         result: dict[str, Any] = response.json()
         return result
+
+
+class AsyncStorageClient:
+    """The client of the request path: queries await storage on the event loop."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        internal_token: str,
+        timeout: float = 120.0,
+        max_connections: int = 1000,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self._http = httpx.AsyncClient(
+            **_client_args(base_url, internal_token, timeout),
+            # queries wait in storage's per-workspace queues, not in this pool
+            limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=100),
+            transport=transport,
+        )
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def _passthrough(self, call: _Call) -> StorageResponse:
+        started = time.perf_counter()
+        request = _build(self._http, call)
+        with _storage_errors():
+            response = await self._http.send(request, stream=True)
+        try:
+            with _storage_errors():
+                content = b"".join([chunk async for chunk in response.aiter_raw()])
+        finally:
+            await response.aclose()
+        return _answer(response, content, started)
+
+    async def query_raw(
+        self, *, workspace_id: uuid.UUID, body: Mapping[str, Any], limits: QueryLimits
+    ) -> StorageResponse:
+        """DQL ``POST /v1/query/raw``, as ``StorageClient.query_raw``."""
+        return await self._passthrough(
+            _query_raw_call(workspace_id=workspace_id, body=body, limits=limits)
+        )
+
+    async def prometheus(
+        self,
+        *,
+        workspace_id: uuid.UUID,
+        method: str,
+        endpoint: str,
+        params: Sequence[tuple[str, str]],
+        form: Sequence[tuple[str, str]] | None,
+        limits: QueryLimits,
+    ) -> StorageResponse:
+        """The Prometheus HTTP API, as ``StorageClient.prometheus``."""
+        return await self._passthrough(
+            _prometheus_call(
+                workspace_id=workspace_id,
+                method=method,
+                endpoint=endpoint,
+                params=params,
+                form=form,
+                limits=limits,
+            )
+        )

@@ -8,9 +8,14 @@
     ├── Forbidden              403  forbidden
     ├── NotFound               404  not_found
     ├── Conflict               409  conflict
+    ├── FieldInvalid           422  validation_error (one field, shaped like request validation)
     ├── LimitExceeded          429  limit_exceeded   (names the limit, may set Retry-After)
+    ├── InvalidValue           422  validation_error (names the field, and the limit if one)
     ├── AbovePlan              422  plan_ceiling     (names each limit set beyond its plan)
-    └── QueryError             400  dql_* / query_error
+    ├── QueryError             400  dql_* / query_error
+    ├── QueryRejected          400  storage's code   (a saved query storage refused; line/column)
+    ├── StorageUnavailable     502  storage_unavailable
+    └── Busy                   503  busy / email_unavailable  (may set Retry-After)
 
 Every response body is ``{"detail": <human text>, "code": <stable code>}`` plus any extra
 fields a subclass adds (``limit``, ``position``).
@@ -78,6 +83,25 @@ class Conflict(VigilError):
     code = "conflict"
 
 
+class FieldInvalid(VigilError):
+    """One field of the body is refused by a check that runs after validation (a password
+    too easy to guess); the answer looks exactly like a validation error of that field."""
+
+    status_code = 422
+    code = "validation_error"
+
+    def __init__(self, field: str, reason: str) -> None:
+        self.loc: list[str | int] = ["body", field]
+        self.msg = f"Value error, {reason}"
+        super().__init__(f"body.{field}: {self.msg}")
+
+    def body(self) -> dict[str, Any]:
+        return {
+            **super().body(),
+            "errors": [{"loc": self.loc, "msg": self.msg, "type": "value_error"}],
+        }
+
+
 class LimitExceeded(VigilError):
     """A named limit was hit; ``limit`` says which one."""
 
@@ -121,6 +145,24 @@ class AbovePlan(VigilError):
         }
 
 
+class InvalidValue(VigilError):
+    """A field's value is well-formed but not allowed here (above a limit, an unknown id…)."""
+
+    status_code = 422
+    code = "validation_error"
+
+    def __init__(self, detail: str, *, field: str, limit: str | None = None) -> None:
+        super().__init__(f"{field}: {detail}")
+        self.field = field
+        self.limit = limit
+
+    def body(self) -> dict[str, Any]:
+        body = {**super().body(), "field": self.field}
+        if self.limit is not None:
+            body["limit"] = self.limit
+        return body
+
+
 class QueryError(VigilError):
     """A query was refused; ``position`` is the byte offset of the problem when known."""
 
@@ -143,3 +185,38 @@ class StorageUnavailable(VigilError):
 
     status_code = 502
     code = "storage_unavailable"
+
+
+class QueryRejected(VigilError):
+    """Storage refused a query someone wants to save; ``code`` is storage's (``dql.parse_error``)
+    and ``position`` its ``{line, column, start, end}`` when it named one."""
+
+    status_code = 400
+
+    def __init__(
+        self, detail: str, *, code: str, field: str, position: dict[str, int] | None = None
+    ) -> None:
+        super().__init__(f"{field}: {detail}", code=code)
+        self.field = field
+        self.position = position
+
+    def body(self) -> dict[str, Any]:
+        body = {**super().body(), "field": self.field}
+        if self.position is not None:
+            body["position"] = self.position
+        return body
+
+
+class Busy(VigilError):
+    """The server cannot take this now (a bounded queue is full, a service it needs is not
+    configured); ``retry_after`` says when to try again, if it will help."""
+
+    status_code = 503
+    code = "busy"
+
+    def __init__(self, detail: str, *, code: str | None = None, retry_after: int | None = None):
+        super().__init__(detail, code=code)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str] | None:
+        return {"Retry-After": str(self.retry_after)} if self.retry_after else None

@@ -32,6 +32,11 @@ class Permission(enum.StrEnum):
     BENCHMARKS_READ = "benchmarks.read"
     BENCHMARKS_WRITE = "benchmarks.write"
     QUERY = "query"
+    MONITORS_READ = "monitors.read"
+    MONITORS_WRITE = "monitors.write"
+    SILENCES_WRITE = "silences.write"
+    CHANNELS_READ = "channels.read"
+    CHANNELS_WRITE = "channels.write"
 
 
 MIN_ROLE: dict[Permission, Role] = {
@@ -52,6 +57,11 @@ MIN_ROLE: dict[Permission, Role] = {
     Permission.BENCHMARKS_READ: Role.viewer,
     Permission.BENCHMARKS_WRITE: Role.editor,
     Permission.QUERY: Role.viewer,
+    Permission.MONITORS_READ: Role.viewer,
+    Permission.MONITORS_WRITE: Role.editor,
+    Permission.SILENCES_WRITE: Role.editor,
+    Permission.CHANNELS_READ: Role.editor,
+    Permission.CHANNELS_WRITE: Role.admin,
 }
 
 # Actions a workspace *query* key may perform instead of a signed-in member.

@@ -31,7 +31,7 @@ class Plan(Base):
     active_series: Mapped[int] = mapped_column(Integer, nullable=False)
     query_timeout_seconds: Mapped[int] = mapped_column(Integer, nullable=False)
     max_points_per_query: Mapped[int] = mapped_column(BigInteger, nullable=False)
-    max_concurrent_queries: Mapped[int] = mapped_column(Integer, nullable=False)
+    concurrent_queries: Mapped[int] = mapped_column(Integer, nullable=False)
     retention_days: Mapped[int] = mapped_column(Integer, nullable=False)
     max_monitors: Mapped[int] = mapped_column(Integer, nullable=False)
     # A floor, not a ceiling: a workspace's monitors evaluate at this interval or slower.
@@ -49,8 +49,8 @@ class Plan(Base):
         CheckConstraint(
             "ingest_points_per_second > 0 AND ingest_burst > 0 AND max_body_bytes > 0 "
             "AND active_series > 0 AND query_timeout_seconds > 0 AND max_points_per_query > 0 "
-            "AND max_concurrent_queries > 0 AND retention_days > 0 AND max_monitors > 0 "
-            "AND min_monitor_interval_seconds > 0 AND max_notifications_per_hour > 0 "
+            "AND concurrent_queries > 0 AND retention_days > 0 AND max_monitors >= 0 "
+            "AND min_monitor_interval_seconds > 0 AND max_notifications_per_hour >= 0 "
             "AND max_members > 0 AND max_dashboards > 0",
             name="positive",
         ),

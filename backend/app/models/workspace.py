@@ -9,12 +9,19 @@ from datetime import date, datetime
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
+    ColumnElement,
     Date,
     DateTime,
     Enum,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
+    Text,
+    and_,
+    cast,
+    func,
 )
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
@@ -30,6 +37,9 @@ class Role(enum.StrEnum):
 
 
 ROLE_ENUM = Enum(Role, name="workspace_role", values_callable=lambda e: [m.value for m in e])
+
+
+STORAGE_TENANT_INDEX = "uq_workspaces_storage_tenant"
 
 
 class Workspace(Base):
@@ -49,6 +59,18 @@ class Workspace(Base):
     # A suspended workspace keeps its data, but writes (gateway) and queries are refused.
     suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     suspended_reason: Mapped[str | None] = mapped_column(String(500))
+
+    @classmethod
+    def serving(cls) -> ColumnElement[bool]:
+        """Neither deleted nor suspended: its monitors, rules and notifications run."""
+        return and_(cls.deleted_at.is_(None), cls.suspended_at.is_(None))
+
+    __table_args__ = (
+        # vigil-storage's remote (cluster) mode stores a workspace in the VictoriaMetrics
+        # tenant <accountID>:<projectID> read from the first 8 bytes of its id
+        # (storage/app/remote): unique here, so no two workspaces ever share a tenant.
+        Index(STORAGE_TENANT_INDEX, func.left(cast(id, Text), 18), unique=True),
+    )
 
 
 class Membership(Base):
@@ -109,6 +131,16 @@ class WorkspaceLimits(Base):
     retention_days: Mapped[int] = mapped_column(Integer, nullable=False)
     max_members: Mapped[int] = mapped_column(Integer, nullable=False)
     max_dashboards: Mapped[int] = mapped_column(Integer, nullable=False)
+    # how many of the workspace's queries storage runs at once; more wait in its queue
+    concurrent_queries: Mapped[int] = mapped_column(Integer, nullable=False, server_default="4")
+    # monitors and recording rules together
+    max_monitors: Mapped[int] = mapped_column(Integer, nullable=False, server_default="100")
+    min_monitor_interval_seconds: Mapped[int] = mapped_column(
+        Integer, nullable=False, server_default="10"
+    )
+    max_notifications_per_hour: Mapped[int] = mapped_column(
+        Integer, nullable=False, server_default="200"
+    )
 
     __table_args__ = (
         CheckConstraint(
@@ -118,6 +150,12 @@ class WorkspaceLimits(Base):
             name="positive",
         ),
         CheckConstraint("max_members > 0 AND max_dashboards > 0", name="counts_positive"),
+        CheckConstraint("concurrent_queries > 0", name="concurrent_queries_positive"),
+        CheckConstraint(
+            "max_monitors >= 0 AND min_monitor_interval_seconds > 0 "
+            "AND max_notifications_per_hour >= 0",
+            name="alerting",
+        ),
     )
 
 
@@ -144,3 +182,46 @@ class WorkspaceIngestMinutely(Base):
     )
     minute: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     points: Mapped[int] = mapped_column(BigInteger, nullable=False)
+
+
+class WorkspaceIngestTokens(Base):
+    """The shared token bucket of a workspace's ingest limit (points/s, burst): every gateway
+    process leases points from it in blocks, so the limit holds across processes."""
+
+    __tablename__ = "workspace_ingest_tokens"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    tokens: Mapped[float] = mapped_column(Float, nullable=False)
+    stamp: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class WorkspaceIngestParked(Base):
+    """Batches the consumer parked in the dead-letter topic because storage kept refusing the
+    workspace's writes while it took other workspaces' (written by the consumer)."""
+
+    __tablename__ = "workspace_ingest_parked"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    batches: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    points: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    last_reason: Mapped[str] = mapped_column(Text, nullable=False)
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class WorkspaceRetentionSweep(Base):
+    """The last time the retention sweep deleted a workspace's points older than its
+    retention from storage, and what it did."""
+
+    __tablename__ = "workspace_retention_sweeps"
+
+    workspace_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("workspaces.id", ondelete="CASCADE"), primary_key=True
+    )
+    swept_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    cutoff: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    series: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    kept_points: Mapped[int] = mapped_column(BigInteger, nullable=False)

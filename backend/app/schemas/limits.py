@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,11 +13,11 @@ BodyBytes = Annotated[int, Field(ge=1024, le=1_073_741_824)]
 SeriesCount = Annotated[int, Field(ge=1, le=1_000_000_000)]
 TimeoutSeconds = Annotated[int, Field(ge=1, le=600)]
 PointsPerQuery = Annotated[int, Field(ge=1, le=1_000_000_000)]
-ConcurrentQueries = Annotated[int, Field(ge=1, le=1024)]
+ConcurrentQueries = Annotated[int, Field(ge=1, le=64)]
 RetentionDays = Annotated[int, Field(ge=1, le=3650)]
-MonitorCount = Annotated[int, Field(ge=1, le=100_000)]
+MonitorCount = Annotated[int, Field(ge=0, le=100_000)]
 MonitorIntervalSeconds = Annotated[int, Field(ge=1, le=86_400)]
-NotificationsPerHour = Annotated[int, Field(ge=1, le=1_000_000)]
+NotificationsPerHour = Annotated[int, Field(ge=0, le=1_000_000)]
 MemberCount = Annotated[int, Field(ge=1, le=100_000)]
 DashboardCount = Annotated[int, Field(ge=1, le=100_000)]
 
@@ -34,6 +34,15 @@ class LimitValues(BaseModel):
     query_timeout_seconds: int
     max_points_per_query: int
     retention_days: int
+    concurrent_queries: int = Field(
+        description="How many of the workspace's queries storage runs at once; more wait their "
+        "turn, and a full queue gets 429 naming this limit"
+    )
+    max_monitors: int = Field(description="Monitors and recording rules together")
+    min_monitor_interval_seconds: int = Field(description="The shortest evaluation interval")
+    max_notifications_per_hour: int = Field(
+        description="Notifications sent per hour; past it they are recorded as throttled"
+    )
     max_members: int = Field(description="Members the workspace may have (invitations included)")
     max_dashboards: int = Field(description="Dashboards the workspace may have")
 
@@ -51,8 +60,9 @@ class LimitsPublic(LimitValues):
 
 
 class LimitsUpdate(BaseModel):
-    """New values, each within its absolute range here and at or below the plan's ceiling
-    (a value above the ceiling gets 422 ``plan_ceiling`` naming it)."""
+    """New values, each within its absolute range here and within the plan's bound: at most
+    its ceiling, and ``min_monitor_interval_seconds`` at least its floor (outside it gets 422
+    ``plan_ceiling`` naming it)."""
 
     ingest_points_per_second: IngestRate | None = None
     ingest_burst: IngestBurst | None = None
@@ -61,6 +71,10 @@ class LimitsUpdate(BaseModel):
     query_timeout_seconds: TimeoutSeconds | None = None
     max_points_per_query: PointsPerQuery | None = None
     retention_days: RetentionDays | None = None
+    concurrent_queries: ConcurrentQueries | None = None
+    max_monitors: MonitorCount | None = None
+    min_monitor_interval_seconds: MonitorIntervalSeconds | None = None
+    max_notifications_per_hour: NotificationsPerHour | None = None
     max_members: MemberCount | None = None
     max_dashboards: DashboardCount | None = None
 
@@ -78,6 +92,16 @@ class UsagePublic(BaseModel):
         description="Points left out since storage started because their series were new while "
         "the workspace had its limit of active series",
     )
+    ingest_parked_batches: int = Field(
+        default=0,
+        description="Batches the pipeline set aside (in its dead-letter topic) because storage "
+        "kept refusing this workspace's writes while it took other workspaces'",
+    )
+    ingest_parked_points: int = Field(default=0, description="Points in those batches")
+    ingest_parked_last_reason: str | None = Field(
+        default=None, description="Why the last of them was set aside"
+    )
+    ingest_parked_last_at: datetime | None = None
     storage_error: str | None = None
 
 

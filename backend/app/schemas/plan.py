@@ -35,7 +35,7 @@ class PlanBounds(BaseModel):
     active_series: SeriesCount
     query_timeout_seconds: TimeoutSeconds
     max_points_per_query: PointsPerQuery
-    max_concurrent_queries: ConcurrentQueries
+    concurrent_queries: ConcurrentQueries
     retention_days: RetentionDays
     max_monitors: MonitorCount
     min_monitor_interval_seconds: MonitorIntervalSeconds
@@ -62,7 +62,7 @@ class PlanUpdate(BaseModel):
     active_series: SeriesCount | None = None
     query_timeout_seconds: TimeoutSeconds | None = None
     max_points_per_query: PointsPerQuery | None = None
-    max_concurrent_queries: ConcurrentQueries | None = None
+    concurrent_queries: ConcurrentQueries | None = None
     retention_days: RetentionDays | None = None
     max_monitors: MonitorCount | None = None
     min_monitor_interval_seconds: MonitorIntervalSeconds | None = None

@@ -16,6 +16,7 @@ class UserPublic(BaseModel):
     is_operator: bool = Field(
         default=False, description="A platform operator (the Operator area, /api/v1/operator)"
     )
+    email_verified_at: datetime = Field(description="When the address answered its link")
 
 
 class UserUpdate(BaseModel):

@@ -99,6 +99,15 @@ def check_consumer() -> dict[str, Any]:
     return result
 
 
+def check_alerting() -> dict[str, Any]:
+    body = _get_json(settings.ALERTING_URL + "/health")
+    result = {"ok": body.get("status") == "ok"}
+    for key in ("workers", "monitors_overdue", "notifications_due"):
+        if key in body:
+            result[key] = body[key]
+    return result
+
+
 def make_storage_check(storage: StorageClient) -> Check:
     def check_storage() -> dict[str, Any]:
         body = storage.health(timeout=settings.HEALTH_TIMEOUT_SECONDS)
@@ -207,4 +216,5 @@ def default_checks(storage: StorageClient) -> dict[str, Check]:
         "storage": make_storage_check(storage),
         "gateway": check_gateway,
         "consumer": check_consumer,
+        "alerting": check_alerting,
     }

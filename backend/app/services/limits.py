@@ -14,7 +14,12 @@ from sqlalchemy.orm import Session
 
 from app.clients.storage import QueryLimits, StorageClient
 from app.core.errors import NotFound, StorageUnavailable
-from app.models import WorkspaceIngestMinutely, WorkspaceLimits, WorkspaceUsageDaily
+from app.models import (
+    WorkspaceIngestMinutely,
+    WorkspaceIngestParked,
+    WorkspaceLimits,
+    WorkspaceUsageDaily,
+)
 from app.services import plans
 from app.services.audit import Actor
 
@@ -32,6 +37,7 @@ def query_limits(db: Session, *, workspace_id: uuid.UUID) -> QueryLimits:
         timeout_seconds=limits.query_timeout_seconds,
         max_points=limits.max_points_per_query,
         retention_days=limits.retention_days,
+        concurrent_queries=limits.concurrent_queries,
     )
 
 
@@ -156,6 +162,14 @@ def usage(db: Session, *, workspace_id: uuid.UUID, storage: StorageClient) -> di
     }
     midnight = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     result["points_today"] = points_since(db, workspace_id=workspace_id, since=midnight)
+    parked = db.get(WorkspaceIngestParked, workspace_id)
+    if parked is not None:
+        result.update(
+            ingest_parked_batches=parked.batches,
+            ingest_parked_points=parked.points,
+            ingest_parked_last_reason=parked.last_reason,
+            ingest_parked_last_at=parked.last_at,
+        )
     try:
         result.update(storage.usage(workspace_id=workspace_id))
     except StorageUnavailable as exc:

@@ -1,10 +1,8 @@
 """Plans and the bounds they put on workspace limits.
 
 ``BOUNDS`` is the one table of which plan column bounds which workspace limit, and which way.
-Each plan column is named after the limit it bounds. A limit whose workspace column does not
-exist yet is listed with ``wired=False``: the plan keeps its bound, nothing applies it, and
-wiring it is setting ``wired=True`` once ``workspace_limits`` has the column (a test fails
-until then, so it is not forgotten).
+Each plan column is named after the limit it bounds, and every workspace limit has one (a test
+fails when a limit is added without its bound).
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ class Bound:
     limit: str
     direction: Literal["ceiling", "floor"]  # the limit may be at most / at least the bound
     label: str  # how people call it, in messages
-    wired: bool = True
 
     def allows(self, value: int, bound: int) -> bool:
         return value <= bound if self.direction == "ceiling" else value >= bound
@@ -48,15 +45,30 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("active_series", "ceiling", "active series"),
     Bound("query_timeout_seconds", "ceiling", "query timeout"),
     Bound("max_points_per_query", "ceiling", "points per query"),
-    Bound("max_concurrent_queries", "ceiling", "concurrent queries", wired=False),
+    Bound(
+        "concurrent_queries",
+        "ceiling",
+        "concurrent queries",
+    ),
     Bound("retention_days", "ceiling", "retention"),
-    Bound("max_monitors", "ceiling", "monitors", wired=False),
-    Bound("min_monitor_interval_seconds", "floor", "monitor interval", wired=False),
-    Bound("max_notifications_per_hour", "ceiling", "notifications per hour", wired=False),
+    Bound(
+        "max_monitors",
+        "ceiling",
+        "monitors",
+    ),
+    Bound(
+        "min_monitor_interval_seconds",
+        "floor",
+        "monitor interval",
+    ),
+    Bound(
+        "max_notifications_per_hour",
+        "ceiling",
+        "notifications per hour",
+    ),
     Bound("max_members", "ceiling", "members"),
     Bound("max_dashboards", "ceiling", "dashboards"),
 )
-WIRED: tuple[Bound, ...] = tuple(b for b in BOUNDS if b.wired)
 BOUND_FIELDS: tuple[str, ...] = tuple(b.limit for b in BOUNDS)
 
 
@@ -86,8 +98,8 @@ def plan_of(db: Session, *, workspace_id: uuid.UUID) -> Plan:
 
 
 def ceilings(plan: Plan) -> dict[str, int]:
-    """The plan's bound of every wired limit."""
-    return {b.limit: getattr(plan, b.limit) for b in WIRED}
+    """The plan's bound of every limit."""
+    return {b.limit: getattr(plan, b.limit) for b in BOUNDS}
 
 
 def initial_limits(plan: Plan) -> dict[str, int]:
@@ -98,7 +110,7 @@ def initial_limits(plan: Plan) -> dict[str, int]:
 def check_within(plan: Plan, values: dict[str, Any]) -> None:
     """422 ``plan_ceiling`` naming every value in ``values`` outside its plan's bound."""
     problems = []
-    for b in WIRED:
+    for b in BOUNDS:
         value = values.get(b.limit)
         if value is None:
             continue
@@ -147,7 +159,7 @@ def bring_within(
     limits = db.get(WorkspaceLimits, workspace_id, with_for_update=True)
     if limits is None:
         raise NotFound("Workspace limits not found")
-    inside = {b.limit: b.within(getattr(limits, b.limit), getattr(plan, b.limit)) for b in WIRED}
+    inside = {b.limit: b.within(getattr(limits, b.limit), getattr(plan, b.limit)) for b in BOUNDS}
     return set_limits(db, limits=limits, values=inside, actor=actor)
 
 
@@ -162,7 +174,7 @@ def require_room(db: Session, *, workspace_id: uuid.UUID, limit: str, used: int)
         raise NotFound("Workspace limits not found")
     allowed = int(getattr(limits, limit))
     if used >= allowed:
-        bound = next(b for b in WIRED if b.limit == limit)
+        bound = next(b for b in BOUNDS if b.limit == limit)
         raise LimitExceeded(
             f"This workspace has reached its limit of {allowed:,} {bound.label} ({limit}): "
             f"remove one first, or ask an owner or admin to raise the limit within the plan",

@@ -108,6 +108,11 @@ def _fill(path: str, workspace_id: str) -> str:
         .replace("{query_id}", filler)
         .replace("{benchmark_id}", filler)
         .replace("{plan_id}", filler)
+        .replace("{monitor_id}", filler)
+        .replace("{channel_id}", filler)
+        .replace("{silence_id}", filler)
+        .replace("{event_id}", filler)
+        .replace("{rule_id}", filler)
     )
 
 
@@ -125,7 +130,8 @@ def setup() -> dict[str, Any]:
     from app.main import create_app
     from tests.storage_mock import StorageMock
 
-    app = create_app(storage=StorageMock().client())
+    mock = StorageMock()
+    app = create_app(storage=mock.client(), async_storage=mock.async_client())
     with TestClient(app, client=("10.99.0.1", 50000)) as client:
         owner = signup(client)
         ws = create_workspace(client, owner)
@@ -247,7 +253,11 @@ def test_the_table_itself() -> None:
         "saved_queries.read": "viewer",
         "benchmarks.read": "viewer",
         "query": "viewer",
+        "monitors.read": "viewer",
         "dashboards.write": "editor",
+        "monitors.write": "editor",
+        "silences.write": "editor",
+        "channels.read": "editor",
         "saved_queries.write": "editor",
         "benchmarks.write": "editor",
         "workspace.update": "admin",
@@ -256,5 +266,6 @@ def test_the_table_itself() -> None:
         "limits.update": "admin",
         "usage.read": "admin",
         "audit.read": "admin",
+        "channels.write": "admin",
         "workspace.delete": "owner",
     }

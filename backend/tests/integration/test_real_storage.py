@@ -8,6 +8,7 @@ deleting a workspace deletes its series.
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -21,7 +22,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from prometheus_api_client import PrometheusApiClientException, PrometheusConnect
 
-from app.clients.storage import StorageClient
+from app.clients.storage import AsyncStorageClient, StorageClient
 from app.main import create_app
 from tests.factories import create_key, create_workspace, signup
 
@@ -29,7 +30,10 @@ from tests.factories import create_key, create_workspace, signup
 @pytest.fixture()
 def stack_app(real_storage: tuple[str, str]) -> FastAPI:
     url, token = real_storage
-    return create_app(storage=StorageClient(base_url=url, internal_token=token))
+    return create_app(
+        storage=StorageClient(base_url=url, internal_token=token),
+        async_storage=AsyncStorageClient(base_url=url, internal_token=token),
+    )
 
 
 @pytest.fixture()
@@ -194,3 +198,60 @@ def test_usage_comes_from_storage(stack_client: TestClient, real_storage: tuple[
         return int(usage["active_series"] or 0)
 
     assert eventually(active) == 2
+
+
+def test_retention_sweep_deletes_older_points_by_the_clock(
+    stack_client: TestClient, real_storage: tuple[str, str]
+) -> None:
+    """The sweep against the real vigil-storage, with a clock the test controls: a workspace
+    with a 1-day retention keeps its points while the clock says they are younger, loses the
+    older ones from storage once the clock passes them, and keeps the rest."""
+    from datetime import UTC, datetime, timedelta
+
+    from app.services import retention
+
+    url, token = real_storage
+    owner = signup(stack_client)
+    ws = create_workspace(stack_client, owner)
+    stack_client.patch(
+        f"/api/v1/workspaces/{ws['id']}/limits", json={"retention_days": 1}, headers=owner.headers
+    )
+    now = datetime.now(UTC)
+    old, recent = now - timedelta(days=3), now - timedelta(hours=1)
+    auth = {"Authorization": f"Bearer {token}", "X-Vigil-Workspace": ws["id"]}
+    lines = (
+        f"swept,host=a v=1 {int(old.timestamp() * 1000)}\n"
+        f"swept,host=a v=2 {int(recent.timestamp() * 1000)}\n"
+    )
+    r = httpx.post(
+        f"{url}/internal/v1/write/line?precision=ms", content=lines, headers=auth, timeout=10
+    )
+    assert r.status_code == 204, r.text
+
+    def stored() -> list[int]:
+        r = httpx.get(
+            f"{url}/api/v1/export",
+            params={"match[]": "swept:v", "start": "0"},
+            headers=auth,
+            timeout=10,
+        )
+        assert r.status_code == 200, r.text
+        return [t for line in r.text.splitlines() for t in json.loads(line)["timestamps"]]
+
+    deadline = time.monotonic() + 10
+    while len(stored()) < 2:
+        assert time.monotonic() < deadline, "the points never became visible"
+        time.sleep(0.1)
+    storage = StorageClient(base_url=url, internal_token=token)
+    try:
+        # The clock says it is 3 days ago: both points are within the retention.
+        retention.sweep(storage, clock=lambda: now - timedelta(days=3), interval=timedelta(0))
+        assert len(stored()) == 2
+        # The clock says now: the point of 3 days ago is gone, the recent one stays.
+        done = retention.sweep(storage, clock=lambda: now, interval=timedelta(0), grace_percent=0)
+    finally:
+        storage.close()
+    assert done is not None
+    (mine,) = [s for s in done if str(s.workspace_id) == ws["id"]]
+    assert (mine.series, mine.kept_points, mine.error) == (1, 1, None)
+    assert stored() == [int(recent.timestamp() * 1000)]

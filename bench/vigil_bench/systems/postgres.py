@@ -15,7 +15,12 @@ from ..procs import Service, ServiceError, free_port, run
 from ..questions import Answer, Question
 from .base import Reader, System, Unavailable, Writer
 
-PG_BIN = Path(os.environ.get("VIGIL_BENCH_PG_BIN", "/usr/lib/postgresql/15/bin"))
+# the newest Debian server binaries (Debian 12 ships 15, Debian 13 ships 17), unless named
+PG_BIN = Path(
+    os.environ.get("VIGIL_BENCH_PG_BIN")
+    or os.environ.get("VIGIL_PG_BIN")
+    or max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), default="")
+)
 
 SCHEMA = """
 CREATE TABLE series (
@@ -122,7 +127,7 @@ class Postgres(System):
     def check(self) -> None:
         if not (PG_BIN / "postgres").exists():
             raise Unavailable(
-                f"PostgreSQL binaries not found in {PG_BIN} (apt-get install postgresql-15)"
+                f"PostgreSQL binaries not found in {PG_BIN} (apt-get install postgresql)"
             )
         if os.geteuid() == 0:
             try:

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, OperatorChangePlanData, OperatorChangePlanErrors, OperatorChangePlanResponses, OperatorCreatePlanData, OperatorCreatePlanErrors, OperatorCreatePlanResponses, OperatorDeletePlanData, OperatorDeletePlanErrors, OperatorDeletePlanResponses, OperatorReadOperatorAuditData, OperatorReadOperatorAuditErrors, OperatorReadOperatorAuditResponses, OperatorReadOverviewData, OperatorReadOverviewErrors, OperatorReadOverviewResponses, OperatorReadPlanData, OperatorReadPlanErrors, OperatorReadPlanResponses, OperatorReadPlansData, OperatorReadPlansErrors, OperatorReadPlansResponses, OperatorReadWorkspaceData, OperatorReadWorkspaceErrors, OperatorReadWorkspaceResponses, OperatorReadWorkspacesData, OperatorReadWorkspacesErrors, OperatorReadWorkspacesResponses, OperatorResumeWorkspaceData, OperatorResumeWorkspaceErrors, OperatorResumeWorkspaceResponses, OperatorSuspendWorkspaceData, OperatorSuspendWorkspaceErrors, OperatorSuspendWorkspaceResponses, OperatorUpdatePlanData, OperatorUpdatePlanErrors, OperatorUpdatePlanResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
+import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthCompletePasswordResetData, AuthCompletePasswordResetErrors, AuthCompletePasswordResetResponses, AuthCompleteSignupData, AuthCompleteSignupErrors, AuthCompleteSignupResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthReadPendingPasswordResetData, AuthReadPendingPasswordResetErrors, AuthReadPendingPasswordResetResponses, AuthReadPendingSignupData, AuthReadPendingSignupErrors, AuthReadPendingSignupResponses, AuthReadSecurityLogData, AuthReadSecurityLogErrors, AuthReadSecurityLogResponses, AuthReadSessionsData, AuthReadSessionsResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRequestPasswordResetData, AuthRequestPasswordResetErrors, AuthRequestPasswordResetResponses, AuthRevokeOtherSessionsData, AuthRevokeOtherSessionsResponses, AuthRevokeSessionData, AuthRevokeSessionErrors, AuthRevokeSessionResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, OperatorChangePlanData, OperatorChangePlanErrors, OperatorChangePlanResponses, OperatorCreatePlanData, OperatorCreatePlanErrors, OperatorCreatePlanResponses, OperatorDeletePlanData, OperatorDeletePlanErrors, OperatorDeletePlanResponses, OperatorReadOperatorAuditData, OperatorReadOperatorAuditErrors, OperatorReadOperatorAuditResponses, OperatorReadOverviewData, OperatorReadOverviewErrors, OperatorReadOverviewResponses, OperatorReadPlanData, OperatorReadPlanErrors, OperatorReadPlanResponses, OperatorReadPlansData, OperatorReadPlansErrors, OperatorReadPlansResponses, OperatorReadWorkspaceData, OperatorReadWorkspaceErrors, OperatorReadWorkspaceResponses, OperatorReadWorkspacesData, OperatorReadWorkspacesErrors, OperatorReadWorkspacesResponses, OperatorResumeWorkspaceData, OperatorResumeWorkspaceErrors, OperatorResumeWorkspaceResponses, OperatorSuspendWorkspaceData, OperatorSuspendWorkspaceErrors, OperatorSuspendWorkspaceResponses, OperatorUpdatePlanData, OperatorUpdatePlanErrors, OperatorUpdatePlanResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -24,7 +24,8 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * Up or down: ``{"status": "ok"|"degraded"}``, from checks run at most every 15 s.
  *
  * A platform operator's session, or ``Authorization: Bearer <internal token>``, gets real
- * checks of postgres, kafka, storage, gateway and consumer (with its lag), run in parallel
+ * checks of postgres, kafka, storage, gateway, consumer (with its lag) and the alerting
+ * service, run in parallel
  * for this request, under ``components``. The HTTP status is 200 either way.
  */
 export const healthReadHealth = <ThrowOnError extends boolean = false>(options?: Options<HealthReadHealthData, ThrowOnError>) => (options?.client ?? client).get<HealthReadHealthResponses, unknown, ThrowOnError>({
@@ -36,10 +37,40 @@ export const healthReadHealth = <ThrowOnError extends boolean = false>(options?:
 /**
  * Signup
  *
- * Create an account and sign in.
+ * Start creating an account: a link to finish it is emailed to the address (an address
+ * that has an account gets an email saying so instead). The answer is the same either way.
  */
 export const authSignup = <ThrowOnError extends boolean = false>(options: Options<AuthSignupData, ThrowOnError>) => (options.client ?? client).post<AuthSignupResponses, AuthSignupErrors, ThrowOnError>({
     url: '/api/v1/auth/signup',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Pending Signup
+ *
+ * The address a sign-up link was sent to, before choosing the password.
+ */
+export const authReadPendingSignup = <ThrowOnError extends boolean = false>(options: Options<AuthReadPendingSignupData, ThrowOnError>) => (options.client ?? client).post<AuthReadPendingSignupResponses, AuthReadPendingSignupErrors, ThrowOnError>({
+    url: '/api/v1/auth/signup/pending',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Complete Signup
+ *
+ * Finish creating the account from the emailed link: choose the password (and a name).
+ * The address is then verified, and the answer signs in.
+ */
+export const authCompleteSignup = <ThrowOnError extends boolean = false>(options: Options<AuthCompleteSignupData, ThrowOnError>) => (options.client ?? client).post<AuthCompleteSignupResponses, AuthCompleteSignupErrors, ThrowOnError>({
+    url: '/api/v1/auth/signup/complete',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -64,7 +95,8 @@ export const authLogin = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Refresh
  *
- * Exchange a refresh token for a new access token; the refresh token is rotated.
+ * Exchange a refresh token for a new access token; the refresh token is rotated, and an
+ * old one presented again ends the whole session.
  */
 export const authRefresh = <ThrowOnError extends boolean = false>(options: Options<AuthRefreshData, ThrowOnError>) => (options.client ?? client).post<AuthRefreshResponses, AuthRefreshErrors, ThrowOnError>({
     url: '/api/v1/auth/refresh',
@@ -91,6 +123,39 @@ export const authLogout = <ThrowOnError extends boolean = false>(options?: Optio
 });
 
 /**
+ * Read Sessions
+ *
+ * The account's open sessions (browsers and devices signed in), the latest active first.
+ */
+export const authReadSessions = <ThrowOnError extends boolean = false>(options?: Options<AuthReadSessionsData, ThrowOnError>) => (options?.client ?? client).get<AuthReadSessionsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions',
+    ...options
+});
+
+/**
+ * Revoke Session
+ *
+ * Sign out one session of the account (its tokens stop working at once).
+ */
+export const authRevokeSession = <ThrowOnError extends boolean = false>(options: Options<AuthRevokeSessionData, ThrowOnError>) => (options.client ?? client).delete<AuthRevokeSessionResponses, AuthRevokeSessionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions/{session_id}',
+    ...options
+});
+
+/**
+ * Revoke Other Sessions
+ *
+ * Sign out every other session of the account; this one stays.
+ */
+export const authRevokeOtherSessions = <ThrowOnError extends boolean = false>(options?: Options<AuthRevokeOtherSessionsData, ThrowOnError>) => (options?.client ?? client).post<AuthRevokeOtherSessionsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions/revoke-others',
+    ...options
+});
+
+/**
  * Change Password
  *
  * Change the password; every other session of the account is revoked.
@@ -103,6 +168,62 @@ export const authChangePassword = <ThrowOnError extends boolean = false>(options
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Request Password Reset
+ *
+ * Email a link to choose a new password to the account of this address. The answer is
+ * the same whether or not the address has an account.
+ */
+export const authRequestPasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthRequestPasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthRequestPasswordResetResponses, AuthRequestPasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Pending Password Reset
+ *
+ * The account a password-reset link is for, before choosing the new password.
+ */
+export const authReadPendingPasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthReadPendingPasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthReadPendingPasswordResetResponses, AuthReadPendingPasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset/pending',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Complete Password Reset
+ *
+ * Choose a new password from the emailed link: every session of the account ends, and
+ * the answer signs in.
+ */
+export const authCompletePasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthCompletePasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthCompletePasswordResetResponses, AuthCompletePasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset/complete',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Security Log
+ *
+ * Your account's security log, newest first: sign-ins (failed ones too), sign-outs,
+ * token renewals, sessions ended, password changes and resets, profile changes.
+ */
+export const authReadSecurityLog = <ThrowOnError extends boolean = false>(options?: Options<AuthReadSecurityLogData, ThrowOnError>) => (options?.client ?? client).get<AuthReadSecurityLogResponses, AuthReadSecurityLogErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/security-log',
+    ...options
 });
 
 /**
@@ -214,7 +335,7 @@ export const membersReadMembers = <ThrowOnError extends boolean = false>(options
 /**
  * Delete Member
  *
- * Remove a member from the workspace.
+ * Remove a member from the workspace. Their pending invitations are revoked.
  */
 export const membersDeleteMember = <ThrowOnError extends boolean = false>(options: Options<MembersDeleteMemberData, ThrowOnError>) => (options.client ?? client).delete<MembersDeleteMemberResponses, MembersDeleteMemberErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -314,7 +435,8 @@ export const membersReadInvitationByCode = <ThrowOnError extends boolean = false
 /**
  * Read Keys
  *
- * The workspace's keys, revoked ones included (the key text is never shown again).
+ * The workspace's keys, revoked ones included (the key text is never shown again), with
+ * who created each: keys belong to the workspace and outlive their creator's membership.
  */
 export const keysReadKeys = <ThrowOnError extends boolean = false>(options: Options<KeysReadKeysData, ThrowOnError>) => (options.client ?? client).get<KeysReadKeysResponses, KeysReadKeysErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -928,6 +1050,355 @@ export const operatorReadOperatorAudit = <ThrowOnError extends boolean = false>(
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/operator/audit',
     ...options
+});
+
+/**
+ * Read Monitors
+ *
+ * The workspace's monitors with their state: worst group, severity, value, muted.
+ */
+export const monitorsReadMonitors = <ThrowOnError extends boolean = false>(options: Options<MonitorsReadMonitorsData, ThrowOnError>) => (options.client ?? client).get<MonitorsReadMonitorsResponses, MonitorsReadMonitorsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/monitors',
+    ...options
+});
+
+/**
+ * Create Monitor
+ *
+ * Create a monitor. Storage runs its query once first; a query it refuses is a 400 with
+ * storage's code and the line and column of the problem.
+ */
+export const monitorsCreateMonitor = <ThrowOnError extends boolean = false>(options: Options<MonitorsCreateMonitorData, ThrowOnError>) => (options.client ?? client).post<MonitorsCreateMonitorResponses, MonitorsCreateMonitorErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/monitors',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Preview Monitor
+ *
+ * Run a monitor (saved or not) over the last hours: its series, and when it would have
+ * fired, evaluated by the same state machine as the evaluator.
+ */
+export const monitorsPreviewMonitor = <ThrowOnError extends boolean = false>(options: Options<MonitorsPreviewMonitorData, ThrowOnError>) => (options.client ?? client).post<MonitorsPreviewMonitorResponses, MonitorsPreviewMonitorErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/monitors/preview',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete Monitor
+ *
+ * Delete a monitor. Its alert events stay in the history.
+ */
+export const monitorsDeleteMonitor = <ThrowOnError extends boolean = false>(options: Options<MonitorsDeleteMonitorData, ThrowOnError>) => (options.client ?? client).delete<MonitorsDeleteMonitorResponses, MonitorsDeleteMonitorErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/monitors/{monitor_id}',
+    ...options
+});
+
+/**
+ * Read Monitor
+ *
+ * One monitor.
+ */
+export const monitorsReadMonitor = <ThrowOnError extends boolean = false>(options: Options<MonitorsReadMonitorData, ThrowOnError>) => (options.client ?? client).get<MonitorsReadMonitorResponses, MonitorsReadMonitorErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/monitors/{monitor_id}',
+    ...options
+});
+
+/**
+ * Update Monitor
+ *
+ * Change a monitor; a changed query is checked by storage again. Its groups keep their
+ * state.
+ */
+export const monitorsUpdateMonitor = <ThrowOnError extends boolean = false>(options: Options<MonitorsUpdateMonitorData, ThrowOnError>) => (options.client ?? client).patch<MonitorsUpdateMonitorResponses, MonitorsUpdateMonitorErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/monitors/{monitor_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Groups
+ *
+ * Each group the monitor tracks, in its state, worst first.
+ */
+export const monitorsReadGroups = <ThrowOnError extends boolean = false>(options: Options<MonitorsReadGroupsData, ThrowOnError>) => (options.client ?? client).get<MonitorsReadGroupsResponses, MonitorsReadGroupsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/monitors/{monitor_id}/groups',
+    ...options
+});
+
+/**
+ * Read Active
+ *
+ * Every group pending, firing or without data now, worst first.
+ */
+export const alertsReadActive = <ThrowOnError extends boolean = false>(options: Options<AlertsReadActiveData, ThrowOnError>) => (options.client ?? client).get<AlertsReadActiveResponses, AlertsReadActiveErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/alerts',
+    ...options
+});
+
+/**
+ * Read Summary
+ *
+ * How many alerts fire now (the badge), by severity, and undelivered notifications.
+ */
+export const alertsReadSummary = <ThrowOnError extends boolean = false>(options: Options<AlertsReadSummaryData, ThrowOnError>) => (options.client ?? client).get<AlertsReadSummaryResponses, AlertsReadSummaryErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/alerts/summary',
+    ...options
+});
+
+/**
+ * Read Events
+ *
+ * Alert events (every state transition), newest first, filtered.
+ */
+export const alertsReadEvents = <ThrowOnError extends boolean = false>(options: Options<AlertsReadEventsData, ThrowOnError>) => (options.client ?? client).get<AlertsReadEventsResponses, AlertsReadEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/alerts/events',
+    ...options
+});
+
+/**
+ * Read Event
+ *
+ * One event, with the notifications sent for it and their delivery.
+ */
+export const alertsReadEvent = <ThrowOnError extends boolean = false>(options: Options<AlertsReadEventData, ThrowOnError>) => (options.client ?? client).get<AlertsReadEventResponses, AlertsReadEventErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/alerts/events/{event_id}',
+    ...options
+});
+
+/**
+ * Read Notifications
+ *
+ * Notifications newest first: sent, waiting for a retry, failed (with why) or throttled.
+ */
+export const alertsReadNotifications = <ThrowOnError extends boolean = false>(options: Options<AlertsReadNotificationsData, ThrowOnError>) => (options.client ?? client).get<AlertsReadNotificationsResponses, AlertsReadNotificationsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/alerts/notifications',
+    ...options
+});
+
+/**
+ * Read Silences
+ *
+ * The workspace's silences, newest first, with whether each mutes anything now.
+ */
+export const silencesReadSilences = <ThrowOnError extends boolean = false>(options: Options<SilencesReadSilencesData, ThrowOnError>) => (options.client ?? client).get<SilencesReadSilencesResponses, SilencesReadSilencesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/silences',
+    ...options
+});
+
+/**
+ * Create Silence
+ *
+ * Mute a monitor, or every group matching the matchers, for a time or every week.
+ * Events are still recorded (marked muted); only notifications are held back.
+ */
+export const silencesCreateSilence = <ThrowOnError extends boolean = false>(options: Options<SilencesCreateSilenceData, ThrowOnError>) => (options.client ?? client).post<SilencesCreateSilenceResponses, SilencesCreateSilenceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/silences',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete Silence
+ *
+ * Delete a silence.
+ */
+export const silencesDeleteSilence = <ThrowOnError extends boolean = false>(options: Options<SilencesDeleteSilenceData, ThrowOnError>) => (options.client ?? client).delete<SilencesDeleteSilenceResponses, SilencesDeleteSilenceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/silences/{silence_id}',
+    ...options
+});
+
+/**
+ * Read Silence
+ *
+ * One silence.
+ */
+export const silencesReadSilence = <ThrowOnError extends boolean = false>(options: Options<SilencesReadSilenceData, ThrowOnError>) => (options.client ?? client).get<SilencesReadSilenceResponses, SilencesReadSilenceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/silences/{silence_id}',
+    ...options
+});
+
+/**
+ * Update Silence
+ *
+ * Change the comment, or end it (``ends_at``: now).
+ */
+export const silencesUpdateSilence = <ThrowOnError extends boolean = false>(options: Options<SilencesUpdateSilenceData, ThrowOnError>) => (options.client ?? client).patch<SilencesUpdateSilenceResponses, SilencesUpdateSilenceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/silences/{silence_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Channels
+ *
+ * The workspace's channels, each with the outcome of its latest notification.
+ */
+export const channelsReadChannels = <ThrowOnError extends boolean = false>(options: Options<ChannelsReadChannelsData, ThrowOnError>) => (options.client ?? client).get<ChannelsReadChannelsResponses, ChannelsReadChannelsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/channels',
+    ...options
+});
+
+/**
+ * Create Channel
+ *
+ * Create a channel. A webhook URL that resolves to a loopback, private or link-local
+ * address is refused (422) unless an operator allowed its host.
+ */
+export const channelsCreateChannel = <ThrowOnError extends boolean = false>(options: Options<ChannelsCreateChannelData, ThrowOnError>) => (options.client ?? client).post<ChannelsCreateChannelResponses, ChannelsCreateChannelErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/channels',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete Channel
+ *
+ * Delete a channel; monitors that route to it stop sending there.
+ */
+export const channelsDeleteChannel = <ThrowOnError extends boolean = false>(options: Options<ChannelsDeleteChannelData, ThrowOnError>) => (options.client ?? client).delete<ChannelsDeleteChannelResponses, ChannelsDeleteChannelErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/channels/{channel_id}',
+    ...options
+});
+
+/**
+ * Read Channel
+ *
+ * One channel.
+ */
+export const channelsReadChannel = <ThrowOnError extends boolean = false>(options: Options<ChannelsReadChannelData, ThrowOnError>) => (options.client ?? client).get<ChannelsReadChannelResponses, ChannelsReadChannelErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/channels/{channel_id}',
+    ...options
+});
+
+/**
+ * Update Channel
+ *
+ * Change a channel (an empty secret removes it).
+ */
+export const channelsUpdateChannel = <ThrowOnError extends boolean = false>(options: Options<ChannelsUpdateChannelData, ThrowOnError>) => (options.client ?? client).patch<ChannelsUpdateChannelResponses, ChannelsUpdateChannelErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/channels/{channel_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Test Channel
+ *
+ * Send a test notification now and say whether it arrived (recorded like the others).
+ */
+export const channelsTestChannel = <ThrowOnError extends boolean = false>(options: Options<ChannelsTestChannelData, ThrowOnError>) => (options.client ?? client).post<ChannelsTestChannelResponses, ChannelsTestChannelErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/channels/{channel_id}/test',
+    ...options
+});
+
+/**
+ * Read Rules
+ *
+ * The workspace's recording rules, with the outcome of each one's last run.
+ */
+export const recordingRulesReadRules = <ThrowOnError extends boolean = false>(options: Options<RecordingRulesReadRulesData, ThrowOnError>) => (options.client ?? client).get<RecordingRulesReadRulesResponses, RecordingRulesReadRulesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules',
+    ...options
+});
+
+/**
+ * Create Rule
+ *
+ * Create a recording rule; storage runs its query once first.
+ */
+export const recordingRulesCreateRule = <ThrowOnError extends boolean = false>(options: Options<RecordingRulesCreateRuleData, ThrowOnError>) => (options.client ?? client).post<RecordingRulesCreateRuleResponses, RecordingRulesCreateRuleErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete Rule
+ *
+ * Delete a recording rule (what it wrote stays).
+ */
+export const recordingRulesDeleteRule = <ThrowOnError extends boolean = false>(options: Options<RecordingRulesDeleteRuleData, ThrowOnError>) => (options.client ?? client).delete<RecordingRulesDeleteRuleResponses, RecordingRulesDeleteRuleErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules/{rule_id}',
+    ...options
+});
+
+/**
+ * Read Rule
+ *
+ * One recording rule.
+ */
+export const recordingRulesReadRule = <ThrowOnError extends boolean = false>(options: Options<RecordingRulesReadRuleData, ThrowOnError>) => (options.client ?? client).get<RecordingRulesReadRuleResponses, RecordingRulesReadRuleErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules/{rule_id}',
+    ...options
+});
+
+/**
+ * Update Rule
+ *
+ * Change a recording rule.
+ */
+export const recordingRulesUpdateRule = <ThrowOnError extends boolean = false>(options: Options<RecordingRulesUpdateRuleData, ThrowOnError>) => (options.client ?? client).patch<RecordingRulesUpdateRuleResponses, RecordingRulesUpdateRuleErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules/{rule_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

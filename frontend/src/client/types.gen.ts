@@ -5,6 +5,282 @@ export type ClientOptions = {
 };
 
 /**
+ * ActiveAlert
+ */
+export type ActiveAlert = {
+    /**
+     * Monitor Id
+     */
+    monitor_id: string;
+    /**
+     * Monitor Name
+     */
+    monitor_name: string;
+    /**
+     * Group Key
+     */
+    group_key: string;
+    /**
+     * Tags
+     */
+    tags: {
+        [key: string]: string;
+    };
+    /**
+     * State
+     */
+    state: 'pending' | 'firing' | 'nodata';
+    /**
+     * Severity
+     */
+    severity: 'critical' | 'error' | 'warning' | 'info' | null;
+    /**
+     * Value
+     */
+    value: number | null;
+    /**
+     * Since
+     */
+    since: string;
+    /**
+     * Muted
+     */
+    muted: boolean;
+};
+
+/**
+ * ActiveAlertsPublic
+ */
+export type ActiveAlertsPublic = {
+    /**
+     * Data
+     */
+    data: Array<ActiveAlert>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
+ * AlertEventDetail
+ */
+export type AlertEventDetail = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Monitor Id
+     */
+    monitor_id: string | null;
+    /**
+     * Monitor Name
+     */
+    monitor_name: string;
+    /**
+     * Group Key
+     */
+    group_key: string;
+    /**
+     * Tags
+     */
+    tags: {
+        [key: string]: string;
+    };
+    /**
+     * Kind
+     */
+    kind: 'pending' | 'firing' | 'resolved' | 'ok' | 'nodata';
+    /**
+     * From State
+     */
+    from_state: string;
+    /**
+     * To State
+     */
+    to_state: string;
+    /**
+     * Severity
+     */
+    severity: 'critical' | 'error' | 'warning' | 'info' | null;
+    /**
+     * Value
+     */
+    value: number | null;
+    /**
+     * Condition
+     */
+    condition: string;
+    /**
+     * Language
+     */
+    language: string;
+    /**
+     * Query
+     */
+    query: string;
+    /**
+     * Title
+     */
+    title: string;
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * At
+     */
+    at: string;
+    /**
+     * Muted
+     */
+    muted: boolean;
+    /**
+     * Silence Id
+     */
+    silence_id: string | null;
+    /**
+     * Details
+     */
+    details: {
+        [key: string]: unknown;
+    };
+    /**
+     * Notifications
+     */
+    notifications: Array<NotificationPublic>;
+};
+
+/**
+ * AlertEventPublic
+ */
+export type AlertEventPublic = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Monitor Id
+     */
+    monitor_id: string | null;
+    /**
+     * Monitor Name
+     */
+    monitor_name: string;
+    /**
+     * Group Key
+     */
+    group_key: string;
+    /**
+     * Tags
+     */
+    tags: {
+        [key: string]: string;
+    };
+    /**
+     * Kind
+     */
+    kind: 'pending' | 'firing' | 'resolved' | 'ok' | 'nodata';
+    /**
+     * From State
+     */
+    from_state: string;
+    /**
+     * To State
+     */
+    to_state: string;
+    /**
+     * Severity
+     */
+    severity: 'critical' | 'error' | 'warning' | 'info' | null;
+    /**
+     * Value
+     */
+    value: number | null;
+    /**
+     * Condition
+     */
+    condition: string;
+    /**
+     * Language
+     */
+    language: string;
+    /**
+     * Query
+     */
+    query: string;
+    /**
+     * Title
+     */
+    title: string;
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * At
+     */
+    at: string;
+    /**
+     * Muted
+     */
+    muted: boolean;
+    /**
+     * Silence Id
+     */
+    silence_id: string | null;
+    /**
+     * Details
+     */
+    details: {
+        [key: string]: unknown;
+    };
+};
+
+/**
+ * AlertEventsPublic
+ */
+export type AlertEventsPublic = {
+    /**
+     * Data
+     */
+    data: Array<AlertEventPublic>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
+ * AlertSummary
+ */
+export type AlertSummary = {
+    /**
+     * Firing
+     *
+     * Groups firing or without data (the badge)
+     */
+    firing: number;
+    /**
+     * Pending
+     */
+    pending: number;
+    /**
+     * By Severity
+     */
+    by_severity: {
+        [key: string]: number;
+    };
+    /**
+     * Failed Notifications
+     *
+     * Notifications that could not be delivered in the last 24 h
+     */
+    failed_notifications: number;
+};
+
+/**
  * ApiKeyCreate
  */
 export type ApiKeyCreate = {
@@ -55,6 +331,16 @@ export type ApiKeyCreated = {
      */
     created_by: string | null;
     /**
+     * Created By Email
+     *
+     * Who created it (null when their account is gone)
+     */
+    created_by_email?: string | null;
+    /**
+     * Created By Name
+     */
+    created_by_name?: string | null;
+    /**
      * Last Used At
      */
     last_used_at: string | null;
@@ -104,6 +390,16 @@ export type ApiKeyPublic = {
      * Created By
      */
     created_by: string | null;
+    /**
+     * Created By Email
+     *
+     * Who created it (null when their account is gone)
+     */
+    created_by_email?: string | null;
+    /**
+     * Created By Name
+     */
+    created_by_name?: string | null;
     /**
      * Last Used At
      */
@@ -872,6 +1168,174 @@ export type BenchmarkSystem = {
 };
 
 /**
+ * ChangeDetection
+ *
+ * Alert on how far the value moved from the same window ``compare_to_seconds`` earlier
+ * (Guance's mutation detection): in percent of the earlier value, or as a difference. The
+ * conditions then apply to that change (``> 50`` = up more than 50 %).
+ */
+export type ChangeDetection = {
+    /**
+     * Compare To Seconds
+     */
+    compare_to_seconds?: number;
+    /**
+     * Mode
+     */
+    mode?: 'percent' | 'absolute';
+};
+
+/**
+ * ChannelCreate
+ */
+export type ChannelCreate = {
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Config
+     */
+    config: ({
+        type: 'webhook';
+    } & WebhookConfig) | ({
+        type: 'email';
+    } & EmailConfig);
+    /**
+     * Secret
+     *
+     * Webhook only: signs each request (X-Vigil-Signature). Never returned.
+     */
+    secret?: string | null;
+    /**
+     * Enabled
+     */
+    enabled?: boolean;
+};
+
+/**
+ * ChannelPublic
+ */
+export type ChannelPublic = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Workspace Id
+     */
+    workspace_id: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Type
+     */
+    type: 'webhook' | 'email';
+    /**
+     * Config
+     */
+    config: ({
+        type: 'webhook';
+    } & WebhookConfig) | ({
+        type: 'email';
+    } & EmailConfig);
+    /**
+     * Has Secret
+     */
+    has_secret: boolean;
+    /**
+     * Enabled
+     */
+    enabled: boolean;
+    /**
+     * Created By
+     */
+    created_by: string | null;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * Updated At
+     */
+    updated_at: string;
+    /**
+     * Last Status
+     *
+     * The status of its most recent notification
+     */
+    last_status?: 'pending' | 'sent' | 'failed' | 'throttled' | null;
+    /**
+     * Last Error
+     */
+    last_error?: string | null;
+};
+
+/**
+ * ChannelTestResult
+ */
+export type ChannelTestResult = {
+    /**
+     * Ok
+     */
+    ok: boolean;
+    /**
+     * Status Code
+     *
+     * The receiver's HTTP status (webhooks)
+     */
+    status_code: number | null;
+    /**
+     * Error
+     */
+    error: string | null;
+};
+
+/**
+ * ChannelUpdate
+ */
+export type ChannelUpdate = {
+    /**
+     * Name
+     */
+    name?: string | null;
+    /**
+     * Config
+     */
+    config?: ({
+        type: 'webhook';
+    } & WebhookConfig) | ({
+        type: 'email';
+    } & EmailConfig) | null;
+    /**
+     * Secret
+     *
+     * A new secret; an empty string removes it
+     */
+    secret?: string | null;
+    /**
+     * Enabled
+     */
+    enabled?: boolean | null;
+};
+
+/**
+ * ChannelsPublic
+ */
+export type ChannelsPublic = {
+    /**
+     * Data
+     */
+    data: Array<ChannelPublic>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
  * ComponentHealth
  */
 export type ComponentHealth = {
@@ -888,6 +1352,31 @@ export type ComponentHealth = {
      */
     error?: string | null;
     [key: string]: unknown;
+};
+
+/**
+ * Condition
+ *
+ * The value holds for ``severity`` when ``<value> <op> <threshold>`` (``between`` and
+ * ``outside`` take ``threshold`` and ``threshold2``, both included in ``between``).
+ */
+export type Condition = {
+    /**
+     * Severity
+     */
+    severity: 'critical' | 'error' | 'warning' | 'info';
+    /**
+     * Op
+     */
+    op: '>' | '>=' | '<' | '<=' | '==' | '!=' | 'between' | 'outside';
+    /**
+     * Threshold
+     */
+    threshold: number;
+    /**
+     * Threshold2
+     */
+    threshold2?: number | null;
 };
 
 /**
@@ -1349,6 +1838,60 @@ export type DqlSeries = {
 };
 
 /**
+ * EmailConfig
+ */
+export type EmailConfig = {
+    /**
+     * Type
+     */
+    type?: 'email';
+    /**
+     * Addresses
+     */
+    addresses: Array<string>;
+};
+
+/**
+ * EmailLink
+ *
+ * The token of a link sent by email (after ``#token=`` in the link).
+ */
+export type EmailLink = {
+    /**
+     * Token
+     */
+    token: string;
+};
+
+/**
+ * EmailLinkPublic
+ *
+ * What a link sent by email is for: the address it was sent to, and until when it works.
+ */
+export type EmailLinkPublic = {
+    /**
+     * Email
+     */
+    email: string;
+    /**
+     * Expires At
+     */
+    expires_at: string;
+};
+
+/**
+ * EmailSent
+ *
+ * The same answer whether or not the address has an account.
+ */
+export type EmailSent = {
+    /**
+     * Message
+     */
+    message: string;
+};
+
+/**
  * ErrorPublic
  *
  * Every error the API itself raises has this shape.
@@ -1487,6 +2030,60 @@ export type GridPos = {
      * H
      */
     h: number;
+};
+
+/**
+ * GroupPublic
+ */
+export type GroupPublic = {
+    /**
+     * Group Key
+     */
+    group_key: string;
+    /**
+     * Tags
+     */
+    tags: {
+        [key: string]: string;
+    };
+    /**
+     * State
+     */
+    state: 'ok' | 'pending' | 'firing' | 'nodata';
+    /**
+     * Severity
+     */
+    severity: 'critical' | 'error' | 'warning' | 'info' | null;
+    /**
+     * Value
+     */
+    value: number | null;
+    /**
+     * Since
+     */
+    since: string;
+    /**
+     * Last Seen At
+     */
+    last_seen_at: string | null;
+    /**
+     * Muted
+     */
+    muted?: boolean;
+};
+
+/**
+ * GroupsPublic
+ */
+export type GroupsPublic = {
+    /**
+     * Data
+     */
+    data: Array<GroupPublic>;
+    /**
+     * Count
+     */
+    count: number;
 };
 
 /**
@@ -1809,6 +2406,30 @@ export type LimitValues = {
      */
     retention_days: number;
     /**
+     * Concurrent Queries
+     *
+     * How many of the workspace's queries storage runs at once; more wait their turn, and a full queue gets 429 naming this limit
+     */
+    concurrent_queries: number;
+    /**
+     * Max Monitors
+     *
+     * Monitors and recording rules together
+     */
+    max_monitors: number;
+    /**
+     * Min Monitor Interval Seconds
+     *
+     * The shortest evaluation interval
+     */
+    min_monitor_interval_seconds: number;
+    /**
+     * Max Notifications Per Hour
+     *
+     * Notifications sent per hour; past it they are recorded as throttled
+     */
+    max_notifications_per_hour: number;
+    /**
      * Max Members
      *
      * Members the workspace may have (invitations included)
@@ -1855,6 +2476,30 @@ export type LimitsPublic = {
      */
     retention_days: number;
     /**
+     * Concurrent Queries
+     *
+     * How many of the workspace's queries storage runs at once; more wait their turn, and a full queue gets 429 naming this limit
+     */
+    concurrent_queries: number;
+    /**
+     * Max Monitors
+     *
+     * Monitors and recording rules together
+     */
+    max_monitors: number;
+    /**
+     * Min Monitor Interval Seconds
+     *
+     * The shortest evaluation interval
+     */
+    min_monitor_interval_seconds: number;
+    /**
+     * Max Notifications Per Hour
+     *
+     * Notifications sent per hour; past it they are recorded as throttled
+     */
+    max_notifications_per_hour: number;
+    /**
      * Max Members
      *
      * Members the workspace may have (invitations included)
@@ -1879,8 +2524,9 @@ export type LimitsPublic = {
 /**
  * LimitsUpdate
  *
- * New values, each within its absolute range here and at or below the plan's ceiling
- * (a value above the ceiling gets 422 ``plan_ceiling`` naming it).
+ * New values, each within its absolute range here and within the plan's bound: at most
+ * its ceiling, and ``min_monitor_interval_seconds`` at least its floor (outside it gets 422
+ * ``plan_ceiling`` naming it).
  */
 export type LimitsUpdate = {
     /**
@@ -1911,6 +2557,22 @@ export type LimitsUpdate = {
      * Retention Days
      */
     retention_days?: number | null;
+    /**
+     * Concurrent Queries
+     */
+    concurrent_queries?: number | null;
+    /**
+     * Max Monitors
+     */
+    max_monitors?: number | null;
+    /**
+     * Min Monitor Interval Seconds
+     */
+    min_monitor_interval_seconds?: number | null;
+    /**
+     * Max Notifications Per Hour
+     */
+    max_notifications_per_hour?: number | null;
     /**
      * Max Members
      */
@@ -1948,6 +2610,24 @@ export type LogoutRequest = {
 };
 
 /**
+ * MatcherModel
+ */
+export type MatcherModel = {
+    /**
+     * Label
+     */
+    label: string;
+    /**
+     * Op
+     */
+    op?: '=' | '!=' | '=~' | '!~';
+    /**
+     * Value
+     */
+    value: string;
+};
+
+/**
  * MemberPublic
  */
 export type MemberPublic = {
@@ -1968,6 +2648,28 @@ export type MemberPublic = {
      * Created At
      */
     created_at: string;
+};
+
+/**
+ * MemberRemoved
+ */
+export type MemberRemoved = {
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * Invitations Revoked
+     *
+     * Their pending invitations, now revoked
+     */
+    invitations_revoked: number;
+    /**
+     * Keys Revoked
+     *
+     * Their API keys revoked (revoke_keys=true)
+     */
+    keys_revoked: number;
 };
 
 /**
@@ -2015,6 +2717,463 @@ export type MetaPublic = {
      * Where agents send data (the ingest gateway), as set by VIGIL_PUBLIC_GATEWAY_URL; null when not set (the UI then assumes the host it was opened at, port 8001)
      */
     gateway_url: string | null;
+};
+
+/**
+ * MonitorCreate
+ */
+export type MonitorCreate = {
+    /**
+     * Routes
+     *
+     * Channel ids per severity; a no-data alert uses its severity's channels
+     */
+    routes?: {
+        [key: string]: Array<string>;
+    };
+    /**
+     * Renotify Minutes
+     *
+     * Tell again this often while firing
+     */
+    renotify_minutes?: number | null;
+    /**
+     * Notify Resolved
+     */
+    notify_resolved?: boolean;
+    /**
+     * Title
+     */
+    title?: string;
+    /**
+     * Message
+     */
+    message?: string;
+    /**
+     * Runbook Url
+     */
+    runbook_url?: string | null;
+    /**
+     * Language
+     */
+    language?: 'dql' | 'promql';
+    /**
+     * Query
+     *
+     * DQL or PromQL. A DQL query is evaluated over the last `window_seconds`; each series it returns is a group. A PromQL query is evaluated as an instant query.
+     */
+    query: string;
+    /**
+     * Interval Seconds
+     *
+     * How often it runs
+     */
+    interval_seconds?: number;
+    /**
+     * Window Seconds
+     *
+     * DQL: the time range each evaluation reads
+     */
+    window_seconds?: number;
+    /**
+     * Reducer
+     *
+     * DQL: how a group's points in the window become one value
+     */
+    reducer?: 'last' | 'avg' | 'min' | 'max' | 'sum';
+    /**
+     * Conditions
+     */
+    conditions: Array<Condition>;
+    change?: ChangeDetection | null;
+    /**
+     * For Seconds
+     *
+     * How long a condition must hold before firing
+     */
+    for_seconds?: number;
+    /**
+     * Group Grace Seconds
+     *
+     * A group the query stops returning (while others remain) resolves after this
+     */
+    group_grace_seconds?: number;
+    /**
+     * New Group Delay Seconds
+     *
+     * A new group is not evaluated for this long
+     */
+    new_group_delay_seconds?: number;
+    no_data?: NoDataPolicy;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Description
+     */
+    description?: string;
+    /**
+     * Enabled
+     */
+    enabled?: boolean;
+};
+
+/**
+ * MonitorPublic
+ */
+export type MonitorPublic = {
+    /**
+     * Routes
+     *
+     * Channel ids per severity; a no-data alert uses its severity's channels
+     */
+    routes?: {
+        [key: string]: Array<string>;
+    };
+    /**
+     * Renotify Minutes
+     *
+     * Tell again this often while firing
+     */
+    renotify_minutes?: number | null;
+    /**
+     * Notify Resolved
+     */
+    notify_resolved?: boolean;
+    /**
+     * Title
+     */
+    title?: string;
+    /**
+     * Message
+     */
+    message?: string;
+    /**
+     * Runbook Url
+     */
+    runbook_url?: string | null;
+    /**
+     * Language
+     */
+    language?: 'dql' | 'promql';
+    /**
+     * Query
+     *
+     * DQL or PromQL. A DQL query is evaluated over the last `window_seconds`; each series it returns is a group. A PromQL query is evaluated as an instant query.
+     */
+    query: string;
+    /**
+     * Interval Seconds
+     *
+     * How often it runs
+     */
+    interval_seconds?: number;
+    /**
+     * Window Seconds
+     *
+     * DQL: the time range each evaluation reads
+     */
+    window_seconds?: number;
+    /**
+     * Reducer
+     *
+     * DQL: how a group's points in the window become one value
+     */
+    reducer?: 'last' | 'avg' | 'min' | 'max' | 'sum';
+    /**
+     * Conditions
+     */
+    conditions: Array<Condition>;
+    change?: ChangeDetection | null;
+    /**
+     * For Seconds
+     *
+     * How long a condition must hold before firing
+     */
+    for_seconds?: number;
+    /**
+     * Group Grace Seconds
+     *
+     * A group the query stops returning (while others remain) resolves after this
+     */
+    group_grace_seconds?: number;
+    /**
+     * New Group Delay Seconds
+     *
+     * A new group is not evaluated for this long
+     */
+    new_group_delay_seconds?: number;
+    no_data?: NoDataPolicy;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Description
+     */
+    description?: string;
+    /**
+     * Enabled
+     */
+    enabled?: boolean;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Workspace Id
+     */
+    workspace_id: string;
+    /**
+     * Created By
+     */
+    created_by: string | null;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * Updated At
+     */
+    updated_at: string;
+    /**
+     * Next Eval At
+     */
+    next_eval_at: string;
+    /**
+     * Last Eval At
+     */
+    last_eval_at: string | null;
+    /**
+     * Last Eval Ms
+     */
+    last_eval_ms: number | null;
+    /**
+     * Last Error
+     */
+    last_error: string | null;
+    /**
+     * Status
+     *
+     * The worst state of its groups, or disabled/error
+     */
+    status: 'ok' | 'pending' | 'firing' | 'nodata' | 'disabled' | 'error';
+    /**
+     * Severity
+     *
+     * The worst severity firing
+     */
+    severity: 'critical' | 'error' | 'warning' | 'info' | null;
+    /**
+     * Value
+     *
+     * The value of the worst group
+     */
+    value: number | null;
+    /**
+     * Groups
+     *
+     * How many groups are in each state
+     */
+    groups: {
+        [key: string]: number;
+    };
+    /**
+     * Muted
+     *
+     * A silence mutes it (or every group that fires)
+     */
+    muted: boolean;
+};
+
+/**
+ * MonitorUpdate
+ *
+ * Any field of MonitorCreate; what is left out keeps its value.
+ */
+export type MonitorUpdate = {
+    /**
+     * Name
+     */
+    name?: string | null;
+    /**
+     * Description
+     */
+    description?: string | null;
+    /**
+     * Enabled
+     */
+    enabled?: boolean | null;
+    /**
+     * Language
+     */
+    language?: 'dql' | 'promql' | null;
+    /**
+     * Query
+     */
+    query?: string | null;
+    /**
+     * Interval Seconds
+     */
+    interval_seconds?: number | null;
+    /**
+     * Window Seconds
+     */
+    window_seconds?: number | null;
+    /**
+     * Reducer
+     */
+    reducer?: 'last' | 'avg' | 'min' | 'max' | 'sum' | null;
+    /**
+     * Conditions
+     */
+    conditions?: Array<Condition> | null;
+    change?: ChangeDetection | null;
+    /**
+     * For Seconds
+     */
+    for_seconds?: number | null;
+    /**
+     * Group Grace Seconds
+     */
+    group_grace_seconds?: number | null;
+    /**
+     * New Group Delay Seconds
+     */
+    new_group_delay_seconds?: number | null;
+    no_data?: NoDataPolicy | null;
+    /**
+     * Routes
+     */
+    routes?: {
+        [key: string]: Array<string>;
+    } | null;
+    /**
+     * Renotify Minutes
+     */
+    renotify_minutes?: number | null;
+    /**
+     * Notify Resolved
+     */
+    notify_resolved?: boolean | null;
+    /**
+     * Title
+     */
+    title?: string | null;
+    /**
+     * Message
+     */
+    message?: string | null;
+    /**
+     * Runbook Url
+     */
+    runbook_url?: string | null;
+};
+
+/**
+ * MonitorsPublic
+ */
+export type MonitorsPublic = {
+    /**
+     * Data
+     */
+    data: Array<MonitorPublic>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
+ * NoDataPolicy
+ *
+ * When the query returns nothing at all for ``after_seconds``: ``alert`` (each group goes
+ * to no data, told at ``severity``), ``keep`` (every group keeps its state) or ``resolve``.
+ */
+export type NoDataPolicy = {
+    /**
+     * Action
+     */
+    action?: 'alert' | 'keep' | 'resolve';
+    /**
+     * After Seconds
+     */
+    after_seconds?: number;
+    /**
+     * Severity
+     */
+    severity?: 'critical' | 'error' | 'warning' | 'info';
+};
+
+/**
+ * NotificationPublic
+ */
+export type NotificationPublic = {
+    /**
+     * Id
+     *
+     * Also the idempotency key the receiver sees
+     */
+    id: string;
+    /**
+     * Channel Id
+     */
+    channel_id: string | null;
+    /**
+     * Channel Name
+     */
+    channel_name: string;
+    /**
+     * Event Id
+     */
+    event_id: string | null;
+    /**
+     * Monitor Id
+     */
+    monitor_id: string | null;
+    /**
+     * Kind
+     */
+    kind: 'firing' | 'renotify' | 'resolved' | 'nodata' | 'test';
+    /**
+     * Status
+     */
+    status: 'pending' | 'sent' | 'failed' | 'throttled';
+    /**
+     * Attempts
+     */
+    attempts: number;
+    /**
+     * Next Attempt At
+     */
+    next_attempt_at: string;
+    /**
+     * Last Error
+     */
+    last_error: string | null;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * Sent At
+     */
+    sent_at: string | null;
+};
+
+/**
+ * NotificationsPublic
+ */
+export type NotificationsPublic = {
+    /**
+     * Data
+     */
+    data: Array<NotificationPublic>;
+    /**
+     * Count
+     */
+    count: number;
 };
 
 /**
@@ -2265,6 +3424,34 @@ export type PasswordChange = {
 };
 
 /**
+ * PasswordResetComplete
+ */
+export type PasswordResetComplete = {
+    /**
+     * Token
+     *
+     * From the link's #token=
+     */
+    token: string;
+    /**
+     * New Password
+     *
+     * 8 to 128 characters, not easy to guess (common passwords, keyboard walks, names, dates and the account's email are refused)
+     */
+    new_password: string;
+};
+
+/**
+ * PasswordResetRequest
+ */
+export type PasswordResetRequest = {
+    /**
+     * Email
+     */
+    email: string;
+};
+
+/**
  * PlanAssign
  */
 export type PlanAssign = {
@@ -2318,9 +3505,9 @@ export type PlanCreate = {
      */
     max_points_per_query: number;
     /**
-     * Max Concurrent Queries
+     * Concurrent Queries
      */
-    max_concurrent_queries: number;
+    concurrent_queries: number;
     /**
      * Retention Days
      */
@@ -2384,9 +3571,9 @@ export type PlanPublic = {
      */
     max_points_per_query: number;
     /**
-     * Max Concurrent Queries
+     * Concurrent Queries
      */
-    max_concurrent_queries: number;
+    concurrent_queries: number;
     /**
      * Retention Days
      */
@@ -2501,9 +3688,9 @@ export type PlanUpdate = {
      */
     max_points_per_query?: number | null;
     /**
-     * Max Concurrent Queries
+     * Concurrent Queries
      */
-    max_concurrent_queries?: number | null;
+    concurrent_queries?: number | null;
     /**
      * Retention Days
      */
@@ -2542,6 +3729,358 @@ export type PlansPublic = {
      * Count
      */
     count: number;
+};
+
+/**
+ * PreviewAlert
+ */
+export type PreviewAlert = {
+    /**
+     * Tags
+     */
+    tags: {
+        [key: string]: string;
+    };
+    /**
+     * Severity
+     */
+    severity: 'critical' | 'error' | 'warning' | 'info' | 'nodata';
+    /**
+     * Start
+     *
+     * epoch ms when it would have fired
+     */
+    start: number;
+    /**
+     * End
+     *
+     * epoch ms when it would have resolved; null: still
+     */
+    end: number | null;
+};
+
+/**
+ * PreviewPublic
+ */
+export type PreviewPublic = {
+    /**
+     * Start
+     */
+    start: number;
+    /**
+     * End
+     */
+    end: number;
+    /**
+     * Step Seconds
+     *
+     * One evaluation per step
+     */
+    step_seconds: number;
+    /**
+     * Series
+     */
+    series: Array<PreviewSeries>;
+    /**
+     * Alerts
+     */
+    alerts: Array<PreviewAlert>;
+    /**
+     * Conditions
+     */
+    conditions: Array<Condition>;
+    /**
+     * Truncated
+     *
+     * More groups than drawn (the busiest are kept)
+     */
+    truncated: boolean;
+    /**
+     * Note
+     */
+    note?: string | null;
+};
+
+/**
+ * PreviewRequest
+ */
+export type PreviewRequest = {
+    /**
+     * Language
+     */
+    language?: 'dql' | 'promql';
+    /**
+     * Query
+     *
+     * DQL or PromQL. A DQL query is evaluated over the last `window_seconds`; each series it returns is a group. A PromQL query is evaluated as an instant query.
+     */
+    query: string;
+    /**
+     * Interval Seconds
+     *
+     * How often it runs
+     */
+    interval_seconds?: number;
+    /**
+     * Window Seconds
+     *
+     * DQL: the time range each evaluation reads
+     */
+    window_seconds?: number;
+    /**
+     * Reducer
+     *
+     * DQL: how a group's points in the window become one value
+     */
+    reducer?: 'last' | 'avg' | 'min' | 'max' | 'sum';
+    /**
+     * Conditions
+     */
+    conditions: Array<Condition>;
+    change?: ChangeDetection | null;
+    /**
+     * For Seconds
+     *
+     * How long a condition must hold before firing
+     */
+    for_seconds?: number;
+    /**
+     * Group Grace Seconds
+     *
+     * A group the query stops returning (while others remain) resolves after this
+     */
+    group_grace_seconds?: number;
+    /**
+     * New Group Delay Seconds
+     *
+     * A new group is not evaluated for this long
+     */
+    new_group_delay_seconds?: number;
+    no_data?: NoDataPolicy;
+    /**
+     * Hours
+     *
+     * How far back to evaluate
+     */
+    hours?: number;
+};
+
+/**
+ * PreviewSeries
+ */
+export type PreviewSeries = {
+    /**
+     * Tags
+     */
+    tags: {
+        [key: string]: string;
+    };
+    /**
+     * Points
+     *
+     * [epoch ms, value]
+     */
+    points: Array<[
+        number,
+        number | null
+    ]>;
+};
+
+/**
+ * RecordingRuleCreate
+ */
+export type RecordingRuleCreate = {
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Language
+     */
+    language?: 'dql' | 'promql';
+    /**
+     * Query
+     */
+    query: string;
+    /**
+     * Interval Seconds
+     */
+    interval_seconds?: number;
+    /**
+     * Window Seconds
+     *
+     * DQL: the time range each run reads
+     */
+    window_seconds?: number;
+    /**
+     * Measurement
+     */
+    measurement: string;
+    /**
+     * Field
+     *
+     * The field written; default: each value column's name (DQL), `value` (PromQL)
+     */
+    field?: string | null;
+    /**
+     * Enabled
+     */
+    enabled?: boolean;
+};
+
+/**
+ * RecordingRulePublic
+ */
+export type RecordingRulePublic = {
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Language
+     */
+    language?: 'dql' | 'promql';
+    /**
+     * Query
+     */
+    query: string;
+    /**
+     * Interval Seconds
+     */
+    interval_seconds?: number;
+    /**
+     * Window Seconds
+     *
+     * DQL: the time range each run reads
+     */
+    window_seconds?: number;
+    /**
+     * Measurement
+     */
+    measurement: string;
+    /**
+     * Field
+     *
+     * The field written; default: each value column's name (DQL), `value` (PromQL)
+     */
+    field?: string | null;
+    /**
+     * Enabled
+     */
+    enabled?: boolean;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Workspace Id
+     */
+    workspace_id: string;
+    /**
+     * Created By
+     */
+    created_by: string | null;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * Updated At
+     */
+    updated_at: string;
+    /**
+     * Next Eval At
+     */
+    next_eval_at: string;
+    /**
+     * Last Eval At
+     */
+    last_eval_at: string | null;
+    /**
+     * Last Error
+     */
+    last_error: string | null;
+    /**
+     * Last Points
+     */
+    last_points: number | null;
+};
+
+/**
+ * RecordingRuleUpdate
+ */
+export type RecordingRuleUpdate = {
+    /**
+     * Name
+     */
+    name?: string | null;
+    /**
+     * Language
+     */
+    language?: 'dql' | 'promql' | null;
+    /**
+     * Query
+     */
+    query?: string | null;
+    /**
+     * Interval Seconds
+     */
+    interval_seconds?: number | null;
+    /**
+     * Window Seconds
+     */
+    window_seconds?: number | null;
+    /**
+     * Measurement
+     */
+    measurement?: string | null;
+    /**
+     * Field
+     */
+    field?: string | null;
+    /**
+     * Enabled
+     */
+    enabled?: boolean | null;
+};
+
+/**
+ * RecordingRulesPublic
+ */
+export type RecordingRulesPublic = {
+    /**
+     * Data
+     */
+    data: Array<RecordingRulePublic>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
+ * RecurrenceModel
+ *
+ * Every week on ``weekdays`` (0 = Monday) from ``start`` (HH:MM) for ``duration_minutes``,
+ * in ``timezone``.
+ */
+export type RecurrenceModel = {
+    /**
+     * Weekdays
+     */
+    weekdays: Array<number>;
+    /**
+     * Start
+     */
+    start: string;
+    /**
+     * Duration Minutes
+     */
+    duration_minutes: number;
+    /**
+     * Timezone
+     */
+    timezone?: string;
 };
 
 /**
@@ -2710,13 +4249,89 @@ export type SavedQueryUpdate = {
 };
 
 /**
- * SignupRequest
+ * SessionPublic
+ *
+ * An open session of the signed-in account: a sign-in on some browser or device.
  */
-export type SignupRequest = {
+export type SessionPublic = {
     /**
-     * Email
+     * Id
      */
-    email: string;
+    id: string;
+    /**
+     * Created At
+     *
+     * When it signed in
+     */
+    created_at: string;
+    /**
+     * Last Active At
+     *
+     * Its sign-in or last token renewal
+     */
+    last_active_at: string;
+    /**
+     * Expires At
+     */
+    expires_at: string;
+    /**
+     * Ip
+     */
+    ip: string | null;
+    /**
+     * User Agent
+     */
+    user_agent: string | null;
+    /**
+     * Current
+     *
+     * The session making this request
+     */
+    current: boolean;
+};
+
+/**
+ * SessionsEnded
+ */
+export type SessionsEnded = {
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * Ended
+     *
+     * How many sessions ended
+     */
+    ended: number;
+};
+
+/**
+ * SessionsPublic
+ */
+export type SessionsPublic = {
+    /**
+     * Data
+     */
+    data: Array<SessionPublic>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
+ * SignupComplete
+ *
+ * Step 2 of signing up, from the link sent to the address: choose the password.
+ */
+export type SignupComplete = {
+    /**
+     * Token
+     *
+     * From the link's #token=
+     */
+    token: string;
     /**
      * Full Name
      */
@@ -2727,6 +4342,138 @@ export type SignupRequest = {
      * 8 to 128 characters, not easy to guess (common passwords, keyboard walks, names, dates and the account's email are refused)
      */
     password: string;
+};
+
+/**
+ * SignupRequest
+ *
+ * Step 1 of signing up: the address, which gets a link to finish (step 2).
+ */
+export type SignupRequest = {
+    /**
+     * Email
+     */
+    email: string;
+};
+
+/**
+ * SilenceCreate
+ */
+export type SilenceCreate = {
+    /**
+     * Comment
+     */
+    comment: string;
+    /**
+     * Monitor Id
+     *
+     * Null: every monitor
+     */
+    monitor_id?: string | null;
+    /**
+     * Matchers
+     */
+    matchers?: Array<MatcherModel>;
+    /**
+     * Starts At
+     *
+     * Default: now
+     */
+    starts_at?: string | null;
+    /**
+     * Ends At
+     *
+     * Required unless it recurs
+     */
+    ends_at?: string | null;
+    recurrence?: RecurrenceModel | null;
+};
+
+/**
+ * SilencePublic
+ */
+export type SilencePublic = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Workspace Id
+     */
+    workspace_id: string;
+    /**
+     * Comment
+     */
+    comment: string;
+    /**
+     * Monitor Id
+     */
+    monitor_id: string | null;
+    /**
+     * Monitor Name
+     */
+    monitor_name?: string | null;
+    /**
+     * Matchers
+     */
+    matchers: Array<MatcherModel>;
+    /**
+     * Starts At
+     */
+    starts_at: string;
+    /**
+     * Ends At
+     */
+    ends_at: string | null;
+    recurrence: RecurrenceModel | null;
+    /**
+     * Created By
+     */
+    created_by: string | null;
+    /**
+     * Created By Email
+     */
+    created_by_email: string | null;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * State
+     *
+     * active: muting now; scheduled: recurring, between its windows; pending: starts later; expired: ended
+     */
+    state: 'active' | 'pending' | 'expired' | 'scheduled';
+};
+
+/**
+ * SilenceUpdate
+ */
+export type SilenceUpdate = {
+    /**
+     * Comment
+     */
+    comment?: string | null;
+    /**
+     * Ends At
+     *
+     * Set to now to end it
+     */
+    ends_at?: string | null;
+};
+
+/**
+ * SilencesPublic
+ */
+export type SilencesPublic = {
+    /**
+     * Data
+     */
+    data: Array<SilencePublic>;
+    /**
+     * Count
+     */
+    count: number;
 };
 
 /**
@@ -2880,8 +4627,10 @@ export type TablePanel = {
  *
  * Notes beside the charts: Markdown (CommonMark with tables), no query.
  *
- * ``$name`` in the text is replaced by the variable's value. HTML in it is kept, sanitised
- * when drawn: scripts, styles, event handlers and ``javascript:`` links are removed.
+ * ``$name`` in the text reads the variable's value, filled in as plain text after the
+ * Markdown is drawn (URL-encoded inside links and images): a value can add no markup. HTML in
+ * the text is kept, sanitised when drawn: scripts, styles, event handlers and ``javascript:``
+ * links are removed.
  */
 export type TextPanel = {
     /**
@@ -3231,6 +4980,28 @@ export type UsagePublic = {
      */
     series_limit_dropped_points?: number | null;
     /**
+     * Ingest Parked Batches
+     *
+     * Batches the pipeline set aside (in its dead-letter topic) because storage kept refusing this workspace's writes while it took other workspaces'
+     */
+    ingest_parked_batches?: number;
+    /**
+     * Ingest Parked Points
+     *
+     * Points in those batches
+     */
+    ingest_parked_points?: number;
+    /**
+     * Ingest Parked Last Reason
+     *
+     * Why the last of them was set aside
+     */
+    ingest_parked_last_reason?: string | null;
+    /**
+     * Ingest Parked Last At
+     */
+    ingest_parked_last_at?: string | null;
+    /**
      * Storage Error
      */
     storage_error?: string | null;
@@ -3262,6 +5033,12 @@ export type UserPublic = {
      * A platform operator (the Operator area, /api/v1/operator)
      */
     is_operator?: boolean;
+    /**
+     * Email Verified At
+     *
+     * When the address answered its link
+     */
+    email_verified_at: string;
 };
 
 /**
@@ -3369,6 +5146,20 @@ export type Variable = {
      * Include All
      */
     include_all?: boolean;
+};
+
+/**
+ * WebhookConfig
+ */
+export type WebhookConfig = {
+    /**
+     * Type
+     */
+    type?: 'webhook';
+    /**
+     * Url
+     */
+    url: string;
 };
 
 /**
@@ -3518,13 +5309,17 @@ export type AuthSignupData = {
 
 export type AuthSignupErrors = {
     /**
-     * Email already registered
-     */
-    409: ErrorPublic;
-    /**
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * Too many requests from this client
+     */
+    429: ErrorPublic;
+    /**
+     * No SMTP server is configured
+     */
+    503: ErrorPublic;
 };
 
 export type AuthSignupError = AuthSignupErrors[keyof AuthSignupErrors];
@@ -3533,10 +5328,76 @@ export type AuthSignupResponses = {
     /**
      * Successful Response
      */
-    201: TokenPublic;
+    202: EmailSent;
 };
 
 export type AuthSignupResponse = AuthSignupResponses[keyof AuthSignupResponses];
+
+export type AuthReadPendingSignupData = {
+    body: EmailLink;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/signup/pending';
+};
+
+export type AuthReadPendingSignupErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadPendingSignupError = AuthReadPendingSignupErrors[keyof AuthReadPendingSignupErrors];
+
+export type AuthReadPendingSignupResponses = {
+    /**
+     * Successful Response
+     */
+    200: EmailLinkPublic;
+};
+
+export type AuthReadPendingSignupResponse = AuthReadPendingSignupResponses[keyof AuthReadPendingSignupResponses];
+
+export type AuthCompleteSignupData = {
+    body: SignupComplete;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/signup/complete';
+};
+
+export type AuthCompleteSignupErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * The address has an account already
+     */
+    409: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
+};
+
+export type AuthCompleteSignupError = AuthCompleteSignupErrors[keyof AuthCompleteSignupErrors];
+
+export type AuthCompleteSignupResponses = {
+    /**
+     * Successful Response
+     */
+    201: TokenPublic;
+};
+
+export type AuthCompleteSignupResponse = AuthCompleteSignupResponses[keyof AuthCompleteSignupResponses];
 
 export type AuthLoginData = {
     body: LoginRequest;
@@ -3555,9 +5416,13 @@ export type AuthLoginErrors = {
      */
     422: HttpValidationError;
     /**
-     * Too many failed logins (names the limit)
+     * Wait before the next try (names the limit)
      */
     429: ErrorPublic;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
 };
 
 export type AuthLoginError = AuthLoginErrors[keyof AuthLoginErrors];
@@ -3580,7 +5445,7 @@ export type AuthRefreshData = {
 
 export type AuthRefreshErrors = {
     /**
-     * Refresh token invalid or revoked
+     * Refresh token invalid or revoked; refresh_reused: it was spent already, and its session has been ended
      */
     401: ErrorPublic;
     /**
@@ -3628,6 +5493,72 @@ export type AuthLogoutResponses = {
 
 export type AuthLogoutResponse = AuthLogoutResponses[keyof AuthLogoutResponses];
 
+export type AuthReadSessionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/sessions';
+};
+
+export type AuthReadSessionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: SessionsPublic;
+};
+
+export type AuthReadSessionsResponse = AuthReadSessionsResponses[keyof AuthReadSessionsResponses];
+
+export type AuthRevokeSessionData = {
+    body?: never;
+    path: {
+        /**
+         * Session Id
+         */
+        session_id: string;
+    };
+    query?: never;
+    url: '/api/v1/auth/sessions/{session_id}';
+};
+
+export type AuthRevokeSessionErrors = {
+    /**
+     * No open session of yours has it
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthRevokeSessionError = AuthRevokeSessionErrors[keyof AuthRevokeSessionErrors];
+
+export type AuthRevokeSessionResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type AuthRevokeSessionResponse = AuthRevokeSessionResponses[keyof AuthRevokeSessionResponses];
+
+export type AuthRevokeOtherSessionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/sessions/revoke-others';
+};
+
+export type AuthRevokeOtherSessionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: SessionsEnded;
+};
+
+export type AuthRevokeOtherSessionsResponse = AuthRevokeOtherSessionsResponses[keyof AuthRevokeOtherSessionsResponses];
+
 export type AuthChangePasswordData = {
     body: PasswordChange;
     path?: never;
@@ -3644,6 +5575,10 @@ export type AuthChangePasswordErrors = {
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * Wait before the next try
+     */
+    429: ErrorPublic;
 };
 
 export type AuthChangePasswordError = AuthChangePasswordErrors[keyof AuthChangePasswordErrors];
@@ -3656,6 +5591,147 @@ export type AuthChangePasswordResponses = {
 };
 
 export type AuthChangePasswordResponse = AuthChangePasswordResponses[keyof AuthChangePasswordResponses];
+
+export type AuthRequestPasswordResetData = {
+    body: PasswordResetRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset';
+};
+
+export type AuthRequestPasswordResetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many requests from this client
+     */
+    429: ErrorPublic;
+    /**
+     * No SMTP server is configured
+     */
+    503: ErrorPublic;
+};
+
+export type AuthRequestPasswordResetError = AuthRequestPasswordResetErrors[keyof AuthRequestPasswordResetErrors];
+
+export type AuthRequestPasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    202: EmailSent;
+};
+
+export type AuthRequestPasswordResetResponse = AuthRequestPasswordResetResponses[keyof AuthRequestPasswordResetResponses];
+
+export type AuthReadPendingPasswordResetData = {
+    body: EmailLink;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset/pending';
+};
+
+export type AuthReadPendingPasswordResetErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadPendingPasswordResetError = AuthReadPendingPasswordResetErrors[keyof AuthReadPendingPasswordResetErrors];
+
+export type AuthReadPendingPasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    200: EmailLinkPublic;
+};
+
+export type AuthReadPendingPasswordResetResponse = AuthReadPendingPasswordResetResponses[keyof AuthReadPendingPasswordResetResponses];
+
+export type AuthCompletePasswordResetData = {
+    body: PasswordResetComplete;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset/complete';
+};
+
+export type AuthCompletePasswordResetErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
+};
+
+export type AuthCompletePasswordResetError = AuthCompletePasswordResetErrors[keyof AuthCompletePasswordResetErrors];
+
+export type AuthCompletePasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    200: TokenPublic;
+};
+
+export type AuthCompletePasswordResetResponse = AuthCompletePasswordResetResponses[keyof AuthCompletePasswordResetResponses];
+
+export type AuthReadSecurityLogData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Since
+         *
+         * Events at or after this time
+         */
+        since?: string | null;
+        /**
+         * Renewals
+         *
+         * Include token renewals (one per session every few minutes)
+         */
+        renewals?: boolean;
+        /**
+         * Limit
+         */
+        limit?: number;
+        /**
+         * Offset
+         */
+        offset?: number;
+    };
+    url: '/api/v1/auth/security-log';
+};
+
+export type AuthReadSecurityLogErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadSecurityLogError = AuthReadSecurityLogErrors[keyof AuthReadSecurityLogErrors];
+
+export type AuthReadSecurityLogResponses = {
+    /**
+     * Successful Response
+     */
+    200: AuditEventsPublic;
+};
+
+export type AuthReadSecurityLogResponse = AuthReadSecurityLogResponses[keyof AuthReadSecurityLogResponses];
 
 export type AuthReadMeData = {
     body?: never;
@@ -3956,7 +6032,14 @@ export type MembersDeleteMemberData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Revoke Keys
+         *
+         * Also revoke the API keys this member created. Keys belong to the workspace, so by default they keep working (the keys list shows who created each)
+         */
+        revoke_keys?: boolean;
+    };
     url: '/api/v1/workspaces/{workspace_id}/members/{user_id}';
 };
 
@@ -3989,7 +6072,7 @@ export type MembersDeleteMemberResponses = {
     /**
      * Successful Response
      */
-    200: Message;
+    200: MemberRemoved;
 };
 
 export type MembersDeleteMemberResponse = MembersDeleteMemberResponses[keyof MembersDeleteMemberResponses];
@@ -6546,6 +8629,1345 @@ export type OperatorReadOperatorAuditResponses = {
 };
 
 export type OperatorReadOperatorAuditResponse = OperatorReadOperatorAuditResponses[keyof OperatorReadOperatorAuditResponses];
+
+export type MonitorsReadMonitorsData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/monitors';
+};
+
+export type MonitorsReadMonitorsErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type MonitorsReadMonitorsError = MonitorsReadMonitorsErrors[keyof MonitorsReadMonitorsErrors];
+
+export type MonitorsReadMonitorsResponses = {
+    /**
+     * Successful Response
+     */
+    200: MonitorsPublic;
+};
+
+export type MonitorsReadMonitorsResponse = MonitorsReadMonitorsResponses[keyof MonitorsReadMonitorsResponses];
+
+export type MonitorsCreateMonitorData = {
+    body: MonitorCreate;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/monitors';
+};
+
+export type MonitorsCreateMonitorErrors = {
+    /**
+     * Storage refused the query (code, line:column)
+     */
+    400: ErrorPublic;
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Invalid, or past a workspace limit (named)
+     */
+    422: ErrorPublic;
+    /**
+     * The workspace has all the monitors it may
+     */
+    429: ErrorPublic;
+};
+
+export type MonitorsCreateMonitorError = MonitorsCreateMonitorErrors[keyof MonitorsCreateMonitorErrors];
+
+export type MonitorsCreateMonitorResponses = {
+    /**
+     * Successful Response
+     */
+    201: MonitorPublic;
+};
+
+export type MonitorsCreateMonitorResponse = MonitorsCreateMonitorResponses[keyof MonitorsCreateMonitorResponses];
+
+export type MonitorsPreviewMonitorData = {
+    body: PreviewRequest;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/monitors/preview';
+};
+
+export type MonitorsPreviewMonitorErrors = {
+    /**
+     * Storage refused the query (code, line:column)
+     */
+    400: ErrorPublic;
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Invalid, or past a workspace limit (named)
+     */
+    422: ErrorPublic;
+    /**
+     * The workspace has all the monitors it may
+     */
+    429: ErrorPublic;
+};
+
+export type MonitorsPreviewMonitorError = MonitorsPreviewMonitorErrors[keyof MonitorsPreviewMonitorErrors];
+
+export type MonitorsPreviewMonitorResponses = {
+    /**
+     * Successful Response
+     */
+    200: PreviewPublic;
+};
+
+export type MonitorsPreviewMonitorResponse = MonitorsPreviewMonitorResponses[keyof MonitorsPreviewMonitorResponses];
+
+export type MonitorsDeleteMonitorData = {
+    body?: never;
+    path: {
+        /**
+         * Monitor Id
+         */
+        monitor_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/monitors/{monitor_id}';
+};
+
+export type MonitorsDeleteMonitorErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type MonitorsDeleteMonitorError = MonitorsDeleteMonitorErrors[keyof MonitorsDeleteMonitorErrors];
+
+export type MonitorsDeleteMonitorResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type MonitorsDeleteMonitorResponse = MonitorsDeleteMonitorResponses[keyof MonitorsDeleteMonitorResponses];
+
+export type MonitorsReadMonitorData = {
+    body?: never;
+    path: {
+        /**
+         * Monitor Id
+         */
+        monitor_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/monitors/{monitor_id}';
+};
+
+export type MonitorsReadMonitorErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type MonitorsReadMonitorError = MonitorsReadMonitorErrors[keyof MonitorsReadMonitorErrors];
+
+export type MonitorsReadMonitorResponses = {
+    /**
+     * Successful Response
+     */
+    200: MonitorPublic;
+};
+
+export type MonitorsReadMonitorResponse = MonitorsReadMonitorResponses[keyof MonitorsReadMonitorResponses];
+
+export type MonitorsUpdateMonitorData = {
+    body: MonitorUpdate;
+    path: {
+        /**
+         * Monitor Id
+         */
+        monitor_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/monitors/{monitor_id}';
+};
+
+export type MonitorsUpdateMonitorErrors = {
+    /**
+     * Storage refused the query (code, line:column)
+     */
+    400: ErrorPublic;
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Invalid, or past a workspace limit (named)
+     */
+    422: ErrorPublic;
+    /**
+     * The workspace has all the monitors it may
+     */
+    429: ErrorPublic;
+};
+
+export type MonitorsUpdateMonitorError = MonitorsUpdateMonitorErrors[keyof MonitorsUpdateMonitorErrors];
+
+export type MonitorsUpdateMonitorResponses = {
+    /**
+     * Successful Response
+     */
+    200: MonitorPublic;
+};
+
+export type MonitorsUpdateMonitorResponse = MonitorsUpdateMonitorResponses[keyof MonitorsUpdateMonitorResponses];
+
+export type MonitorsReadGroupsData = {
+    body?: never;
+    path: {
+        /**
+         * Monitor Id
+         */
+        monitor_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/monitors/{monitor_id}/groups';
+};
+
+export type MonitorsReadGroupsErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type MonitorsReadGroupsError = MonitorsReadGroupsErrors[keyof MonitorsReadGroupsErrors];
+
+export type MonitorsReadGroupsResponses = {
+    /**
+     * Successful Response
+     */
+    200: GroupsPublic;
+};
+
+export type MonitorsReadGroupsResponse = MonitorsReadGroupsResponses[keyof MonitorsReadGroupsResponses];
+
+export type AlertsReadActiveData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/alerts';
+};
+
+export type AlertsReadActiveErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AlertsReadActiveError = AlertsReadActiveErrors[keyof AlertsReadActiveErrors];
+
+export type AlertsReadActiveResponses = {
+    /**
+     * Successful Response
+     */
+    200: ActiveAlertsPublic;
+};
+
+export type AlertsReadActiveResponse = AlertsReadActiveResponses[keyof AlertsReadActiveResponses];
+
+export type AlertsReadSummaryData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/alerts/summary';
+};
+
+export type AlertsReadSummaryErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AlertsReadSummaryError = AlertsReadSummaryErrors[keyof AlertsReadSummaryErrors];
+
+export type AlertsReadSummaryResponses = {
+    /**
+     * Successful Response
+     */
+    200: AlertSummary;
+};
+
+export type AlertsReadSummaryResponse = AlertsReadSummaryResponses[keyof AlertsReadSummaryResponses];
+
+export type AlertsReadEventsData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * Monitor Id
+         */
+        monitor_id?: string | null;
+        /**
+         * Query
+         *
+         * Events of monitors whose query is exactly this
+         */
+        query?: string | null;
+        /**
+         * Kind
+         */
+        kind?: Array<'pending' | 'firing' | 'resolved' | 'ok' | 'nodata'> | null;
+        /**
+         * Severity
+         */
+        severity?: Array<'critical' | 'error' | 'warning' | 'info'> | null;
+        /**
+         * Tag
+         *
+         * name=value; repeat for more
+         */
+        tag?: Array<string> | null;
+        /**
+         * Since
+         */
+        since?: string | null;
+        /**
+         * Until
+         */
+        until?: string | null;
+        /**
+         * Limit
+         */
+        limit?: number;
+        /**
+         * Offset
+         */
+        offset?: number;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/alerts/events';
+};
+
+export type AlertsReadEventsErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AlertsReadEventsError = AlertsReadEventsErrors[keyof AlertsReadEventsErrors];
+
+export type AlertsReadEventsResponses = {
+    /**
+     * Successful Response
+     */
+    200: AlertEventsPublic;
+};
+
+export type AlertsReadEventsResponse = AlertsReadEventsResponses[keyof AlertsReadEventsResponses];
+
+export type AlertsReadEventData = {
+    body?: never;
+    path: {
+        /**
+         * Event Id
+         */
+        event_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/alerts/events/{event_id}';
+};
+
+export type AlertsReadEventErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AlertsReadEventError = AlertsReadEventErrors[keyof AlertsReadEventErrors];
+
+export type AlertsReadEventResponses = {
+    /**
+     * Successful Response
+     */
+    200: AlertEventDetail;
+};
+
+export type AlertsReadEventResponse = AlertsReadEventResponses[keyof AlertsReadEventResponses];
+
+export type AlertsReadNotificationsData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * Status
+         */
+        status?: 'pending' | 'sent' | 'failed' | 'throttled' | null;
+        /**
+         * Channel Id
+         */
+        channel_id?: string | null;
+        /**
+         * Limit
+         */
+        limit?: number;
+        /**
+         * Offset
+         */
+        offset?: number;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/alerts/notifications';
+};
+
+export type AlertsReadNotificationsErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AlertsReadNotificationsError = AlertsReadNotificationsErrors[keyof AlertsReadNotificationsErrors];
+
+export type AlertsReadNotificationsResponses = {
+    /**
+     * Successful Response
+     */
+    200: NotificationsPublic;
+};
+
+export type AlertsReadNotificationsResponse = AlertsReadNotificationsResponses[keyof AlertsReadNotificationsResponses];
+
+export type SilencesReadSilencesData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * Include Expired
+         */
+        include_expired?: boolean;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/silences';
+};
+
+export type SilencesReadSilencesErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type SilencesReadSilencesError = SilencesReadSilencesErrors[keyof SilencesReadSilencesErrors];
+
+export type SilencesReadSilencesResponses = {
+    /**
+     * Successful Response
+     */
+    200: SilencesPublic;
+};
+
+export type SilencesReadSilencesResponse = SilencesReadSilencesResponses[keyof SilencesReadSilencesResponses];
+
+export type SilencesCreateSilenceData = {
+    body: SilenceCreate;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/silences';
+};
+
+export type SilencesCreateSilenceErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type SilencesCreateSilenceError = SilencesCreateSilenceErrors[keyof SilencesCreateSilenceErrors];
+
+export type SilencesCreateSilenceResponses = {
+    /**
+     * Successful Response
+     */
+    201: SilencePublic;
+};
+
+export type SilencesCreateSilenceResponse = SilencesCreateSilenceResponses[keyof SilencesCreateSilenceResponses];
+
+export type SilencesDeleteSilenceData = {
+    body?: never;
+    path: {
+        /**
+         * Silence Id
+         */
+        silence_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/silences/{silence_id}';
+};
+
+export type SilencesDeleteSilenceErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type SilencesDeleteSilenceError = SilencesDeleteSilenceErrors[keyof SilencesDeleteSilenceErrors];
+
+export type SilencesDeleteSilenceResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type SilencesDeleteSilenceResponse = SilencesDeleteSilenceResponses[keyof SilencesDeleteSilenceResponses];
+
+export type SilencesReadSilenceData = {
+    body?: never;
+    path: {
+        /**
+         * Silence Id
+         */
+        silence_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/silences/{silence_id}';
+};
+
+export type SilencesReadSilenceErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type SilencesReadSilenceError = SilencesReadSilenceErrors[keyof SilencesReadSilenceErrors];
+
+export type SilencesReadSilenceResponses = {
+    /**
+     * Successful Response
+     */
+    200: SilencePublic;
+};
+
+export type SilencesReadSilenceResponse = SilencesReadSilenceResponses[keyof SilencesReadSilenceResponses];
+
+export type SilencesUpdateSilenceData = {
+    body: SilenceUpdate;
+    path: {
+        /**
+         * Silence Id
+         */
+        silence_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/silences/{silence_id}';
+};
+
+export type SilencesUpdateSilenceErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type SilencesUpdateSilenceError = SilencesUpdateSilenceErrors[keyof SilencesUpdateSilenceErrors];
+
+export type SilencesUpdateSilenceResponses = {
+    /**
+     * Successful Response
+     */
+    200: SilencePublic;
+};
+
+export type SilencesUpdateSilenceResponse = SilencesUpdateSilenceResponses[keyof SilencesUpdateSilenceResponses];
+
+export type ChannelsReadChannelsData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/channels';
+};
+
+export type ChannelsReadChannelsErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type ChannelsReadChannelsError = ChannelsReadChannelsErrors[keyof ChannelsReadChannelsErrors];
+
+export type ChannelsReadChannelsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ChannelsPublic;
+};
+
+export type ChannelsReadChannelsResponse = ChannelsReadChannelsResponses[keyof ChannelsReadChannelsResponses];
+
+export type ChannelsCreateChannelData = {
+    body: ChannelCreate;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/channels';
+};
+
+export type ChannelsCreateChannelErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type ChannelsCreateChannelError = ChannelsCreateChannelErrors[keyof ChannelsCreateChannelErrors];
+
+export type ChannelsCreateChannelResponses = {
+    /**
+     * Successful Response
+     */
+    201: ChannelPublic;
+};
+
+export type ChannelsCreateChannelResponse = ChannelsCreateChannelResponses[keyof ChannelsCreateChannelResponses];
+
+export type ChannelsDeleteChannelData = {
+    body?: never;
+    path: {
+        /**
+         * Channel Id
+         */
+        channel_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/channels/{channel_id}';
+};
+
+export type ChannelsDeleteChannelErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type ChannelsDeleteChannelError = ChannelsDeleteChannelErrors[keyof ChannelsDeleteChannelErrors];
+
+export type ChannelsDeleteChannelResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type ChannelsDeleteChannelResponse = ChannelsDeleteChannelResponses[keyof ChannelsDeleteChannelResponses];
+
+export type ChannelsReadChannelData = {
+    body?: never;
+    path: {
+        /**
+         * Channel Id
+         */
+        channel_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/channels/{channel_id}';
+};
+
+export type ChannelsReadChannelErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type ChannelsReadChannelError = ChannelsReadChannelErrors[keyof ChannelsReadChannelErrors];
+
+export type ChannelsReadChannelResponses = {
+    /**
+     * Successful Response
+     */
+    200: ChannelPublic;
+};
+
+export type ChannelsReadChannelResponse = ChannelsReadChannelResponses[keyof ChannelsReadChannelResponses];
+
+export type ChannelsUpdateChannelData = {
+    body: ChannelUpdate;
+    path: {
+        /**
+         * Channel Id
+         */
+        channel_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/channels/{channel_id}';
+};
+
+export type ChannelsUpdateChannelErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type ChannelsUpdateChannelError = ChannelsUpdateChannelErrors[keyof ChannelsUpdateChannelErrors];
+
+export type ChannelsUpdateChannelResponses = {
+    /**
+     * Successful Response
+     */
+    200: ChannelPublic;
+};
+
+export type ChannelsUpdateChannelResponse = ChannelsUpdateChannelResponses[keyof ChannelsUpdateChannelResponses];
+
+export type ChannelsTestChannelData = {
+    body?: never;
+    path: {
+        /**
+         * Channel Id
+         */
+        channel_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/channels/{channel_id}/test';
+};
+
+export type ChannelsTestChannelErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type ChannelsTestChannelError = ChannelsTestChannelErrors[keyof ChannelsTestChannelErrors];
+
+export type ChannelsTestChannelResponses = {
+    /**
+     * Successful Response
+     */
+    200: ChannelTestResult;
+};
+
+export type ChannelsTestChannelResponse = ChannelsTestChannelResponses[keyof ChannelsTestChannelResponses];
+
+export type RecordingRulesReadRulesData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules';
+};
+
+export type RecordingRulesReadRulesErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type RecordingRulesReadRulesError = RecordingRulesReadRulesErrors[keyof RecordingRulesReadRulesErrors];
+
+export type RecordingRulesReadRulesResponses = {
+    /**
+     * Successful Response
+     */
+    200: RecordingRulesPublic;
+};
+
+export type RecordingRulesReadRulesResponse = RecordingRulesReadRulesResponses[keyof RecordingRulesReadRulesResponses];
+
+export type RecordingRulesCreateRuleData = {
+    body: RecordingRuleCreate;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules';
+};
+
+export type RecordingRulesCreateRuleErrors = {
+    /**
+     * Storage refused the query (code, line:column)
+     */
+    400: ErrorPublic;
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Invalid, or past a workspace limit (named)
+     */
+    422: ErrorPublic;
+    /**
+     * The workspace has all the monitors it may
+     */
+    429: ErrorPublic;
+};
+
+export type RecordingRulesCreateRuleError = RecordingRulesCreateRuleErrors[keyof RecordingRulesCreateRuleErrors];
+
+export type RecordingRulesCreateRuleResponses = {
+    /**
+     * Successful Response
+     */
+    201: RecordingRulePublic;
+};
+
+export type RecordingRulesCreateRuleResponse = RecordingRulesCreateRuleResponses[keyof RecordingRulesCreateRuleResponses];
+
+export type RecordingRulesDeleteRuleData = {
+    body?: never;
+    path: {
+        /**
+         * Rule Id
+         */
+        rule_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules/{rule_id}';
+};
+
+export type RecordingRulesDeleteRuleErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type RecordingRulesDeleteRuleError = RecordingRulesDeleteRuleErrors[keyof RecordingRulesDeleteRuleErrors];
+
+export type RecordingRulesDeleteRuleResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type RecordingRulesDeleteRuleResponse = RecordingRulesDeleteRuleResponses[keyof RecordingRulesDeleteRuleResponses];
+
+export type RecordingRulesReadRuleData = {
+    body?: never;
+    path: {
+        /**
+         * Rule Id
+         */
+        rule_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules/{rule_id}';
+};
+
+export type RecordingRulesReadRuleErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type RecordingRulesReadRuleError = RecordingRulesReadRuleErrors[keyof RecordingRulesReadRuleErrors];
+
+export type RecordingRulesReadRuleResponses = {
+    /**
+     * Successful Response
+     */
+    200: RecordingRulePublic;
+};
+
+export type RecordingRulesReadRuleResponse = RecordingRulesReadRuleResponses[keyof RecordingRulesReadRuleResponses];
+
+export type RecordingRulesUpdateRuleData = {
+    body: RecordingRuleUpdate;
+    path: {
+        /**
+         * Rule Id
+         */
+        rule_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/recording-rules/{rule_id}';
+};
+
+export type RecordingRulesUpdateRuleErrors = {
+    /**
+     * Storage refused the query (code, line:column)
+     */
+    400: ErrorPublic;
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Invalid, or past a workspace limit (named)
+     */
+    422: ErrorPublic;
+    /**
+     * The workspace has all the monitors it may
+     */
+    429: ErrorPublic;
+};
+
+export type RecordingRulesUpdateRuleError = RecordingRulesUpdateRuleErrors[keyof RecordingRulesUpdateRuleErrors];
+
+export type RecordingRulesUpdateRuleResponses = {
+    /**
+     * Successful Response
+     */
+    200: RecordingRulePublic;
+};
+
+export type RecordingRulesUpdateRuleResponse = RecordingRulesUpdateRuleResponses[keyof RecordingRulesUpdateRuleResponses];
 
 export type QueryQueryRawByKeyData = {
     body: DqlRequest;

@@ -9,7 +9,12 @@ from vigil_ingest.common.config import Settings
 
 
 def test_defaults_match_infra_defaults(monkeypatch) -> None:
-    for var in ("VIGIL_GATEWAY_PORT", "VIGIL_CONSUMER_PORT", "VIGIL_KAFKA_PARTITIONS"):
+    for var in (
+        "VIGIL_GATEWAY_PORT",
+        "VIGIL_CONSUMER_PORT",
+        "VIGIL_KAFKA_PARTITIONS",
+        "VIGIL_RETENTION",
+    ):
         monkeypatch.delenv(var, raising=False)
     s = Settings()
     defaults = dict(
@@ -22,6 +27,8 @@ def test_defaults_match_infra_defaults(monkeypatch) -> None:
     assert s.gateway_port == int(defaults["VIGIL_GATEWAY_PORT"])
     assert s.consumer_port == int(defaults["VIGIL_CONSUMER_PORT"])
     assert s.kafka_partitions == int(defaults["VIGIL_KAFKA_PARTITIONS"])
+    # the gateway's window is storage's -retentionPeriod (infra/compose checks compose's)
+    assert s.retention == defaults["VIGIL_RETENTION"]
 
 
 def test_env_prefix(monkeypatch) -> None:

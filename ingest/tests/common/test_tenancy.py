@@ -1,4 +1,5 @@
-"""The reserved names agree with storage/lib/tenancy (Go), their one definition."""
+"""The reserved names agree with their one definition, storage/lib/tenancy/names.go (Go),
+and with the agent's copy generated from it (ingest/agent/lib/tenancy/tenancy.go)."""
 
 from __future__ import annotations
 
@@ -9,21 +10,34 @@ import pytest
 
 from vigil_ingest.common import tenancy
 
-GO = Path(__file__).resolve().parents[3] / "storage" / "lib" / "tenancy" / "tenancy.go"
+ROOT = Path(__file__).resolve().parents[3]
+GO_DEFINITIONS = [
+    ROOT / "storage" / "lib" / "tenancy" / "names.go",
+    ROOT / "ingest" / "agent" / "lib" / "tenancy" / "tenancy.go",
+]
 
 
-def test_matches_go_definition() -> None:
-    src = GO.read_text()
+def go_func_body(src: str, name: str) -> str:
+    body = re.search(rf"func {name}\(name string\) bool \{{\s*return (.+?)\n\}}", src, re.S)
+    assert body is not None, f"func {name} not found"
+    return body.group(1)
+
+
+@pytest.mark.parametrize("path", GO_DEFINITIONS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_matches_go_definition(path: Path) -> None:
+    src = path.read_text()
     label = re.search(r'const Label = "([^"]+)"', src)
-    assert label is not None
+    prefix = re.search(r'const ReservedPrefix = "([^"]+)"', src)
+    assert label is not None and prefix is not None
     assert label.group(1) == tenancy.LABEL
-    body = re.search(r"func IsReserved\(name string\) bool \{\s*return (.+?)\n\}", src, re.S)
-    assert body is not None
-    names = set(re.findall(r'name == "([^"]+)"', body.group(1)))
-    if "name == Label" in body.group(1):
+    assert prefix.group(1) == tenancy.RESERVED_PREFIX
+    tenant = go_func_body(src, "IsTenantLabel")
+    names = set(re.findall(r'name == "([^"]+)"', tenant))
+    if "name == Label" in tenant:
         names.add(label.group(1))
     assert set(tenancy.RESERVED_NAMES) == names
-    assert f'strings.HasPrefix(name, "{tenancy.RESERVED_PREFIX}")' in body.group(1)
+    reserved = go_func_body(src, "IsReserved")
+    assert reserved == "IsTenantLabel(name) || strings.HasPrefix(name, ReservedPrefix)"
 
 
 @pytest.mark.parametrize(

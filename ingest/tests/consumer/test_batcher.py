@@ -80,3 +80,18 @@ def test_promrw_bodies_merge_into_one_write_request() -> None:
     ]
     [g] = group_records(records, max_bytes=1 << 20).groups
     assert bytes(cramjam.snappy.decompress_raw(g.body())) == m1 + m2
+
+
+def test_otlp_bodies_concatenate_into_one_export() -> None:
+    from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+        ExportMetricsServiceRequest,
+    )
+
+    reqs = [ExportMetricsServiceRequest() for _ in range(2)]
+    for i, r in enumerate(reqs):
+        r.resource_metrics.add().scope_metrics.add().metrics.add().name = f"m{i}"
+    records = [rec(i, "a", r.SerializeToString(), fmt="otlp") for i, r in enumerate(reqs)]
+    [g] = group_records(records, max_bytes=1 << 20).groups
+    merged = ExportMetricsServiceRequest.FromString(g.body())
+    names = [rm.scope_metrics[0].metrics[0].name for rm in merged.resource_metrics]
+    assert names == ["m0", "m1"]

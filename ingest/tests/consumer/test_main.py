@@ -10,8 +10,10 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from kafka import KafkaConsumer, KafkaProducer
 from kafka.admin import KafkaAdminClient, NewTopic
@@ -20,6 +22,7 @@ from kafka.structs import TopicPartition
 from vigil_ingest.common.config import Settings
 from vigil_ingest.common.kafka import HEADER_ERROR, HEADER_SOURCE_TOPIC, Batch
 from vigil_ingest.consumer.main import Consumer, serve_status
+from vigil_ingest.consumer.parked import ParkedRecorder
 from vigil_ingest.consumer.storage_client import StorageClient
 
 pytestmark = pytest.mark.integration
@@ -37,10 +40,12 @@ def topics(kafka_bootstrap: str) -> Iterator[dict[str, str]]:
     admin.close()
 
 
-def produce(bootstrap: str, topic: str, batches: list[Batch]) -> None:
+def produce(
+    bootstrap: str, topic: str, batches: list[Batch], *, partition: int | None = None
+) -> None:
     p = KafkaProducer(bootstrap_servers=[bootstrap], acks="all")
     for b in batches:
-        p.send(topic, value=b.value, key=b.key, headers=b.headers())
+        p.send(topic, value=b.value, key=b.key, headers=b.headers(), partition=partition)
     p.flush()
     p.close()
 
@@ -104,13 +109,22 @@ class Running:
             raise self.error
 
 
-def start(bootstrap: str, topics: dict[str, str], storage: Storage, group: str) -> Running:
+def start(
+    bootstrap: str,
+    topics: dict[str, str],
+    storage: Storage,
+    group: str,
+    *,
+    park_after: float = 0.5,
+    database_url: str | None = None,
+) -> Running:
     settings = Settings(
         kafka_bootstrap=bootstrap,
         consumer_group=group,
         internal_token="t",
         retry_initial_seconds=0.05,
         retry_max_seconds=0.2,
+        consumer_park_after_seconds=park_after,
     )
     client = StorageClient("http://storage.test", "t", transport=httpx.MockTransport(storage))
     c = Consumer(
@@ -118,17 +132,32 @@ def start(bootstrap: str, topics: dict[str, str], storage: Storage, group: str) 
         storage=client,
         topics=[topics["line"], topics["promrw"]],
         deadletter_topic=topics["dl"],
+        parked=ParkedRecorder(database_url),
     )
     c.lag_interval_s = 0.2
     return Running(c)
 
 
-def committed(bootstrap: str, group: str, topic: str) -> int:
+def committed(bootstrap: str, group: str, topic: str, partitions: tuple[int, ...] = (0, 1)) -> int:
     c = KafkaConsumer(bootstrap_servers=[bootstrap], group_id=group, enable_auto_commit=False)
     try:
-        return sum(c.committed(TopicPartition(topic, p)) or 0 for p in (0, 1))
+        return sum(c.committed(TopicPartition(topic, p)) or 0 for p in partitions)
     finally:
         c.close(autocommit=False)
+
+
+def deadletters(bootstrap: str, topic: str) -> list[Any]:
+    """Every record of the dead-letter topic."""
+    dl = KafkaConsumer(
+        topic,
+        bootstrap_servers=[bootstrap],
+        group_id=None,
+        auto_offset_reset="earliest",
+        consumer_timeout_ms=5000,
+    )
+    got = list(dl)
+    dl.close()
+    return got
 
 
 def wait(cond: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -172,6 +201,8 @@ def test_nothing_committed_while_storage_is_down_and_replayed_after(
     finally:
         r.stop()
     assert committed(kafka_bootstrap, group, topics["line"]) == 0
+    # refused for everyone is storage being down: nothing is parked, however long
+    assert r.consumer.metrics.parked._value.get() == 0
     up = Storage(lambda req, n: 204)
     r2 = start(kafka_bootstrap, topics, up, group)
     try:
@@ -197,15 +228,7 @@ def test_refused_records_go_to_the_dead_letter_topic(kafka_bootstrap, topics) ->
         r.stop()
     ok = [req.content for req in storage.requests if b"poison" not in req.content]
     assert b"".join(ok).count(b"cpu v=") >= 2
-    dl = KafkaConsumer(
-        topics["dl"],
-        bootstrap_servers=[kafka_bootstrap],
-        group_id=None,
-        auto_offset_reset="earliest",
-        consumer_timeout_ms=5000,
-    )
-    got = list(dl)
-    dl.close()
+    got = deadletters(kafka_bootstrap, topics["dl"])
     assert [m.value for m in got] == [b"poison v=1\n"]
     h = dict(got[0].headers)
     assert h[HEADER_ERROR] == b"line 1: refused"
@@ -317,3 +340,58 @@ def test_refused_group_is_bisected_to_the_poison_record(kafka_bootstrap, topics)
     assert r.consumer.metrics.deadletters._value.get() == 1
     # Bisection, not one request per record: a handful of refused halves at most.
     assert len(storage.requests) < 32
+
+
+def test_a_workspace_refused_is_parked_without_holding_back_others(
+    kafka_bootstrap, topics, postgres_url
+) -> None:
+    """Storage keeps refusing workspace A (503) while it takes B's writes: B's batches are
+    written and committed at once, A's are retried with backoff, then parked in the
+    dead-letter topic with the reason, and A's count of parked batches and the reason land
+    in PostgreSQL for its usage page."""
+    ws_a, ws_b = str(uuid.uuid4()), str(uuid.uuid4())
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        for ws in (ws_a, ws_b):
+            conn.execute("INSERT INTO workspaces (id) VALUES (%s)", (ws,))
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    storage = Storage(lambda req, n: 503 if req.headers["x-vigil-workspace"] == ws_a else 204)
+    # A on partition 0, B on partition 1, as keys would spread them
+    produce(kafka_bootstrap, topics["line"], [line(ws_a, b"cpu v=1\ncpu v=2\n")], partition=0)
+    r = start(kafka_bootstrap, topics, storage, group, park_after=8.0, database_url=postgres_url)
+    try:
+        wait(lambda: len(storage.requests) >= 2)  # A has been refused at least twice
+        t0 = time.monotonic()
+        produce(kafka_bootstrap, topics["line"], [line(ws_b, b"mem v=1\n")], partition=1)
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (1,)) == 1, timeout=10)
+        # B was not held back by A's retries, and A is neither committed nor parked yet
+        assert time.monotonic() - t0 < 3.0
+        assert r.consumer.health()["retrying"] is True
+        assert committed(kafka_bootstrap, group, topics["line"], (0,)) == 0
+        assert r.consumer.metrics.parked._value.get() == 0
+        # then A is parked, and its partition moves on
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (0,)) == 1, timeout=20)
+        assert r.consumer.metrics.parked._value.get() == 1
+        produce(kafka_bootstrap, topics["line"], [line(ws_b, b"mem v=2\n")], partition=0)
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (0,)) == 2, timeout=10)
+        assert r.consumer.health()["status"] == "ok"
+    finally:
+        r.stop()
+    a_attempts = [q for q in storage.requests if q.headers["x-vigil-workspace"] == ws_a]
+    assert len(a_attempts) >= 3  # retried with backoff before parking
+    got = deadletters(kafka_bootstrap, topics["dl"])
+    assert [m.value for m in got] == [b"cpu v=1\ncpu v=2\n"]
+    reason = dict(got[0].headers)[HEADER_ERROR].decode()
+    assert reason.startswith("parked after ")
+    assert reason.endswith(
+        "while storage took other workspaces' writes: storage answered 503: HTTP 503"
+    )
+    with psycopg.connect(postgres_url) as conn:
+        row = conn.execute(
+            "SELECT batches, points, last_reason FROM workspace_ingest_parked WHERE workspace_id = %s",
+            (ws_a,),
+        ).fetchone()
+        other = conn.execute(
+            "SELECT count(*) FROM workspace_ingest_parked WHERE workspace_id = %s", (ws_b,)
+        ).fetchone()
+    assert row == (1, 2, reason)
+    assert other == (0,)

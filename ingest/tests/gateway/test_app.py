@@ -191,12 +191,17 @@ def test_suspended_workspace_is_refused_until_resumed(client, keys) -> None:
     raw = write_request([({"__name__": "up"}, [(1.0, int(time.time() * 1000))])])
     r = client.post("/api/v1/write", content=bytes(cramjam.snappy.compress_raw(raw)), headers=hdr)
     assert r.status_code == 403 and r.json()["code"] == "workspace_suspended"
+    otlp = {"Content-Type": "application/json", **hdr}
+    r = client.post("/v1/metrics", content=b'{"resourceMetrics": []}', headers=otlp)
+    assert r.status_code == 403 and r.json()["code"] == "workspace_suspended"
     keys.execute(
         "UPDATE workspaces SET suspended_at = NULL, suspended_reason = NULL WHERE id = %s",
         k.workspace_id,
     )
     time.sleep(0.6)
     assert client.post("/v1/write/metric", content=LINES, headers=hdr).status_code == 204
+    r = client.post("/v1/metrics", content=b'{"resourceMetrics": []}', headers=otlp)
+    assert r.status_code == 200, r.text
 
 
 @pytest.mark.parametrize(

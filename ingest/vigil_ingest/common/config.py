@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     kafka_ack_timeout_seconds: float = Field(default=5.0, gt=0)
     kafka_max_record_bytes: int = Field(default=900_000, ge=1024)
     retry_after_seconds: int = Field(default=5, ge=1)
+    # the points/s limit held across every gateway process (a token bucket per workspace in
+    # PostgreSQL); false: each process keeps its own
+    shared_rate_limit: bool = True
 
     # Consumer.
     consumer_group: str = "vigil-consumer"
@@ -79,6 +82,9 @@ class Settings(BaseSettings):
     storage_timeout_seconds: float = Field(default=30.0, gt=0)
     retry_initial_seconds: float = Field(default=0.5, gt=0)
     retry_max_seconds: float = Field(default=30.0, gt=0)
+    # how long storage may refuse one workspace's batch (while it takes other workspaces'
+    # writes) before the batch is parked in the dead-letter topic
+    consumer_park_after_seconds: float = Field(default=60.0, gt=0)
 
     @field_validator("database_url")
     @classmethod

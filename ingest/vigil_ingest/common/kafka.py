@@ -1,7 +1,8 @@
 """Kafka names (topics, header keys, consumer group) and the record shape, defined once.
 
-See docs/internals.md, "Kafka". Values are line protocol (uncompressed) or remote_write
-bodies as received; the key is the workspace id; headers are UTF-8.
+See docs/internals.md, "Kafka". Values are line protocol (uncompressed), remote_write
+bodies as received, or OTLP ExportMetricsServiceRequest protobuf (JSON converted); the key
+is the workspace id; headers are UTF-8.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ log = logging.getLogger(__name__)
 
 TOPIC_LINE = "vigil.metrics.line"
 TOPIC_PROMRW = "vigil.metrics.promrw"
+TOPIC_OTLP = "vigil.metrics.otlp"
 TOPIC_DEADLETTER = "vigil.metrics.deadletter"
 CONSUMER_GROUP = "vigil-consumer"
 
@@ -29,11 +31,11 @@ HEADER_MAX_ACTIVE_SERIES = "vigil-max-active-series"
 HEADER_ERROR = "vigil-error"
 HEADER_SOURCE_TOPIC = "vigil-source-topic"
 
-Format = Literal["line", "promrw"]
+Format = Literal["line", "promrw", "otlp"]
 Precision = Literal["ns", "us", "ms", "s"]
 PRECISIONS: tuple[Precision, ...] = ("ns", "us", "ms", "s")
 
-TOPIC_BY_FORMAT: dict[str, str] = {"line": TOPIC_LINE, "promrw": TOPIC_PROMRW}
+TOPIC_BY_FORMAT: dict[str, str] = {"line": TOPIC_LINE, "promrw": TOPIC_PROMRW, "otlp": TOPIC_OTLP}
 
 # Topic-level record size limit we ask for when we create the topics; the gateway splits
 # line protocol into smaller records anyway, remote_write bodies travel whole.
@@ -139,7 +141,7 @@ def ensure_topics(
     )
     try:
         existing = set(admin.list_topics())
-        wanted = [TOPIC_LINE, TOPIC_PROMRW, TOPIC_DEADLETTER]
+        wanted = [TOPIC_LINE, TOPIC_PROMRW, TOPIC_OTLP, TOPIC_DEADLETTER]
         missing = [t for t in wanted if t not in existing]
         created: list[str] = []
         for name in missing:

@@ -1,7 +1,8 @@
 """The reserved tenant label and the names user input may never use.
 
-Mirrors ``storage/lib/tenancy`` (Go), which is the one definition; a test checks that both
-sides agree. Only vigil-storage sets the label; ingest refuses incoming names that collide.
+Mirrors ``storage/lib/tenancy/names.go`` (Go), which is the one definition; a test checks
+that both sides agree. Only vigil-storage sets the label; ingest refuses incoming names that
+collide.
 """
 
 from __future__ import annotations

@@ -56,6 +56,9 @@ class WriteGroup:
             return b"".join(v if v.endswith(b"\n") else v + b"\n" for v in values)
         if len(values) == 1:
             return values[0]
+        if self.format == "otlp":
+            # serialized ExportMetricsServiceRequests concatenate into one (repeated field)
+            return b"".join(values)
         merged = b"".join(bytes(cramjam.snappy.decompress_raw(v)) for v in values)
         return bytes(cramjam.snappy.compress_raw(merged))
 

@@ -1,17 +1,23 @@
 """The consume loop.
 
     poll → group per (format, workspace, precision) → write each group to storage
-         → commit the poll's offsets only when every write returned 2xx
+         → commit, per partition, up to the first record not yet written
 
 Groups are written ``VIGIL_CONSUMER_WRITE_CONCURRENCY`` at a time (storage is the slow
-side). Storage unavailable (5xx, 429, connection errors): retry the same writes with capped
-exponential backoff, forever, never committing past it; the consumer keeps its group
-membership meanwhile (partitions paused, ``poll`` still called). Storage refuses a group
-(400): it is bisected until the records refused on their own are found; those go to the
-dead-letter topic with storage's reason. Storage refuses a group because its workspace was
-deleted (410): the group is dropped and counted, as the owner asked. Kafka unreachable (a
-poll or a commit fails): the poll is repeated and the commit retried with backoff, the
-consumer stays up. Anything else is a bug or a misconfiguration and stops the process.
+side). A group storage cannot take now (5xx, 429, connection errors) is retried with capped
+exponential backoff on its own: its partitions are paused and nothing is committed past its
+records, while the loop goes on polling and writing every other partition, so one
+workspace's trouble does not hold back the others. When storage keeps refusing a group for
+``VIGIL_CONSUMER_PARK_AFTER_SECONDS`` while it acknowledged other workspaces' writes
+meanwhile, the group is parked: its records go to the dead-letter topic with the reason, the
+workspace's count of parked batches and the last reason go to PostgreSQL (its usage shows
+them), and the partition moves on. While storage refuses everyone (down), nothing is parked
+and the retries go on, committing nothing past them. Storage refuses a group (400): it is
+bisected until the records refused on their own are found; those go to the dead-letter topic
+with storage's reason. Storage refuses a group because its workspace was deleted (410): the
+group is dropped and counted, as the owner asked. Kafka unreachable (a poll or a commit
+fails): the poll is repeated and the commit retried with backoff, the consumer stays up.
+Anything else is a bug or a misconfiguration and stops the process.
 """
 
 from __future__ import annotations
@@ -23,8 +29,9 @@ import logging
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -37,9 +44,16 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from vigil_ingest import __version__
 from vigil_ingest.common.config import Settings
 from vigil_ingest.common.errors import IngestError, Poison, Retryable, WorkspaceDeleted
-from vigil_ingest.common.kafka import TOPIC_DEADLETTER, TOPIC_LINE, TOPIC_PROMRW, ensure_topics
+from vigil_ingest.common.kafka import (
+    TOPIC_DEADLETTER,
+    TOPIC_LINE,
+    TOPIC_OTLP,
+    TOPIC_PROMRW,
+    ensure_topics,
+)
 from vigil_ingest.consumer.batcher import Record, WriteGroup, group_records
 from vigil_ingest.consumer.deadletter import DeadLetter
+from vigil_ingest.consumer.parked import ParkedRecorder
 from vigil_ingest.consumer.storage_client import StorageClient
 from vigil_ingest.gateway.produce import producer_config
 
@@ -73,6 +87,17 @@ class Metrics:
         )
         self.deadletters = Counter(
             "vigil_consumer_deadletters", "Records sent to the dead-letter topic", registry=r
+        )
+        self.parked = Counter(
+            "vigil_consumer_parked_records",
+            "Records parked (sent to the dead-letter topic) because storage kept refusing "
+            "their workspace while it took other workspaces' writes",
+            registry=r,
+        )
+        self.retrying_groups = Gauge(
+            "vigil_consumer_retrying_groups",
+            "Storage writes waiting for their next attempt",
+            registry=r,
         )
         self.deleted_points = Counter(
             "vigil_consumer_deleted_workspace_points",
@@ -112,6 +137,22 @@ class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
         self._c._next_lag = 0.0
 
 
+@dataclass
+class _Retry:
+    """A group storage could not take yet, and when to try it again."""
+
+    group: WriteGroup
+    first_failed: float  # monotonic
+    next_at: float
+    delay: float
+    attempts: int = 0
+    error: str = ""
+
+
+def _tp(rec: Record) -> TopicPartition:
+    return TopicPartition(rec.topic, rec.partition)
+
+
 class Consumer:
     """One consumer process of the group. ``run()`` until ``stop()``."""
 
@@ -120,8 +161,9 @@ class Consumer:
         settings: Settings,
         *,
         storage: StorageClient | None = None,
-        topics: Sequence[str] = (TOPIC_LINE, TOPIC_PROMRW),
+        topics: Sequence[str] = (TOPIC_LINE, TOPIC_PROMRW, TOPIC_OTLP),
         deadletter_topic: str = TOPIC_DEADLETTER,
+        parked: ParkedRecorder | None = None,
     ) -> None:
         self.settings = settings
         self.topics = list(topics)
@@ -133,6 +175,14 @@ class Consumer:
         self._running = threading.Event()
         self._running.set()
         self._committed: dict[TopicPartition, int] = {}
+        # offsets polled and not yet written (or dead-lettered, dropped, parked), per partition,
+        # and the highest offset polled: commits go up to the first open one
+        self._open: dict[TopicPartition, set[int]] = {}
+        self._top: dict[TopicPartition, int] = {}
+        self._retries: list[_Retry] = []
+        # workspace -> monotonic time storage last acknowledged one of its writes
+        self._wrote_at: dict[str, float] = {}
+        self.parked = parked or ParkedRecorder(settings.psycopg_url)
         self._lag: dict[tuple[str, str], int] = {}
         self._next_lag = 0.0
         self._kafka_down = False
@@ -189,6 +239,7 @@ class Consumer:
             self._producer.close(timeout=5)
         self._pool.shutdown(wait=True)
         self.storage.close()
+        self.parked.close()
 
     def run(self) -> None:
         """Consume until stopped. Unexpected errors propagate (the process exits)."""
@@ -196,59 +247,148 @@ class Consumer:
             self._connect()
         assert self._consumer is not None
         while self.running:
-            polled = self._poll(self._consumer, 500)
+            polled = self._poll(self._consumer, self._poll_timeout_ms())
             records: list[Record] = [r for rs in polled.values() for r in rs]
-            if records and not self.process(records):
+            if not self.process(records):
                 break
             self._maybe_update_lag()
+
+    def _poll_timeout_ms(self) -> int:
+        """Up to 500 ms, less when a retry is due sooner."""
+        if not self._retries:
+            return 500
+        due = min(r.next_at for r in self._retries) - time.monotonic()
+        return int(min(0.5, max(0.01, due)) * 1000)
 
     # -- one poll ----------------------------------------------------------------------
 
     def process(self, records: Sequence[Record]) -> bool:
-        """Write one poll's records and commit them. False when stopped midway (nothing of
-        this poll is committed then)."""
+        """Write one poll's records and the retries that are due, then commit what is done.
+        False when stopped midway (nothing more is committed then)."""
+        for rec in records:
+            tp = _tp(rec)
+            self._open.setdefault(tp, set()).add(rec.offset)
+            self._top[tp] = max(self._top.get(tp, -1), rec.offset)
         grouped = group_records(records, max_bytes=self.settings.consumer_max_batch_bytes)
         try:
             for rec, reason in grouped.invalid:
                 self._dead_letter(rec, reason)
-            self._write_groups(grouped.groups)
+                self._done([rec])
+            self._write_round(grouped.groups)
         except _Stopped:
             return False
-        self._commit(records)
+        self._commit_done()
         return True
 
-    def _write_groups(self, groups: Sequence[WriteGroup]) -> None:
-        """Write the groups, up to ``consumer_write_concurrency`` at a time; the ones storage
-        cannot take now are retried together after a backoff, until every one succeeded."""
-        pending = list(groups)
-        delay = self.settings.retry_initial_seconds
-        while pending:
-            outcomes = list(self._pool.map(self._attempt, pending))
-            retry: list[WriteGroup] = []
+    def _write_round(self, groups: Sequence[WriteGroup]) -> None:
+        """Write the new groups and the retries that are due, up to
+        ``consumer_write_concurrency`` at a time; the ones storage cannot take now wait for
+        their next attempt, those refused too long for their workspace alone are parked."""
+        now = time.monotonic()
+        due = [r for r in self._retries if r.next_at <= now]
+        self._retries = [r for r in self._retries if r.next_at > now]
+        retry_of = {id(r.group): r for r in due}
+        work = list(groups) + [r.group for r in due]
+        if work:
+            outcomes = list(self._pool.map(self._attempt, work))
             last: Retryable | None = None
-            for g, err in zip(pending, outcomes, strict=True):
-                if isinstance(err, Retryable):
-                    retry.append(g)
+            for g, err in zip(work, outcomes, strict=True):
+                if err is None:
+                    self._wrote_at[g.workspace] = time.monotonic()
+                elif isinstance(err, Retryable):
                     last = err
+                    self._schedule_retry(g, err, retry_of.get(id(g)))
+                    continue
                 elif isinstance(err, Poison):
                     self._write_refused(g, err)
                 elif isinstance(err, WorkspaceDeleted):
                     self._drop_deleted(g, err)
-            if last is None:
-                break
-            self.metrics.retries.inc(len(retry))
-            self._set_state(storage_ok=False, storage_error=last.message, retrying=True)
-            log.warning(
-                "%s (%d of %d writes); retrying in %.1f s",
-                last.message,
-                len(retry),
-                len(pending),
-                delay,
+                self._done(i.record for i in g.items)
+            if last is not None:
+                self._set_state(storage_ok=False, storage_error=last.message, retrying=True)
+        self._park_due()
+        self._pause_retrying()
+        self.metrics.retrying_groups.set(len(self._retries))
+        if not self._retries:
+            self._set_state(storage_ok=True, retrying=False)
+
+    def _schedule_retry(self, g: WriteGroup, err: Retryable, r: _Retry | None) -> None:
+        now = time.monotonic()
+        if r is None:
+            r = _Retry(g, first_failed=now, next_at=now, delay=self.settings.retry_initial_seconds)
+        r.attempts += 1
+        r.error = err.message
+        r.next_at = now + r.delay
+        self.metrics.retries.inc()
+        log.warning(
+            "%s (workspace %s, %d records, attempt %d); retrying in %.1f s",
+            err.message,
+            g.workspace,
+            len(g.items),
+            r.attempts,
+            r.delay,
+        )
+        r.delay = min(r.delay * 2, self.settings.retry_max_seconds)
+        self._retries.append(r)
+
+    def _park_due(self) -> None:
+        """Park the groups refused for ``consumer_park_after_seconds`` while storage took
+        other workspaces' writes (a refusal for everyone is storage being down: no parking)."""
+        now = time.monotonic()
+        if len(self._wrote_at) > 10_000:  # forget workspaces that have not written for a while
+            horizon = now - max(600.0, 2 * self.settings.consumer_park_after_seconds)
+            self._wrote_at = {w: at for w, at in self._wrote_at.items() if at > horizon}
+        keep: list[_Retry] = []
+        for r in self._retries:
+            ws = r.group.workspace
+            others_written = any(
+                w != ws and at > r.first_failed for w, at in self._wrote_at.items()
             )
-            self._backoff(delay)
-            delay = min(delay * 2, self.settings.retry_max_seconds)
-            pending = retry
-        self._set_state(storage_ok=True, retrying=False)
+            if now - r.first_failed >= self.settings.consumer_park_after_seconds and others_written:
+                self._park(r, now - r.first_failed)
+            else:
+                keep.append(r)
+        self._retries = keep
+
+    def _park(self, r: _Retry, seconds: float) -> None:
+        g = r.group
+        reason = (
+            f"parked after {r.attempts} attempts over {seconds:.0f} s while storage took other "
+            f"workspaces' writes: {r.error}"
+        )
+        log.warning(
+            "parking %d records (%d points) of workspace %s: %s",
+            len(g.items),
+            g.points,
+            g.workspace,
+            reason,
+        )
+        for item in g.items:
+            self._dead_letter(item.record, reason)
+        self.metrics.parked.inc(len(g.items))
+        self.parked.add(g.workspace, batches=len(g.items), points=g.points, reason=reason)
+        self.parked.flush()
+        self._done(i.record for i in g.items)
+
+    def _pause_retrying(self) -> None:
+        """Pause the partitions with records waiting for a retry, resume the others: nothing
+        more is read from a partition that cannot be committed past."""
+        c = self._consumer
+        if c is None:
+            return
+        waiting = {_tp(i.record) for r in self._retries for i in r.group.items}
+        owned = c.assignment()
+        if waiting & owned:
+            c.pause(*(waiting & owned))
+        resume = [tp for tp in c.paused() if tp not in waiting]
+        if resume:
+            c.resume(*resume)
+
+    def _done(self, records: Iterable[Record]) -> None:
+        for rec in records:
+            offsets = self._open.get(_tp(rec))
+            if offsets is not None:
+                offsets.discard(rec.offset)
 
     def _attempt(self, g: WriteGroup) -> IngestError | None:
         """One write on a pool thread: the expected failures come back as values, anything
@@ -307,6 +447,8 @@ class Consumer:
             dropped = self.storage.write_line(
                 g.workspace, g.body(), precision=g.precision or "ns", max_active_series=limit
             )
+        elif g.format == "otlp":
+            dropped = self.storage.write_otlp(g.workspace, g.body(), max_active_series=limit)
         else:
             dropped = self.storage.write_promrw(g.workspace, g.body(), max_active_series=limit)
         self.metrics.write_seconds.observe(time.perf_counter() - t0)
@@ -345,7 +487,7 @@ class Consumer:
                 self._backoff(delay)
                 delay = min(delay * 2, self.settings.retry_max_seconds)
                 continue
-            self._set_state(**{f"{dependency}_ok": True}, retrying=False)
+            self._set_state(**{f"{dependency}_ok": True}, retrying=bool(self._retries))
             return
 
     def _poll(self, c: KafkaConsumer, timeout_ms: int) -> dict[TopicPartition, list[Record]]:
@@ -395,15 +537,19 @@ class Consumer:
         if not self.running:
             raise _Stopped
 
-    def _commit(self, records: Sequence[Record]) -> None:
+    def _commit_done(self) -> None:
+        """Commit, per owned partition, up to the first record not yet done."""
         c = self._consumer
         assert c is not None
         owned = c.assignment()
         offsets: dict[TopicPartition, OffsetAndMetadata] = {}
-        for r in records:
-            tp = TopicPartition(r.topic, r.partition)
-            if tp in owned and (tp not in offsets or offsets[tp].offset <= r.offset):
-                offsets[tp] = OffsetAndMetadata(r.offset + 1, "", -1)
+        for tp, top in self._top.items():
+            if tp not in owned:
+                continue
+            open_ = self._open.get(tp)
+            upto = min(open_) if open_ else top + 1
+            if upto > self._committed.get(tp, -1):
+                offsets[tp] = OffsetAndMetadata(upto, "", -1)
         if not offsets:
             return
 
@@ -460,6 +606,13 @@ class Consumer:
 
     def _forget(self, tp: TopicPartition) -> None:
         self._committed.pop(tp, None)
+        self._open.pop(tp, None)
+        self._top.pop(tp, None)
+        # The new owner re-reads the partition from its last commit: its records waiting for a
+        # retry here are not ours any more.
+        for r in self._retries:
+            r.group.items = [i for i in r.group.items if _tp(i.record) != tp]
+        self._retries = [r for r in self._retries if r.group.items]
         key = (tp.topic, str(tp.partition))
         with self._state_lock:
             self._lag.pop(key, None)
@@ -483,6 +636,7 @@ class Consumer:
             "storage": {"ok": state["storage_ok"], "last_error": state["storage_error"]},
             "kafka": {"ok": state["kafka_ok"], "last_error": state["kafka_error"]},
             "retrying": state["retrying"],
+            "parked_records": int(self.metrics.parked._value.get()),
         }
 
 

@@ -38,7 +38,7 @@ def _reason(resp: httpx.Response) -> str:
 
 
 class StorageClient:
-    """Writes line protocol and remote_write bodies to vigil-storage for one workspace each."""
+    """Writes line protocol, remote_write and OTLP bodies to vigil-storage, one workspace each."""
 
     def __init__(
         self,
@@ -80,6 +80,18 @@ class StorageClient:
             params=None,
             content_type="application/x-protobuf",
             extra={"Content-Encoding": "snappy", "X-Prometheus-Remote-Write-Version": "0.1.0"},
+            max_active_series=max_active_series,
+        )
+
+    def write_otlp(self, workspace: str, body: bytes, *, max_active_series: int = 0) -> int:
+        """Writes an OTLP metrics export (protobuf); returns the points storage left out for
+        the series limit."""
+        return self._post(
+            "/internal/v1/write/otlp",
+            workspace,
+            body,
+            params=None,
+            content_type="application/x-protobuf",
             max_active_series=max_active_series,
         )
 

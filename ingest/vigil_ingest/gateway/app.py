@@ -1,6 +1,7 @@
 """The gateway's ASGI application.
 
-Order of work for every write: key → workspace (401/403), Content-Encoding (415), body within
+Order of work for every write: key → workspace (401/403), Content-Encoding and, for OTLP,
+Content-Type (415), body within
 the workspace's max_body_bytes (413), validation (400 naming the line), points/s limit
 (429 naming it), produce to Kafka and wait for the acknowledgement (503 when it does not
 come), then 204.
@@ -15,9 +16,13 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
 from urllib.parse import parse_qs
 
 from kafka.errors import KafkaError
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+    ExportMetricsServiceRequest,
+)
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
@@ -36,10 +41,11 @@ from vigil_ingest.common.errors import (
 )
 from vigil_ingest.common.kafka import Batch, Precision, ensure_topics, now_ms
 from vigil_ingest.gateway.auth import KeyResolver, Principal, extract_key
-from vigil_ingest.gateway.body import content_encoding, read_body
-from vigil_ingest.gateway.limits import RateLimiter
+from vigil_ingest.gateway.body import OFFLOAD_BYTES, content_encoding, read_body
+from vigil_ingest.gateway.db import Database
+from vigil_ingest.gateway.limits import RateLimiter, SharedRateLimiter
 from vigil_ingest.gateway.parse import line as lineproto
-from vigil_ingest.gateway.parse import promrw
+from vigil_ingest.gateway.parse import otlp, promrw
 from vigil_ingest.gateway.produce import Producer
 from vigil_ingest.gateway.usage import UsageRecorder
 
@@ -137,7 +143,12 @@ class Gateway:
         self.resolver = resolver
         self.producer = producer
         self.usage = UsageRecorder(resolver.execute)
-        self.limiter = RateLimiter()
+        self.db = Database(settings.psycopg_url)
+        self.limiter: SharedRateLimiter | _LocalLimiter = (
+            SharedRateLimiter(self.db.fetchone)
+            if settings.shared_rate_limit
+            else _LocalLimiter(RateLimiter())
+        )
         self._retention_ms = settings.retention_ms
         self.metrics = _Metrics()
 
@@ -166,11 +177,13 @@ class Gateway:
         body = await read_body(
             request.headers, request.stream(), limit=principal.max_body_bytes, gzip=bool(enc)
         )
+        # a workspace over its limit is refused before its batch costs any validation
+        self.limiter.check(principal.workspace_id)
         bounds = self._bounds(principal, p)
-        points = lineproto.count_points(body, bounds)
+        points = await _offload(len(body), lineproto.count_points, body, bounds)
         if points == 0:
             return Response(status_code=204)
-        self.limiter.take(
+        await self.limiter.take(
             principal.workspace_id, points, rate=principal.points_per_second, burst=principal.burst
         )
         received = now_ms()
@@ -221,11 +234,12 @@ class Gateway:
         )
         if not body:
             raise BadRequest("empty remote_write body")
+        self.limiter.check(principal.workspace_id)
         bounds = self._bounds(principal, "ms")
-        samples = promrw.count_samples(promrw.decompress(body, principal.max_body_bytes), bounds)
+        samples = await _offload(len(body), _count_promrw, body, principal.max_body_bytes, bounds)
         if samples == 0:
             return Response(status_code=204)
-        self.limiter.take(
+        await self.limiter.take(
             principal.workspace_id, samples, rate=principal.points_per_second, burst=principal.burst
         )
         batch = Batch(
@@ -238,6 +252,63 @@ class Gateway:
         )
         await self._produce([batch], "promrw", samples)
         return Response(status_code=204)
+
+    async def write_otlp(self, request: Request) -> Response:
+        """POST /v1/metrics: OpenTelemetry metrics over OTLP/HTTP (protobuf or JSON, gzip).
+        200 with an ExportMetricsServiceResponse, carrying partial_success when some data
+        points were refused; 400 when none is left."""
+        principal = await self._principal(request)
+        enc = content_encoding(request.headers, allowed=("", "gzip", "x-gzip"))
+        encoding = otlp.encoding_of(request.headers.get("content-type"))
+        body = await read_body(
+            request.headers, request.stream(), limit=principal.max_body_bytes, gzip=bool(enc)
+        )
+        self.limiter.check(principal.workspace_id)
+        req, checked = await _offload(
+            len(body), _decode_otlp, body, encoding, self._bounds(principal, "ns")
+        )
+        if checked.accepted == 0:
+            if checked.rejected:
+                raise BadRequest(
+                    f"{checked.first_error} ({checked.rejected} data points refused, none left)"
+                )
+            return self._otlp_answer(encoding)
+        await self.limiter.take(
+            principal.workspace_id,
+            checked.accepted,
+            rate=principal.points_per_second,
+            burst=principal.burst,
+        )
+        max_bytes = self.settings.kafka_max_record_bytes
+        if encoding == "protobuf" and not checked.changed and len(body) <= max_bytes:
+            parts = [(body, checked.accepted)]
+        else:
+            parts = otlp.split(req, max_bytes)
+        received = now_ms()
+        batches = [
+            Batch(
+                workspace=principal.workspace_id,
+                format="otlp",
+                value=value,
+                points=points,
+                received_at_ms=received,
+                max_active_series=principal.active_series,
+            )
+            for value, points in parts
+        ]
+        await self._produce(batches, "otlp", checked.accepted)
+        if checked.rejected:
+            return self._otlp_answer(
+                encoding,
+                checked.rejected,
+                f"{checked.rejected} data points refused; the first: {checked.first_error}",
+            )
+        return self._otlp_answer(encoding)
+
+    @staticmethod
+    def _otlp_answer(encoding: otlp.Encoding, rejected: int = 0, message: str = "") -> Response:
+        media = otlp.JSON if encoding == "json" else otlp.PROTOBUF
+        return Response(otlp.response(encoding, rejected, message), media_type=media)
 
     async def query(self, request: Request) -> Response:
         """GET|POST /query: InfluxDB 1.x clients (Telegraf) create their database first;
@@ -304,6 +375,41 @@ class Gateway:
 
 Handler = Callable[[Request], Awaitable[Response]]
 
+_T = TypeVar("_T")
+
+
+async def _offload(size: int, fn: Callable[..., _T], *args: object) -> _T:
+    """Run CPU-heavy validation of a large body on a worker thread: the event loop keeps
+    answering other writes (and health checks) meanwhile."""
+    if size > OFFLOAD_BYTES:
+        return await asyncio.to_thread(fn, *args)
+    return fn(*args)
+
+
+def _count_promrw(body: bytes, max_bytes: int, bounds: lineproto.TimeBounds) -> int:
+    return promrw.count_samples(promrw.decompress(body, max_bytes), bounds)
+
+
+def _decode_otlp(
+    body: bytes, encoding: otlp.Encoding, bounds: lineproto.TimeBounds
+) -> tuple[ExportMetricsServiceRequest, otlp.Checked]:
+    req = otlp.decode(body, encoding)
+    return req, otlp.check(req, bounds)
+
+
+class _LocalLimiter:
+    """The per-process bucket behind the shared limiter's interface
+    (``VIGIL_SHARED_RATE_LIMIT=false``)."""
+
+    def __init__(self, limiter: RateLimiter) -> None:
+        self._limiter = limiter
+
+    def check(self, workspace: str) -> None:
+        pass
+
+    async def take(self, workspace: str, points: int, *, rate: float, burst: float) -> None:
+        self._limiter.take(workspace, points, rate=rate, burst=burst)
+
 
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the gateway application (uvicorn ``--factory`` entry point)."""
@@ -352,6 +458,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         with contextlib.suppress(asyncio.CancelledError):
             await usage  # its last flush
         await resolver.close()
+        await gw.db.close()
         await asyncio.to_thread(producer.close)
 
     routes = [
@@ -359,6 +466,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/write", wrap("/write", gw.write_v1), methods=["POST"]),
         Route("/api/v2/write", wrap("/api/v2/write", gw.write_v2), methods=["POST"]),
         Route("/api/v1/write", wrap("/api/v1/write", gw.write_promrw), methods=["POST"]),
+        Route("/v1/metrics", wrap("/v1/metrics", gw.write_otlp), methods=["POST"]),
         Route("/query", wrap("/query", gw.query), methods=["GET", "POST"]),
         Route("/ping", gw.ping, methods=["GET", "HEAD"]),
         Route("/health", gw.health, methods=["GET"]),

@@ -1,18 +1,23 @@
 """Reading request bodies within the workspace's size limit, gzip included.
 
 The limit applies to the bytes on the wire (checked as they stream in, so a chunked body
-with no Content-Length is cut off too) and again to the decompressed bytes, so a gzip bomb
-stops at the limit instead of filling memory.
+with no Content-Length is cut off too) and again to the decompressed bytes, while they are
+decompressed: zlib is asked for at most the limit plus one byte, so a gzip bomb stops there
+instead of filling memory (a 1 GiB bomb costs the gateway the limit, not a gigabyte).
+Bodies over ``OFFLOAD_BYTES`` are decompressed on a worker thread, off the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import zlib
 from collections.abc import AsyncIterator, Mapping
 
 from vigil_ingest.common.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType
 
 _GZIP = ("gzip", "x-gzip")
+# bodies larger than this are decompressed (and validated, see app.py) on a worker thread
+OFFLOAD_BYTES = 64 * 1024
 _IDENTITY = ("", "identity")
 
 
@@ -81,17 +86,23 @@ async def read_body(
             raise BadRequest(f"invalid Content-Length {declared!r}") from None
     size = 0
     chunks: list[bytes] = []
-    reader = GzipLimitReader(limit) if gzip else None
     async for chunk in stream:
         if not chunk:
             continue
         size += len(chunk)
         if size > limit:
             raise _too_large("body", limit)
-        if reader is not None:
-            reader.feed(chunk)
-        else:
-            chunks.append(chunk)
-    if reader is not None:
-        return reader.finish()
-    return b"".join(chunks)
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not gzip:
+        return raw
+    if len(raw) > OFFLOAD_BYTES:
+        return await asyncio.to_thread(gunzip, raw, limit)
+    return gunzip(raw, limit)
+
+
+def gunzip(raw: bytes, limit: int) -> bytes:
+    """Decompress a gzip body (multi-member too); PayloadTooLarge past ``limit`` bytes."""
+    reader = GzipLimitReader(limit)
+    reader.feed(raw)
+    return reader.finish()

@@ -28,6 +28,7 @@ import (
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/bytesutil"
 
 	"vigil/storage/lib/dql"
+	"vigil/storage/lib/dql/parser"
 )
 
 // Limits are the per-workspace limits of one request, set by trusted callers. Zero values
@@ -63,6 +64,8 @@ type queryRequest struct {
 	QType string `json:"qtype"`
 	// Step is the resolution of a "promql" query, such as "1m"; by default about 360 points.
 	Step string `json:"step"`
+	// Interval buckets a DQL statement written without an interval, such as "5m".
+	Interval string `json:"interval"`
 }
 
 type rawRequest struct {
@@ -104,29 +107,29 @@ func HandleQueryRaw(w http.ResponseWriter, r *http.Request, src dql.Source, lim 
 	}()
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeError(w, http.StatusMethodNotAllowed, errorBody{ErrorCode: dql.CodeInvalidArgument, Message: fmt.Sprintf("method %s is not allowed; use POST", r.Method)})
+		writeError(w, http.StatusMethodNotAllowed, errorBody{ErrorCode: parser.CodeInvalidArgument, Message: fmt.Sprintf("method %s is not allowed; use POST", r.Method)})
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 	if err != nil {
-		writeError(w, http.StatusBadRequest, errorBody{ErrorCode: dql.CodeInvalidArgument, Message: "cannot read the request body: " + err.Error()})
+		writeError(w, http.StatusBadRequest, errorBody{ErrorCode: parser.CodeInvalidArgument, Message: "cannot read the request body: " + err.Error()})
 		return
 	}
 	if len(body) > maxBodyBytes {
-		writeError(w, http.StatusRequestEntityTooLarge, errorBody{ErrorCode: dql.CodeInvalidArgument, Message: fmt.Sprintf("request body is larger than %d bytes", maxBodyBytes)})
+		writeError(w, http.StatusRequestEntityTooLarge, errorBody{ErrorCode: parser.CodeInvalidArgument, Message: fmt.Sprintf("request body is larger than %d bytes", maxBodyBytes)})
 		return
 	}
 	var req rawRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest, errorBody{ErrorCode: dql.CodeInvalidArgument, Message: "invalid JSON request body: " + err.Error()})
+		writeError(w, http.StatusBadRequest, errorBody{ErrorCode: parser.CodeInvalidArgument, Message: "invalid JSON request body: " + err.Error()})
 		return
 	}
 	if len(req.Queries) == 0 {
-		writeError(w, http.StatusBadRequest, errorBody{ErrorCode: dql.CodeInvalidArgument, Message: `"queries" must hold at least one query`})
+		writeError(w, http.StatusBadRequest, errorBody{ErrorCode: parser.CodeInvalidArgument, Message: `"queries" must hold at least one query`})
 		return
 	}
 	if len(req.Queries) > maxQueries {
-		writeError(w, http.StatusBadRequest, errorBody{ErrorCode: dql.CodeInvalidArgument, Message: fmt.Sprintf(`"queries" holds %d queries; the maximum is %d`, len(req.Queries), maxQueries)})
+		writeError(w, http.StatusBadRequest, errorBody{ErrorCode: parser.CodeInvalidArgument, Message: fmt.Sprintf(`"queries" holds %d queries; the maximum is %d`, len(req.Queries), maxQueries)})
 		return
 	}
 	now := time.Now().UnixMilli()
@@ -200,7 +203,7 @@ func runQueries(ctx context.Context, src dql.Source, lim Limits, req rawRequest,
 func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest, now int64, explain bool) (content, error) {
 	start := time.Now()
 	if q.Query == "" {
-		return content{}, &dql.Error{Code: dql.CodeParseError, Msg: `"query" is empty`, Pos: -1, End: -1}
+		return content{}, &parser.Error{Code: parser.CodeParseError, Msg: `"query" is empty`, Pos: -1, End: -1}
 	}
 	opts := dql.Options{
 		Now:           now,
@@ -218,6 +221,13 @@ func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest
 	if lim.Retention > 0 {
 		opts.NotBefore = now - lim.Retention.Milliseconds()
 	}
+	if q.Interval != "" {
+		ms, err := parser.ParseDuration(q.Interval)
+		if err != nil || ms <= 0 {
+			return content{}, invalid("interval: invalid duration %q", q.Interval)
+		}
+		opts.Interval = ms
+	}
 	if q.MaxPoint < 0 {
 		return content{}, invalid("max_point must not be negative, got %d", q.MaxPoint)
 	}
@@ -231,7 +241,7 @@ func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest
 		return content{}, invalid("time_range takes [start_ms] or [start_ms, end_ms], got %d elements", len(q.TimeRange))
 	}
 	if q.MaxDuration != "" {
-		ms, err := dql.ParseDuration(q.MaxDuration)
+		ms, err := parser.ParseDuration(q.MaxDuration)
 		if err != nil || ms <= 0 {
 			return content{}, invalid("max_duration: invalid duration %q", q.MaxDuration)
 		}
@@ -242,7 +252,7 @@ func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest
 	}
 	timeout := lim.Timeout // the request's context also ends at the workspace's deadline
 	if q.Timeout != "" {
-		ms, err := dql.ParseDuration(q.Timeout)
+		ms, err := parser.ParseDuration(q.Timeout)
 		if err != nil || ms <= 0 {
 			return content{}, invalid("timeout: invalid duration %q", q.Timeout)
 		}
@@ -267,7 +277,7 @@ func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest
 		}
 		var step int64
 		if q.Step != "" {
-			if step, err = dql.ParseDuration(q.Step); err != nil || step <= 0 {
+			if step, err = parser.ParseDuration(q.Step); err != nil || step <= 0 {
 				return content{}, invalid("step: invalid duration %q", q.Step)
 			}
 		}
@@ -276,7 +286,7 @@ func runQuery(parent context.Context, src dql.Source, lim Limits, q queryRequest
 		return content{}, invalid(`qtype must be "dql" or "promql", got %q`, q.QType)
 	}
 	if err != nil {
-		if e, ok := dql.AsError(err); ok && e.Code == dql.CodeTimeout {
+		if e, ok := parser.AsError(err); ok && e.Code == dql.CodeTimeout {
 			e.Msg = fmt.Sprintf("query exceeded the timeout of %s", timeout)
 		}
 		return content{}, err
@@ -301,7 +311,7 @@ func override(v *int64) *int64 {
 }
 
 func invalid(format string, args ...any) error {
-	return &dql.Error{Code: dql.CodeInvalidArgument, Msg: fmt.Sprintf(format, args...), Pos: -1, End: -1}
+	return &parser.Error{Code: parser.CodeInvalidArgument, Msg: fmt.Sprintf(format, args...), Pos: -1, End: -1}
 }
 
 // errorResponse maps an error to its HTTP status and body: 504 for timeouts, 500 for
@@ -313,7 +323,7 @@ func errorResponse(err error) (int, errorBody) {
 	if errors.Is(err, errInternal) {
 		return http.StatusInternalServerError, errorBody{ErrorCode: "dql.internal_error", Message: err.Error()}
 	}
-	e, ok := dql.AsError(err)
+	e, ok := parser.AsError(err)
 	if !ok {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return http.StatusGatewayTimeout, errorBody{ErrorCode: dql.CodeTimeout, Message: err.Error()}

@@ -15,6 +15,7 @@ import (
 
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 const t0 = dqltest.T0
@@ -81,6 +82,11 @@ func TestHandleQueryRawSuccess(t *testing.T) {
 	// max_point widens the interval: 180 s / 2 points = 90 s buckets (T0 is a multiple of 90 s).
 	f(`{"queries":[{"query":"M::cpu:(count(user) AS c) {host='a'} [1699999200000:1699999380000:30s]","max_point":2}]}`,
 		wrap(`[{"columns":["time","c"],"name":"cpu","values":[[1699999200000,3],[1699999290000,3]]}]`))
+	// interval buckets a statement written without one; a written interval is kept.
+	f(`{"queries":[{"query":"M::cpu:(count(user) AS c) {host='a'} [1699999200000:1699999380000]","interval":"90s"}]}`,
+		wrap(`[{"columns":["time","c"],"name":"cpu","values":[[1699999200000,3],[1699999290000,3]]}]`))
+	f(`{"queries":[{"query":"M::cpu:(count(user) AS c) {host='a'} [1699999200000:1699999380000:3m]","interval":"90s"}]}`,
+		wrap(`[{"columns":["time","c"],"name":"cpu","values":[[1699999200000,6]]}]`))
 	// MetricsQL pass-through.
 	code, got := post(t, dqltest.ExampleE(), Limits{}, `{"queries":[{"qtype":"promql","query":"sum(max_over_time({__measurement__=\"cpu\",__field__=\"user\"}[1m]))","time_range":[1699999200000,1699999320000],"step":"1m"}]}`)
 	if want := `{"content":[{"cost":"X","query_type":"promql","raw_query":"","series":[{"columns":["time","value"],"name":"","values":[[1699999200000,11],[1699999260000,33],[1699999320000,55]]}]}]}`; code != 200 || stripCost(t, got) != want {
@@ -157,12 +163,13 @@ func (b blockingSource) LabelNames(ctx context.Context, _ [][]metricsql.LabelFil
 	return nil, ctx.Err()
 }
 
-// slowSource takes 40 ms to list label names.
+// slowSource takes 400 ms to list label names: long enough that a loaded machine's
+// scheduling delays stay well inside the margins of the timeout test below.
 type slowSource struct{ *dqltest.Source }
 
 func (s slowSource) LabelNames(ctx context.Context, fss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
 	select {
-	case <-time.After(40 * time.Millisecond):
+	case <-time.After(400 * time.Millisecond):
 		return s.Source.LabelNames(ctx, fss, start, end, limit)
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -191,45 +198,48 @@ func TestHandleQueryRawErrors(t *testing.T) {
 			t.Fatalf("%s:\ngot  %s\nwant code %s, message containing %q", body, got, wantCode, wantMsg)
 		}
 	}
-	f(nil, Limits{}, `{`, 400, dql.CodeInvalidArgument, "invalid JSON request body")
-	f(nil, Limits{}, `{"queries":[]}`, 400, dql.CodeInvalidArgument, `"queries" must hold at least one query`)
-	f(nil, Limits{}, `{"queries":[{"query":""}]}`, 400, dql.CodeParseError, `"query" is empty`)
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [1699999200000:1699999290000] {host='a'}"}]}`, 400, dql.CodeParseError,
+	f(nil, Limits{}, `{`, 400, parser.CodeInvalidArgument, "invalid JSON request body")
+	f(nil, Limits{}, `{"queries":[]}`, 400, parser.CodeInvalidArgument, `"queries" must hold at least one query`)
+	f(nil, Limits{}, `{"queries":[{"query":""}]}`, 400, parser.CodeParseError, `"query" is empty`)
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [1699999200000:1699999290000] {host='a'}"}]}`, 400, parser.CodeParseError,
 		"line 1:45: filter clause out of order: it must come before the time expression clause")
-	f(nil, Limits{}, `{"queries":[{"query":"L::cpu"}]}`, 400, dql.CodeUnsupportedNamespce, `namespace "L" is not supported`)
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) {__name__='x'}"}]}`, 400, dql.CodeForbiddenLabel, `label "__name__" may not be used`)
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","conditions":"vigil_workspace = 'other'"}]}`, 400, dql.CodeForbiddenLabel, `label "vigil_workspace" may not be used in conditions`)
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","conditions":"host = "}]}`, 400, dql.CodeParseError, "conditions: line 1:8: unexpected end of query, expected an expression")
+	f(nil, Limits{}, `{"queries":[{"query":"L::cpu"}]}`, 400, parser.CodeUnsupportedNamespce, `namespace "L" is not supported`)
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) {__name__='x'}"}]}`, 400, parser.CodeForbiddenLabel, `label "__name__" may not be used`)
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","conditions":"vigil_workspace = 'other'"}]}`, 400, parser.CodeForbiddenLabel, `label "vigil_workspace" may not be used in conditions`)
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","conditions":"host = "}]}`, 400, parser.CodeParseError, "conditions: line 1:8: unexpected end of query, expected an expression")
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [2y]"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 8760h0m0s")
 	f(nil, Limits{MaxDuration: time.Hour}, `{"queries":[{"query":"M::cpu:(user) [2h]"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 1h0m0s")
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [2h]","max_duration":"1h"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 1h0m0s")
 	// a span of centuries overflows nanoseconds: still too large
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","time_range":[1700000000000,18446744073710],"max_duration":"10m"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 10m")
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [1700000000000:18446744073710]","max_duration":"10m"}]}`, 400, dql.CodeTimeRangeTooLarge, "longer than the maximum 10m")
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [2h]","max_duration":"soon"}]}`, 400, dql.CodeInvalidArgument, `max_duration: invalid duration "soon"`)
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user) [2h]","max_duration":"soon"}]}`, 400, parser.CodeInvalidArgument, `max_duration: invalid duration "soon"`)
 	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(avg(user)) [1d::1s]"}]}`, 400, dql.CodeTooManyPoints, "buckets of 1s in 24h0m0s is more than the maximum 10000 per series")
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","limit":20000}]}`, 400, dql.CodeLimitTooLarge, "LIMIT 20000 is larger than the maximum 10000")
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","limit":-1}]}`, 400, dql.CodeInvalidArgument, "limit must not be negative")
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","limit":20000}]}`, 400, parser.CodeLimitTooLarge, "LIMIT 20000 is larger than the maximum 10000")
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)","limit":-1}]}`, 400, parser.CodeInvalidArgument, "limit must not be negative")
 	f(nil, Limits{MaxSeries: 1}, `{"queries":[{"query":"M::cpu:(user) [1699999200000:1699999290000]"}]}`, 400, dql.CodeTooManySeries, "more than 1 series")
 	f(nil, Limits{MaxPoints: 5}, `{"queries":[{"query":"M::cpu:(user) [1699999200000:1699999290000]"}]}`, 400, dql.CodeTooManyPoints, "reads 6 samples, more than the maximum 5")
 	f(blockingSource{dqltest.ExampleE()}, Limits{}, `{"queries":[{"query":"M::cpu:(user)","timeout":"20ms"}]}`, 504, dql.CodeTimeout, "query exceeded the timeout of 20ms")
 	f(blockingSource{dqltest.ExampleE()}, Limits{Timeout: 20 * time.Millisecond}, `{"queries":[{"query":"M::cpu:(user)","timeout":"1h"}]}`, 504, dql.CodeTimeout, "timeout of 20ms")
 	// The workspace's timeout bounds the whole request, not each query: with one query per
-	// CPU at a time, the queries after the first CPU-count need a second 40 ms round.
+	// CPU at a time, the queries after the first CPU-count need a second 400 ms round,
+	// which ends at 800 ms, past the 600 ms timeout; the first round ends 200 ms before it.
 	procs := runtime.GOMAXPROCS(0)
 	slow := make([]string, 2*procs)
 	for i := range slow {
 		slow[i] = `{"query":"M::cpu:(user)"}`
 	}
-	f(slowSource{dqltest.ExampleE()}, Limits{Timeout: 60 * time.Millisecond}, `{"queries":[`+strings.Join(slow, ",")+`]}`, 504, dql.CodeTimeout,
-		fmt.Sprintf("query %d: query exceeded the timeout of 60ms", procs+1))
+	f(slowSource{dqltest.ExampleE()}, Limits{Timeout: 600 * time.Millisecond}, `{"queries":[`+strings.Join(slow, ",")+`]}`, 504, dql.CodeTimeout,
+		fmt.Sprintf("query %d: query exceeded the timeout of 600ms", procs+1))
 	// The first failing query, by position, is the one reported.
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(a(user))"},{"query":"M::cpu:(b(user))"}]}`, 400, dql.CodeUnknownFunction, "query 2: line 1:9: unknown function a()")
-	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(nosuch(user))"}]}`, 400, dql.CodeUnknownFunction, "query 2: line 1:9: unknown function nosuch()")
-	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"sql"}]}`, 400, dql.CodeInvalidArgument, `qtype must be "dql" or "promql", got "sql"`)
-	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"promql","step":"-1m"}]}`, 400, dql.CodeInvalidArgument, `step: invalid duration "-1m"`)
-	f(nil, Limits{}, `{"queries":[{"query":"sum(x)","qtype":"promql","conditions":"host = 'a'"}]}`, 400, dql.CodeInvalidArgument, `conditions cannot be combined with qtype "promql"; use DQL to apply them`)
-	f(nil, Limits{}, `{"queries":[{"query":"x{vigil_workspace=\"b\"}","qtype":"promql"}]}`, 400, dql.CodeForbiddenLabel, `label "vigil_workspace" may not be used`)
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(a(user))"},{"query":"M::cpu:(b(user))"}]}`, 400, parser.CodeUnknownFunction, "query 2: line 1:9: unknown function a()")
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(user)"},{"query":"M::cpu:(nosuch(user))"}]}`, 400, parser.CodeUnknownFunction, "query 2: line 1:9: unknown function nosuch()")
+	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"sql"}]}`, 400, parser.CodeInvalidArgument, `qtype must be "dql" or "promql", got "sql"`)
+	f(nil, Limits{}, `{"queries":[{"query":"x","qtype":"promql","step":"-1m"}]}`, 400, parser.CodeInvalidArgument, `step: invalid duration "-1m"`)
+	f(nil, Limits{}, `{"queries":[{"query":"M::cpu:(count(user))","interval":"0s"}]}`, 400, parser.CodeInvalidArgument, `interval: invalid duration "0s"`)
+	f(nil, Limits{}, `{"queries":[{"query":"sum(x)","qtype":"promql","conditions":"host = 'a'"}]}`, 400, parser.CodeInvalidArgument, `conditions cannot be combined with qtype "promql"; use DQL to apply them`)
+	f(nil, Limits{}, `{"queries":[{"query":"x{vigil_workspace=\"b\"}","qtype":"promql"}]}`, 400, parser.CodeForbiddenLabel, `label "vigil_workspace" may not be used`)
+
 	bad := dqltest.ExampleE()
 	bad.Err = fmt.Errorf("vmselect is down")
 	f(bad, Limits{}, `{"queries":[{"query":"M::cpu:(user)"}]}`, 500, dql.CodeStorageError, "vmselect is down")

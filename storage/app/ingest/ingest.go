@@ -267,7 +267,7 @@ func addRows(mrs []storage.MetricRow) error {
 	if len(mrs) == 0 {
 		return nil
 	}
-	if err := vmstorage.AddRows(mrs); err != nil {
+	if err := vmstorage.VMInsertAPI.WriteRows(mrs); err != nil {
 		return apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot store %d samples: %s", len(mrs), err)
 	}
 	rowsWritten.Add(len(mrs))
@@ -333,11 +333,6 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		return apierror.New(http.StatusUnsupportedMediaType, apierror.TypeUnsupportedMediaType,
 			"unsupported Content-Encoding %q; remote_write 1.0 bodies must be snappy-compressed", ce)
 	}
-	maxSeries, err := maxActiveSeries(r)
-	if err != nil {
-		batchesError.Inc()
-		return err
-	}
 	bb := bodyPool.Get()
 	defer bodyPool.Put(bb)
 	if err := readLimited(bb, r.Body); err != nil {
@@ -350,6 +345,17 @@ func PromRWHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 		return err
 	}
 	samples, err := PromRWRows(tss, ws, time.Now().UnixMilli())
+	if err != nil {
+		batchesError.Inc()
+		return err
+	}
+	return writeSamples(w, r, ws, samples)
+}
+
+// writeSamples stores a validated batch of workspace ws, within the active series limit the
+// request carries, in the embedded storage or through the sink, and answers 204.
+func writeSamples(w http.ResponseWriter, r *http.Request, ws string, samples []Sample) error {
+	maxSeries, err := maxActiveSeries(r)
 	if err != nil {
 		batchesError.Inc()
 		return err

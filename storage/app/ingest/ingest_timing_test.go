@@ -34,7 +34,7 @@ func agentBody() []byte {
 }
 
 // BenchmarkLineWrite measures what the embedded write path adds per sample before
-// vmstorage.AddRows: parsing, validation and the raw metric names.
+// vmstorage.VMInsertAPI.WriteRows: parsing, validation and the raw metric names.
 func BenchmarkLineWrite(b *testing.B) {
 	body := string(agentBody())
 	rb := getRowsBuilder()

@@ -144,7 +144,7 @@ func (sb *samplesBuilder) field(measurement, field string, value float64) {
 	sb.samples = append(sb.samples, Sample{Labels: labels, Timestamp: sb.ts, Value: value})
 }
 
-// rowsBuilder turns a batch into the rows of vmstorage.AddRows, the way VictoriaMetrics'
+// rowsBuilder turns a batch into the rows of vmstorage.VMInsertAPI.WriteRows, the way VictoriaMetrics'
 // influx handler does: the tags of a line are marshaled once, and each field's row is that
 // prefix plus its own three labels. Builders are pooled, so a write allocates almost nothing.
 type rowsBuilder struct {

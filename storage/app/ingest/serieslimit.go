@@ -105,9 +105,9 @@ func (a *activeSeries) add(h uint64) bool {
 }
 
 // reset starts a new window with limit max. The caller holds a.mu.
-func (a *activeSeries) reset(max int, now time.Time) {
+func (a *activeSeries) reset(limit int, now time.Time) {
 	a.drop()
-	a.max, a.start = max, now
+	a.max, a.start = limit, now
 	a.exact = map[uint64]struct{}{}
 }
 
@@ -154,7 +154,7 @@ var (
 
 // lockActive returns ws's active series under limit max, locked, in a window that is
 // current at now (a new one when the window passed or the limit changed).
-func lockActive(ws string, max int, now time.Time) *activeSeries {
+func lockActive(ws string, limit int, now time.Time) *activeSeries {
 	for {
 		activeMu.Lock()
 		a := activeByWS[ws]
@@ -168,8 +168,8 @@ func lockActive(ws string, max int, now time.Time) *activeSeries {
 			a.mu.Unlock()
 			continue
 		}
-		if a.max != max || now.Sub(a.start) >= *activeSeriesWindow {
-			a.reset(max, now)
+		if a.max != limit || now.Sub(a.start) >= *activeSeriesWindow {
+			a.reset(limit, now)
 		}
 		a.used = now
 		return a
@@ -280,11 +280,11 @@ func ForgetWorkspace(ws string) {
 
 // limitRows keeps the rows whose series ws may have under its limit of max active series
 // (0: all of them), in place, and returns them with how many were left out.
-func limitRows(ws string, max int, mrs []storage.MetricRow) ([]storage.MetricRow, int) {
-	if max <= 0 || len(mrs) == 0 {
+func limitRows(ws string, limit int, mrs []storage.MetricRow) ([]storage.MetricRow, int) {
+	if limit <= 0 || len(mrs) == 0 {
 		return mrs, 0
 	}
-	a := lockActive(ws, max, time.Now())
+	a := lockActive(ws, limit, time.Now())
 	kept := mrs[:0]
 	for _, mr := range mrs {
 		if a.add(xxhash.Sum64(mr.MetricNameRaw)) {
@@ -299,11 +299,11 @@ func limitRows(ws string, max int, mrs []storage.MetricRow) ([]storage.MetricRow
 }
 
 // limitSamples is limitRows for samples (remote_write, remote mode).
-func limitSamples(ws string, max int, samples []Sample) ([]Sample, int) {
-	if max <= 0 || len(samples) == 0 {
+func limitSamples(ws string, limit int, samples []Sample) ([]Sample, int) {
+	if limit <= 0 || len(samples) == 0 {
 		return samples, 0
 	}
-	a := lockActive(ws, max, time.Now())
+	a := lockActive(ws, limit, time.Now())
 	kept := samples[:0]
 	var buf []byte
 	for _, s := range samples {

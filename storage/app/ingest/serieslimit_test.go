@@ -51,8 +51,8 @@ func TestLimitRows(t *testing.T) {
 }
 
 // admitted counts the hashes from..to-1 that ws may write under max at now.
-func admitted(ws string, max int, now time.Time, from, to uint64) int {
-	a := lockActive(ws, max, now)
+func admitted(ws string, limit int, now time.Time, from, to uint64) int {
+	a := lockActive(ws, limit, now)
 	defer a.mu.Unlock()
 	n := 0
 	for h := from; h < to; h++ {

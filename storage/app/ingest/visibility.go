@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmstorage"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/logger"
 )
 
 var visibilityInterval = flag.Duration("ingest.visibilityInterval", 500*time.Millisecond, "How soon written samples and new series become searchable. "+
@@ -30,6 +31,10 @@ func StartVisibilityFlusher() {
 	if *visibilityInterval <= 0 {
 		return
 	}
+	s, err := checkStorageInternals()
+	if err != nil {
+		logger.Fatalf("BUG: -ingest.visibilityInterval cannot refresh VictoriaMetrics' tag-filter caches: %s", err)
+	}
 	flusherCh = make(chan struct{})
 	flusherWG.Add(1)
 	go func() {
@@ -43,16 +48,16 @@ func StartVisibilityFlusher() {
 				return
 			case <-t.C:
 				if written.Swap(false) {
-					vmstorage.WG.Add(1)
 					// read before the flush: series created meanwhile count at the next tick
-					n := seriesCreated(vmstorage.Storage)
-					vmstorage.Storage.DebugFlush()
+					n := seriesCreated(s)
+					vmstorage.DebugFlush()
 					if n != created {
 						// new series are searchable now; forget cached "no such series" answers
-						invalidateTagFiltersCache()
+						if err := invalidateTagFiltersCaches(s); err != nil {
+							logger.Panicf("BUG: %s", err)
+						}
 						created = n
 					}
-					vmstorage.WG.Done()
 					flushCount.Add(1)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	vminflux "github.com/VictoriaMetrics/VictoriaMetrics/app/vminsert/influx"
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmstorage"
@@ -46,7 +47,7 @@ func initStorage(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		vmstorage.Init(func([]storage.MetricRow) {})
+		vmstorage.Init(8, 10*time.Second, func([]storage.MetricRow) {})
 		protoparserutil.StartUnmarshalWorkers()
 	})
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/VictoriaMetrics/metricsql"
 
 	"vigil/storage/app/querylimits"
+	"vigil/storage/app/retention"
 	"vigil/storage/app/vmsource"
 	"vigil/storage/lib/apierror"
 	"vigil/storage/lib/dql"
@@ -101,14 +102,22 @@ func Handler(w http.ResponseWriter, r *http.Request, path, ws string) (bool, err
 }
 
 // scopeForm makes VictoriaMetrics' handlers enforce workspace ws: it drops every
-// caller-supplied extra filter and the trace switch, then adds the tenant filter.
+// caller-supplied extra filter and the trace switch, then adds the tenant filter. Both the
+// form and the URL's query are rewritten: VictoriaMetrics (since v1.143.0, v1.136.9 and
+// v1.122.22) reads extra_label and extra_filters from the URL's query first, and from the
+// form only when the URL has none.
 func scopeForm(r *http.Request, ws string, lim querylimits.Limits) {
+	query := r.URL.Query()
 	for _, k := range []string{"extra_label", "extra_filters", "extra_filters[]", "trace", "timeout"} {
 		r.Form.Del(k)
 		r.PostForm.Del(k)
+		query.Del(k)
 	}
-	r.Form.Set("extra_label", tenancy.Label+"="+ws)
+	tenant := tenancy.Label + "=" + ws
+	r.Form.Set("extra_label", tenant)
 	r.Form.Set("timeout", lim.Timeout.String())
+	query.Set("extra_label", tenant)
+	r.URL.RawQuery = query.Encode()
 }
 
 func checkTimeArgs(r *http.Request, names ...string) error {
@@ -145,7 +154,8 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 	if err := checkQueryLen("query", q); err != nil {
 		return err
 	}
-	if _, err := tenancy.ParseQuery(q); err != nil {
+	expr, err := tenancy.ParseQuery(q)
+	if err != nil {
 		return apierror.BadData("%s", err)
 	}
 	if err := checkTimeArgs(r, "time", "start", "end"); err != nil {
@@ -172,12 +182,19 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 				"the query has %d points per series; the max points limit is %d per query: shorten the range or raise the step",
 				(end-start)/step+1, lim.MaxPoints)
 		}
-		if err := startsWithinRetention(lim, start); err != nil {
-			return err
+		if lim.Retention > 0 {
+			step, _ := httputil.GetDuration(r, "step", defaultStep)
+			moved, err := retention.ClampRange(expr, start, end, max(step, 1), retention.Oldest(now, lim.Retention))
+			if err != nil {
+				return err
+			}
+			if moved != start {
+				setFormTime(r, "start", moved)
+			}
 		}
-	} else {
+	} else if lim.Retention > 0 {
 		at, _ := httputil.GetTime(r, "time", now)
-		if err := startsWithinRetention(lim, at); err != nil {
+		if err := retention.CheckInstant(expr, at, instantStep(r), retention.Oldest(now, lim.Retention)); err != nil {
 			return err
 		}
 	}
@@ -305,9 +322,9 @@ func StripQueryResponse(body []byte) ([]byte, int, error) {
 
 // spansMore reports whether [start, end] (milliseconds) is longer than max, counted in
 // milliseconds: a span of centuries in nanoseconds overflows.
-func spansMore(start, end int64, max time.Duration) bool {
+func spansMore(start, end int64, maxSpan time.Duration) bool {
 	span := end - start
-	return span < 0 && end > start || span > max.Milliseconds()
+	return span < 0 && end > start || span > maxSpan.Milliseconds()
 }
 
 // fmtSpan writes the span [start, end] (milliseconds) in whole hours, minutes and seconds.
@@ -367,19 +384,23 @@ func timeRange(r *http.Request) (int64, int64, error) {
 	return start, end, nil
 }
 
-// startsWithinRetention refuses a PromQL query evaluated from a time older than the
-// workspace's retention. Moving its start would not do: VictoriaMetrics looks back from
-// each evaluation time for the last sample, and would find the older ones.
-func startsWithinRetention(lim querylimits.Limits, start int64) error {
-	if lim.Retention <= 0 {
-		return nil
-	}
-	oldest := time.Now().UnixMilli() - lim.Retention.Milliseconds()
-	if start < oldest {
-		return apierror.BadData("the query starts at %s, before the workspace's retention starts (%s): start it there or later",
-			time.UnixMilli(start).UTC().Format(time.RFC3339), time.UnixMilli(oldest).UTC().Format(time.RFC3339))
-	}
-	return nil
+// defaultStep is VictoriaMetrics' step of a range query without one, and of an instant
+// query's `[1i]` windows and look-back.
+const defaultStep = 5 * 60 * 1000
+
+// instantStep is the step VictoriaMetrics evaluates an instant query with: the step argument,
+// else max_lookback, else 5 minutes; the largest of them, since a longer step only reads further
+// back.
+func instantStep(r *http.Request) int64 {
+	step, _ := httputil.GetDuration(r, "step", 0)
+	lookback, _ := httputil.GetDuration(r, "max_lookback", 0)
+	return max(step, lookback, defaultStep)
+}
+
+// setFormTime replaces a time argument of the request's form (milliseconds).
+func setFormTime(r *http.Request, name string, ms int64) {
+	r.PostForm.Del(name)
+	r.Form.Set(name, strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64))
 }
 
 // withinRetention returns start moved up to the oldest time the workspace's retention lets

@@ -1,7 +1,18 @@
 package promapi
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/searchutil"
+	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
+
+	"vigil/storage/app/querylimits"
+	"vigil/storage/lib/tenancy"
 )
 
 func TestStripQueryResponse(t *testing.T) {
@@ -42,4 +53,34 @@ func TestVMError(t *testing.T) {
 	f("the number of matching timeseries exceeds 300000", 422, "limit_exceeded")
 	f("cannot parse `start` arg", 400, "bad_data")
 	f("unknown func foo", 422, "execution")
+}
+
+// VictoriaMetrics reads extra_label and extra_filters from the URL's query before the form:
+// whatever a caller sends in either, the filters VictoriaMetrics sees are the workspace's alone.
+func TestScopeFormLeavesOnlyTheWorkspaceFilter(t *testing.T) {
+	f := func(target, body string) {
+		t.Helper()
+		r := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if err := r.ParseForm(); err != nil {
+			t.Fatal(err)
+		}
+		scopeForm(r, "ws-a", querylimits.Limits{Timeout: time.Second})
+		etfs, err := searchutil.GetExtraTagFilters(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := [][]storage.TagFilter{{{Key: []byte(tenancy.Label), Value: []byte("ws-a")}}}
+		if !reflect.DeepEqual(etfs, want) {
+			t.Fatalf("%s %s: extra filters %v; want only the workspace's", target, body, etfs)
+		}
+		if got := r.FormValue("trace"); got != "" {
+			t.Fatalf("%s %s: trace=%q survived", target, body, got)
+		}
+	}
+	f("/api/v1/query?query=up", "")
+	f("/api/v1/query?query=up&extra_label=vigil_workspace%3Dws-b", "")
+	f(`/api/v1/query?query=up&extra_filters[]={vigil_workspace="ws-b"}&extra_filters={a="b"}&trace=1`, "")
+	f("/api/v1/query", "query=up&extra_label=vigil_workspace%3Dws-b&extra_filters[]=%7Bvigil_workspace%3D%22ws-b%22%7D")
+	f("/api/v1/query?extra_label=vigil_workspace%3Dws-b", "query=up&extra_label=vigil_workspace%3Dws-c")
 }

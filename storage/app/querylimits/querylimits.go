@@ -27,6 +27,9 @@ const (
 	HeaderMaxDuration = "X-Vigil-Max-Duration"
 	HeaderMaxSeries   = "X-Vigil-Max-Series"
 	HeaderRetention   = "X-Vigil-Retention"
+	// HeaderMaxConcurrent is the workspace's concurrent queries limit: how many of its
+	// searches may run at once (app/fairqueue; capped by -search.maxConcurrentPerWorkspace).
+	HeaderMaxConcurrent = "X-Vigil-Max-Concurrent-Queries"
 )
 
 // Limits bound one query.
@@ -66,6 +69,12 @@ func FromRequest(r *http.Request) (Limits, error) {
 		return lim, err
 	}
 	return lim, nil
+}
+
+// MaxConcurrent returns the request's X-Vigil-Max-Concurrent-Queries (0 when absent: the
+// node's per-workspace cap applies), or a 400 error when it is malformed.
+func MaxConcurrent(r *http.Request) (int, error) {
+	return intHeader(r, HeaderMaxConcurrent, 0)
 }
 
 func durationHeader(r *http.Request, name string, def time.Duration) (time.Duration, error) {

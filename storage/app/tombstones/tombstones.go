@@ -91,8 +91,12 @@ func Open(p string) error {
 }
 
 // Write runs write, which stores data of workspace ws, unless ws was deleted or is being
-// deleted; then it returns a 410 error and write does not run.
+// deleted; then it returns a 410 error and write does not run. While ws is paused (Pause),
+// write waits.
 func Write(ws string, write func() error) error {
+	g := gateOf(ws)
+	g.RLock()
+	defer g.RUnlock()
 	s := shardOf(ws)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -101,6 +105,25 @@ func Write(ws string, write func() error) error {
 			"workspace %s was deleted; its data is no longer accepted", ws)
 	}
 	return write()
+}
+
+// gates make a workspace's writes wait while Pause runs. They are striped by workspace, so a
+// pause also holds the writes of the few workspaces that share its stripe, for as long.
+var gates [256]sync.RWMutex
+
+func gateOf(ws string) *sync.RWMutex {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(ws))
+	return &gates[h.Sum32()%uint32(len(gates))]
+}
+
+// Pause runs fn with the writes of workspace ws held: those already running finish first,
+// later ones wait until fn returns (they are not refused).
+func Pause(ws string, fn func() error) error {
+	g := gateOf(ws)
+	g.Lock()
+	defer g.Unlock()
+	return fn()
 }
 
 // Deleted reports whether workspace ws was deleted for good.

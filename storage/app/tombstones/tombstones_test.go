@@ -144,3 +144,34 @@ func TestMemoryOnlyListIsForgottenOnRestart(t *testing.T) {
 		t.Fatal("an in-memory list survived Open")
 	}
 }
+
+func TestPauseHoldsWritesUntilItReturns(t *testing.T) {
+	if err := Open(""); err != nil {
+		t.Fatal(err)
+	}
+	paused := make(chan struct{})
+	resume := make(chan struct{})
+	pauseDone := make(chan error)
+	go func() {
+		pauseDone <- Pause(ws, func() error { close(paused); <-resume; return nil })
+	}()
+	<-paused
+	wrote := make(chan struct{})
+	writeDone := make(chan error)
+	go func() {
+		writeDone <- Write(ws, func() error { close(wrote); return nil })
+	}()
+	select {
+	case <-wrote:
+		t.Fatal("a write ran while its workspace was paused")
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(resume)
+	if err := <-pauseDone; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-writeDone; err != nil {
+		t.Fatalf("the held write failed: %v; want it to run after the pause", err)
+	}
+	<-wrote
+}

@@ -2,18 +2,21 @@ package main
 
 import (
 	"net/http"
+	"time"
 
 	"vigil/storage/app/dqlapi"
 	"vigil/storage/app/querylimits"
+	"vigil/storage/app/retention"
 	"vigil/storage/app/vmsource"
 	"vigil/storage/lib/dql"
 )
 
-// newDQLSource returns the DQL source of workspace ws: the embedded storage unless remote
-// mode replaced it.
-var newDQLSource = func(ws string, maxSeries int) dql.Source {
+// newDQLSource returns the DQL source of workspace ws, reading nothing older than notBefore
+// (ms; 0: all): the embedded storage unless remote mode replaced it.
+var newDQLSource = func(ws string, maxSeries int, notBefore int64) dql.Source {
 	src := vmsource.New(ws)
 	src.MaxSeries = maxSeries
+	src.NotBefore = notBefore
 	return src
 }
 
@@ -23,7 +26,9 @@ func queryRawHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	if err != nil {
 		return err
 	}
-	dqlapi.HandleQueryRaw(w, r, newDQLSource(ws, lim.MaxSeries), dqlapi.Limits{
+	// The source keeps its reads within the retention whatever the DQL layer asks of it.
+	notBefore := retention.Oldest(time.Now().UnixMilli(), lim.Retention)
+	dqlapi.HandleQueryRaw(w, r, newDQLSource(ws, lim.MaxSeries, notBefore), dqlapi.Limits{
 		Timeout:     lim.Timeout,
 		MaxPoints:   lim.MaxPoints,
 		MaxDuration: lim.MaxDuration,

@@ -28,7 +28,6 @@ import (
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/flagutil"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/logger"
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/procutil"
-	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metrics"
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/klauspost/compress/gzip"
@@ -36,6 +35,7 @@ import (
 	"vigil/storage/app/ingest"
 	"vigil/storage/app/promapi"
 	"vigil/storage/app/remote"
+	"vigil/storage/app/retention"
 	"vigil/storage/app/tenancy"
 	"vigil/storage/app/tombstones"
 	"vigil/storage/app/workspaceapi"
@@ -46,15 +46,22 @@ import (
 var (
 	httpListenAddr = flag.String("httpListenAddr", "127.0.0.1:8482", "TCP address to listen for HTTP requests. "+
 		"Keep it on loopback or an internal network: vigil-storage serves only internal callers holding -tenancy.internalTokenFile's token")
-	minScrapeInterval = flag.Duration("dedup.minScrapeInterval", time.Millisecond, "Leave only the last sample in every series per discrete interval of this length. "+
-		"The default 1ms collapses replayed duplicates (same timestamp) to one sample without merging distinct points. "+
-		"See https://docs.victoriametrics.com/victoriametrics/single-server-victoriametrics/#deduplication")
-	inmemoryDataFlushInterval = flag.Duration("inmemoryDataFlushInterval", 5*time.Second, "The interval for guaranteed saving of in-memory data to disk. Minimum 1s")
-	pprofEnabled              = flag.Bool("pprof", false, "Serve Go's profiling endpoints at /debug/pprof/ (CPU profile, heap, goroutines) to holders of the internal token, "+
+	// VictoriaMetrics' own binary declares these two in its main package, which no program
+	// can import; vmstorage and vmselect take them as arguments. Same names and defaults.
+	maxConcurrentRequests = flag.Int("search.maxConcurrentRequests", min(cgroup.AvailableCPUs()*2, 16), "The maximum number of concurrent reads "+
+		"(Prometheus API, DQL, usage); the default is twice the CPUs, at most 16, as in VictoriaMetrics. "+
+		"Reads beyond it wait up to -search.maxQueueDuration, then get 429 with Retry-After")
+	maxQueueDuration = flag.Duration("search.maxQueueDuration", 10*time.Second, "The maximum time a read waits for a free slot when "+
+		"-search.maxConcurrentRequests are already running")
+	pprofEnabled = flag.Bool("pprof", false, "Serve Go's profiling endpoints at /debug/pprof/ (CPU profile, heap, goroutines) to holders of the internal token, "+
 		"for `go tool pprof` against a running node. Off by default")
 	deletedWorkspacesFile = flag.String("deletedWorkspacesFile", "", "File listing the deleted workspaces, one per line; their writes are refused with 410 Gone. "+
 		"Default: vigil-deleted-workspaces under -storageDataPath. In remote mode there is no default: set it, or the list is kept in memory only and forgotten on restart")
 )
+
+// dedupDefault is vigil-storage's default for vmstorage's -dedup.minScrapeInterval: 1ms
+// collapses replayed duplicates (same timestamp) to one sample without merging distinct points.
+const dedupDefault = "1ms"
 
 func main() {
 	// Same memory/GC trade-off as VictoriaMetrics' own binary; override with GOGC.
@@ -62,6 +69,7 @@ func main() {
 
 	flag.CommandLine.SetOutput(os.Stdout)
 	flag.Usage = usage
+	setDefault("dedup.minScrapeInterval", dedupDefault)
 	envflag.Parse()
 	buildinfo.Init()
 	logger.Init()
@@ -77,10 +85,8 @@ func main() {
 		useRemote()
 		logger.Infof("remote mode: writes go to -remote.vminsertURL, reads to -remote.vmselectURL; no local storage is opened")
 	} else {
-		storage.SetDedupInterval(*minScrapeInterval)
-		storage.SetDataFlushInterval(*inmemoryDataFlushInterval)
-		vmstorage.Init(promql.ResetRollupResultCacheIfNeeded)
-		vmselect.Init()
+		vmstorage.Init(*maxConcurrentRequests, *maxQueueDuration, promql.ResetRollupResultCacheIfNeeded)
+		vmselect.Init(*maxConcurrentRequests, *maxQueueDuration)
 		ingest.StartVisibilityFlusher()
 		ingest.SetRetention(retentionPeriod())
 	}
@@ -132,7 +138,7 @@ func main() {
 func openTombstones(isRemote bool) {
 	p := *deletedWorkspacesFile
 	if p == "" && !isRemote {
-		p = filepath.Join(*vmstorage.DataPath, "vigil-deleted-workspaces")
+		p = filepath.Join(vmstorage.DataPath(), "vigil-deleted-workspaces")
 	}
 	if p == "" {
 		logger.Warnf("-deletedWorkspacesFile is not set: deleted workspaces are refused writes only until vigil-storage restarts")
@@ -154,10 +160,15 @@ func useRemote() {
 		Query: remote.Query,
 	})
 	workspaceapi.NewAdmin = func(ws string) workspaceapi.Admin { return remote.NewSource(ws) }
-	workspaceapi.BytesPerSample = remote.BytesPerSample
-	newDQLSource = func(ws string, maxSeries int) dql.Source {
+	workspaceapi.DeleteOlder = func(context.Context, string, int64, int64) (retention.Deleted, error) {
+		return retention.Deleted{}, apierror.New(http.StatusNotImplemented, apierror.TypeUnavailable,
+			"remote mode cannot delete points older than a workspace's retention: VictoriaMetrics deletes whole series only; "+
+				"give the cluster a -retentionPeriod (or, in VictoriaMetrics Enterprise, a -retentionFilter per tenant); queries still read nothing older")
+	}
+	newDQLSource = func(ws string, maxSeries int, notBefore int64) dql.Source {
 		src := remote.NewSource(ws)
 		src.MaxSeries = maxSeries
+		src.NotBefore = notBefore
 		return src
 	}
 }
@@ -167,10 +178,12 @@ func useRemote() {
 var routes = map[string]func(http.ResponseWriter, *http.Request, string) error{
 	"/internal/v1/write/line":          ingest.LineHandler,
 	"/internal/v1/write/promrw":        ingest.PromRWHandler,
+	"/internal/v1/write/otlp":          ingest.OTLPHandler,
 	"/internal/v1/workspace":           workspaceapi.DeleteHandler,
 	"/internal/v1/usage":               workspaceapi.UsageHandler,
 	"/internal/v1/usage/active_series": workspaceapi.ActiveSeriesHandler,
 	"/internal/v1/usage/storage":       workspaceapi.StorageHandler,
+	"/internal/v1/retention":           workspaceapi.RetentionHandler,
 	"/v1/query/raw":                    queryRawHandler,
 }
 
@@ -220,7 +233,7 @@ func requestHandler(w http.ResponseWriter, r *http.Request) {
 func healthHandler(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	resp := map[string]string{"status": "ok", "version": buildinfo.Version}
-	if vmstorage.Storage != nil && vmstorage.Storage.IsReadOnly() {
+	if vmstorage.VMInsertAPI != nil && vmstorage.VMInsertAPI.IsReadOnly() {
 		resp["status"] = "degraded"
 		resp["error"] = "the storage is read-only: free disk space is below -storage.minFreeDiskSpaceBytes"
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -250,10 +263,11 @@ func handle(w http.ResponseWriter, r *http.Request, path string) error {
 		return err
 	}
 	if isRead(path) {
-		if err := acquireReadSlot(w, r); err != nil {
+		t, err := acquireReadSlot(w, r, ws)
+		if err != nil {
 			return err
 		}
-		defer releaseReadSlot()
+		defer releaseReadSlot(t)
 	}
 	if ok {
 		return h(w, r, ws)
@@ -282,6 +296,18 @@ func servePprof(w http.ResponseWriter, r *http.Request, path string) {
 	default:
 		pprof.Index(w, r)
 	}
+}
+
+// setDefault changes the default of a flag another package declares, before parsing.
+func setDefault(name, value string) {
+	f := flag.Lookup(name)
+	if f == nil {
+		logger.Panicf("BUG: no flag -%s to set the default of", name)
+	}
+	if err := f.Value.Set(value); err != nil {
+		logger.Panicf("BUG: default -%s=%s: %s", name, value, err)
+	}
+	f.DefValue = value
 }
 
 // retentionPeriod returns vmstorage's -retentionPeriod.

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +25,8 @@ import (
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metricsql"
 
+	"vigil/storage/app/ingest"
+	"vigil/storage/app/retention"
 	"vigil/storage/app/tenancy"
 	"vigil/storage/lib/apierror"
 	"vigil/storage/lib/dql"
@@ -35,10 +38,8 @@ var (
 	defaultMaxSeries = flag.Int("vmsource.maxSeries", 100_000, "The maximum number of series one storage call may select when the caller sets no lower limit. "+
 		"See also -dql.maxSeries")
 	maxPointsPerSeries = flag.Int("vmsource.maxPointsPerSeries", 30_000, "The maximum number of points per series a MetricsQL range evaluation may produce")
-	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series a workspace's series count (/internal/v1/usage) may scan; "+
-		"more gets an error")
-	maxMetadataCandidates = flag.Int("vmsource.maxMetadataCandidates", 10_000, "When a label names or label values call matches more than 100000 series, "+
-		"the names or values of the whole database within its time range are confirmed one by one for the workspace: at most this many; more gets an error asking to narrow the filter")
+	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series a workspace's series count (/internal/v1/usage) may scan, "+
+		"and a label names or values call that matches more than 100000 series may read; more gets an error asking to narrow the filter")
 	nameCacheTTL = flag.Duration("vmsource.nameCacheTTL", time.Second, "How long DQL reuses what it learned about a measurement's tags and fields "+
 		"before checking the names a query references again. A new tag or field is found by DQL at most this long after it became searchable "+
 		"(see -ingest.visibilityInterval); keep the sum of both under 2s. Zero lists every tag and field of the measurement on every query")
@@ -50,6 +51,10 @@ type Source struct {
 	workspace string
 	// MaxSeries, when positive, lowers the series limit of every call.
 	MaxSeries int
+	// NotBefore > 0 (ms): no sample older is read, by Fetch nor by QueryRange, whose
+	// evaluation starts late enough that none of its windows, offsets and look-back reach
+	// before it (app/retention). The workspace's retention.
+	NotBefore int64
 }
 
 var _ dql.NameCacheSource = (*Source)(nil)
@@ -166,6 +171,7 @@ func (s *Source) Fetch(ctx context.Context, req dql.FetchRequest) ([]dql.Series,
 	if err := checkFilterss(req.Filterss); err != nil {
 		return nil, err
 	}
+	req.Start = max(req.Start, s.NotBefore)
 	if req.End <= req.Start {
 		return nil, nil
 	}
@@ -229,6 +235,10 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	if start > end {
 		return nil, apierror.BadData("start (%d) must not be after end (%d)", start, end)
 	}
+	start, empty, err := retention.ClampSource(expr, start, end, step, s.NotBefore)
+	if err != nil || empty {
+		return nil, err
+	}
 	if err := promql.ValidateMaxPointsPerSeries(start, end, step, *maxPointsPerSeries); err != nil {
 		return nil, &apierror.Error{StatusCode: http.StatusUnprocessableEntity, Type: apierror.TypeLimitExceeded,
 			Err: fmt.Errorf("%w (-vmsource.maxPointsPerSeries)", err)}
@@ -275,57 +285,72 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	return series, nil
 }
 
-// metadataSeriesCeiling is where VictoriaMetrics' label search stops being exact.
+// metadataSeriesCeiling is how many matching series a label search asks VictoriaMetrics about
+// before it reads the workspace's own series instead.
 //
-// VictoriaMetrics v1.130.0 answers label names and values from the matching series only
-// while they number at most 100k; above that its index scan runs without the filter (a
-// shadowed variable in searchLabelValuesOnDate/searchLabelNamesWithFiltersOnDate), so the
-// answer holds names and values of every series in the database, other workspaces'
-// included. Label searches therefore run with this limit first; when more series match, the
-// names or values of the whole database within the time range are only candidates, and each
-// is kept only if a search of its own finds a matching series in the workspace. Those
-// candidates are asked for without any filter: with one, VictoriaMetrics would first collect
-// every matching series (refusing past -vmsource.maxMetadataSeries) and then not use them.
+// VictoriaMetrics answers label names and values from the matching series' own entries while
+// they number at most 100k, and above that by scanning the index for every name or value of
+// the database and keeping those with a matching series. (Before v1.134.0 that scan ignored
+// the filter — a shadowed variable in index_db.go's searchLabelValuesOnDate and
+// searchLabelNamesWithFiltersOnDate — and answered with other workspaces' names and values.)
+// Even filtered, the cost of that scan, and whether it runs into a limit, depend on the whole
+// database. Label searches therefore run with this limit first; when more series match, the
+// answer is read from the workspace's own matching series (ownSeries), never from names or
+// values of the whole database: what a workspace gets, an answer or an error, and how long
+// it takes, depend on its own data only. TestMetadataOfHugeSelectionsNeverLeaks pins both.
 const metadataSeriesCeiling = 100_000
 
-// labelSearch runs search (a label names or values call) exactly: within the ceiling
-// directly, above it by confirming every candidate with exists(candidate). search(true, n)
-// searches the workspace's series matching the call's filters, at most n of them;
-// search(false, n) lists at most n names or values of the whole database, unfiltered.
-func labelSearch(ctx context.Context, search func(scoped bool, max int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
-	exact, err := search(true, metadataSeriesCeiling)
+// labelSearch runs search (a label names or values call over the workspace's series matching
+// filterss, at most n of them) exactly: within the ceiling directly, above it from the
+// workspace's own matching series, of which collect keeps the names or values.
+func (s *Source) labelSearch(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64,
+	search func(n int) ([]string, error), collect func(mn *storage.MetricName, out map[string]struct{})) ([]string, error) {
+	exact, err := search(metadataSeriesCeiling)
 	if err == nil {
 		return exact, nil
 	}
 	if !isTooManySeries(err) {
 		return nil, mapSearchError(err, metadataSeriesCeiling)
 	}
-	limit := *maxMetadataCandidates
-	candidates, err := search(false, limit+1)
-	if err != nil {
-		return nil, mapSearchError(err, metadataSeriesCeiling)
-	}
-	if len(candidates) > limit {
+	return s.ownSeries(ctx, filterss, start, end, collect)
+}
+
+// ownSeries reads the workspace's series matching filterss within [start, end] (at most
+// -vmsource.maxMetadataSeries of them) and returns what collect keeps of them, sorted.
+func (s *Source) ownSeries(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64,
+	collect func(mn *storage.MetricName, out map[string]struct{})) ([]string, error) {
+	limit := *maxMetadataSeries
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), limit)
+	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
+	if isTooManySeries(err) {
 		return nil, &apierror.Error{
 			StatusCode: http.StatusUnprocessableEntity,
 			Type:       apierror.TypeLimitExceeded,
-			Err: fmt.Errorf("%w: the selection matches more than %d series, and more than %d names or values (-vmsource.maxMetadataCandidates) "+
-				"would have to be checked one by one; narrow the filter or the time range", ErrTooManySeries, metadataSeriesCeiling, limit),
+			Err: fmt.Errorf("%w: the selection matches more than %d series (-vmsource.maxMetadataSeries); "+
+				"narrow the filter or the time range", ErrTooManySeries, limit),
 		}
 	}
-	out := candidates[:0]
-	for _, c := range candidates {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		ok, err := exists(c)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, c)
-		}
+	if err != nil {
+		return nil, mapSearchError(err, limit)
 	}
+	set := make(map[string]struct{})
+	var mn storage.MetricName
+	for i, n := range names {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if err := mn.UnmarshalString(n); err != nil {
+			return nil, fmt.Errorf("BUG: cannot unmarshal metric name from storage: %w", err)
+		}
+		collect(&mn, set)
+	}
+	out := make([]string, 0, len(set))
+	for v := range set {
+		out = append(out, v)
+	}
+	sort.Strings(out)
 	return out, nil
 }
 
@@ -359,18 +384,6 @@ func (s *Source) AnySeries(ctx context.Context, filterss [][]metricsql.LabelFilt
 	return s.anySeries(ctx, filterss, start, end)
 }
 
-// withFilter adds lf to every filter list of filterss (a copy).
-func withFilter(filterss [][]metricsql.LabelFilter, lf metricsql.LabelFilter) [][]metricsql.LabelFilter {
-	if len(filterss) == 0 {
-		return [][]metricsql.LabelFilter{{lf}}
-	}
-	out := make([][]metricsql.LabelFilter, len(filterss))
-	for i, lfs := range filterss {
-		out[i] = append(append([]metricsql.LabelFilter(nil), lfs...), lf)
-	}
-	return out
-}
-
 // LabelNames returns the label names of the workspace's series matching filterss within
 // [start, end], without the tenant label.
 func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
@@ -380,27 +393,25 @@ func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFil
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	max := 0
+	maxNames := 0
 	if limit > 0 {
-		max = limit + 1 // room for the tenant label, dropped below
+		maxNames = limit + 1 // room for the tenant label, dropped below
 	}
-	search := func(scoped bool, n int) ([]string, error) {
-		if !scoped {
-			return netstorage.LabelNames(nil, storage.NewSearchQuery(start, end, nil, 0), n, deadlineFor(ctx))
-		}
+	search := func(n int) ([]string, error) {
 		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
-		return netstorage.LabelNames(nil, sq, max, deadlineFor(ctx))
+		return netstorage.LabelNames(nil, sq, maxNames, deadlineFor(ctx))
 	}
-	exists := func(name string) (bool, error) {
-		if name == libtenancy.Label {
-			return true, nil // dropped below
+	collect := func(mn *storage.MetricName, out map[string]struct{}) {
+		if len(mn.MetricGroup) > 0 {
+			out["__name__"] = struct{}{}
 		}
-		if name == "__name__" {
-			return s.anySeries(ctx, filterss, start, end)
+		for _, t := range mn.Tags {
+			if _, ok := out[string(t.Key)]; !ok {
+				out[string(t.Key)] = struct{}{}
+			}
 		}
-		return s.anySeries(ctx, withFilter(filterss, metricsql.LabelFilter{Label: name, Value: "", IsNegative: true}), start, end)
 	}
-	names, err := labelSearch(ctx, search, exists)
+	names, err := s.labelSearch(ctx, filterss, start, end, search, collect)
 	if err != nil {
 		return nil, err
 	}
@@ -428,17 +439,27 @@ func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	search := func(scoped bool, n int) ([]string, error) {
-		if !scoped {
-			return netstorage.LabelValues(nil, name, storage.NewSearchQuery(start, end, nil, 0), n, deadlineFor(ctx))
-		}
+	search := func(n int) ([]string, error) {
 		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
 		return netstorage.LabelValues(nil, name, sq, limit, deadlineFor(ctx))
 	}
-	exists := func(value string) (bool, error) {
-		return s.anySeries(ctx, withFilter(filterss, metricsql.LabelFilter{Label: name, Value: value}), start, end)
+	collect := func(mn *storage.MetricName, out map[string]struct{}) {
+		if name == "__name__" {
+			if len(mn.MetricGroup) > 0 {
+				out[string(mn.MetricGroup)] = struct{}{}
+			}
+			return
+		}
+		for _, t := range mn.Tags {
+			if string(t.Key) == name {
+				if _, ok := out[string(t.Value)]; !ok {
+					out[string(t.Value)] = struct{}{}
+				}
+				return
+			}
+		}
 	}
-	values, err := labelSearch(ctx, search, exists)
+	values, err := s.labelSearch(ctx, filterss, start, end, search, collect)
 	if err != nil {
 		return nil, err
 	}
@@ -457,11 +478,11 @@ func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	max := s.maxSeries(0)
-	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), max)
+	maxSeries := s.maxSeries(0)
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), maxSeries)
 	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
 	if err != nil {
-		return nil, mapSearchError(err, max)
+		return nil, mapSearchError(err, maxSeries)
 	}
 	if limit > 0 && len(names) > limit {
 		names = names[:limit]
@@ -498,8 +519,12 @@ func (s *Source) StoredSamples(ctx context.Context) (samples int64, series int, 
 	}
 	tr := storage.TimeRange{MinTimestamp: 0, MaxTimestamp: time.Now().Add(365 * 24 * time.Hour).UnixMilli()}
 	deadline := deadlineFor(ctx)
+	st, err := ingest.EmbeddedStorage()
+	if err != nil {
+		return 0, 0, err
+	}
 	var sr storage.Search
-	sr.Init(nil, vmstorage.Storage, []*storage.TagFilters{tfs}, tr, *maxMetadataSeries, deadline.Deadline())
+	sr.Init(nil, st, []*storage.TagFilters{tfs}, tr, *maxMetadataSeries, deadline.Deadline())
 	defer sr.MustClose()
 	var prev []byte
 	for sr.NextMetricBlock() {
@@ -518,9 +543,13 @@ func (s *Source) StoredSamples(ctx context.Context) (samples int64, series int, 
 // DiskBytesPerSample returns the bytes storage keeps on disk and in memory per stored sample,
 // its index included: the whole storage's size over all its samples (0 when it holds none).
 func DiskBytesPerSample() float64 {
+	st, err := ingest.EmbeddedStorage()
+	if err != nil {
+		return 0
+	}
 	var m storage.Metrics
-	vmstorage.Storage.UpdateMetrics(&m)
-	tm, im := &m.TableMetrics, &m.IndexDBMetrics
+	st.UpdateMetrics(&m)
+	tm, im := &m.TableMetrics, &m.TableMetrics.IndexDBMetrics
 	rows := tm.InmemoryRowsCount + tm.SmallRowsCount + tm.BigRowsCount
 	if rows == 0 {
 		return 0
@@ -533,7 +562,7 @@ func DiskBytesPerSample() float64 {
 func (s *Source) DeleteAll(ctx context.Context) (int, error) {
 	// Series written in the last moments are not searchable until the next visibility flush;
 	// flush now, or the delete would miss them and they would appear once it has run.
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 	// Start 0 searches the global index, so the end only has to cover future timestamps.
 	end := time.Now().Add(365 * 24 * time.Hour).UnixMilli()
 	sq := storage.NewSearchQuery(0, end, tenancy.TagFilterss(s.workspace), math.MaxInt32)

@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	logger.Init()
-	vmstorage.Init(promql.ResetRollupResultCacheIfNeeded)
+	vmstorage.Init(8, 10*time.Second, promql.ResetRollupResultCacheIfNeeded)
 	netstorage.InitTmpBlocksDir(dir + "/tmp")
 	promql.InitRollupResultCache("")
 
@@ -49,7 +49,7 @@ disk_io,host=a read_bytes=20 %d`, t0, t0, t0+30_000, t0+60_000, t0, t0))
 	mustWrite("B", fmt.Sprintf(`cpu,host=a usage_user=100,usage_idle=0 %d
 cpu,host=secret usage_user=200 %d`, t0, t0))
 	mustWrite("C", fmt.Sprintf("cpu,host=c usage_user=1 %d", t0))
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 
 	code := m.Run()
 	promql.StopRollupResultCache()

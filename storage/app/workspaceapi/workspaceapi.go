@@ -15,6 +15,7 @@ import (
 
 	"vigil/storage/app/ingest"
 	"vigil/storage/app/promapi"
+	"vigil/storage/app/retention"
 	"vigil/storage/app/tombstones"
 	"vigil/storage/app/vmsource"
 	"vigil/storage/lib/apierror"
@@ -37,6 +38,44 @@ var BytesPerSample = func() (float64, error) { return vmsource.DiskBytesPerSampl
 
 // NewAdmin returns the Admin of workspace ws: the embedded storage unless replaced (remote mode).
 var NewAdmin = func(ws string) Admin { return vmsource.New(ws) }
+
+// DeleteOlder deletes a workspace's points older than a cut-off: the embedded storage's
+// retention.DeleteOlder unless replaced (remote mode refuses).
+var DeleteOlder = retention.DeleteOlder
+
+// RetentionHandler serves POST /internal/v1/retention?before=<time>[&older_than=<time>]:
+// it deletes the points of ws older than before, touching only series that hold a point
+// older than older_than (default before), and answers
+// {"status":"success","series":n,"kept_points":m}. Times are RFC 3339 or Unix seconds.
+// The caller (the backend's retention sweep) computes the cut-off from the workspace's
+// retention and its own clock.
+func RetentionHandler(w http.ResponseWriter, r *http.Request, ws string) error {
+	if r.Method != http.MethodPost {
+		return apierror.New(http.StatusMethodNotAllowed, apierror.TypeMethodNotAllowed, "method %s not allowed; use POST", r.Method)
+	}
+	if r.URL.Query().Get("before") == "" {
+		return apierror.BadData("missing \"before\" parameter: the cut-off time, RFC 3339 or Unix seconds")
+	}
+	before, err := httputil.GetTime(r, "before", 0)
+	if err != nil {
+		return apierror.BadData("%s", err)
+	}
+	olderThan, err := httputil.GetTime(r, "older_than", before)
+	if err != nil {
+		return apierror.BadData("%s", err)
+	}
+	if before > time.Now().UnixMilli() {
+		return apierror.BadData("before %s is in the future: only points older than the retention are deleted", time.UnixMilli(before).UTC().Format(time.RFC3339))
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Minute)
+	defer cancel()
+	out, err := DeleteOlder(ctx, ws, before, olderThan)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	return json.NewEncoder(w).Encode(map[string]any{"status": "success", "series": out.Series, "kept_points": out.KeptPoints})
+}
 
 // activeWindow is how far back a series must have a sample to count as active.
 const activeWindow = time.Hour

@@ -12,6 +12,7 @@ import (
 
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 // normalise prints MetricsQL through metricsql.Parse + AppendString.
@@ -248,7 +249,7 @@ func TestPushDownMaxPoints(t *testing.T) {
 		t.Fatalf("6 points allowed: %s", err)
 	}
 	_, err := dql.Query(context.Background(), dqltest.ExampleE(), q, dql.Options{Now: now, MaxPoints: 5})
-	if e, ok := dql.AsError(err); !ok || e.Code != dql.CodeTooManyPoints || e.Error() != "the query returns more than 5 points, the maximum; narrow the time range or the filter, or widen the interval" {
+	if e, ok := parser.AsError(err); !ok || e.Code != dql.CodeTooManyPoints || e.Error() != "the query returns more than 5 points, the maximum; narrow the time range or the filter, or widen the interval" {
 		t.Fatalf("got %v", err)
 	}
 }

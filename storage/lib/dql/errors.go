@@ -1,100 +1,50 @@
 package dql
 
 import (
+	"context"
 	"errors"
-	"fmt"
 	"strings"
+
+	"vigil/storage/lib/apierror"
+	"vigil/storage/lib/dql/parser"
 )
 
-// Error codes returned by the /v1/query/raw API (DQL.md §2, D-2).
+// Error codes of evaluation, returned by the /v1/query/raw API (DQL.md §2, D-2), beside
+// those of the language (package parser).
 const (
-	CodeParseError          = "dql.parse_error"
-	CodeUnknownFunction     = "dql.unknown_function"
-	CodeInvalidArgument     = "dql.invalid_argument"
-	CodeSemanticError       = "dql.semantic_error"
-	CodeTimeRangeTooLarge   = "dql.time_range_too_large"
-	CodeTooManyPoints       = "dql.too_many_points"
-	CodeTooManySeries       = "dql.too_many_series"
-	CodeLimitTooLarge       = "dql.limit_too_large"
-	CodeForbiddenLabel      = "dql.forbidden_label"
-	CodeUnsupportedNamespce = "dql.unsupported_namespace"
-	CodeTimeout             = "dql.timeout"
-	CodeStorageError        = "dql.storage_error"
+	CodeTimeRangeTooLarge = "dql.time_range_too_large"
+	CodeTooManyPoints     = "dql.too_many_points"
+	CodeTooManySeries     = "dql.too_many_series"
+	CodeTimeout           = "dql.timeout"
+	CodeStorageError      = "dql.storage_error"
 )
-
-// Error is a DQL error with a code and, when it comes from the query text, the byte range
-// [Pos, End) it refers to. Query is the text the range points into.
-type Error struct {
-	Code     string
-	Msg      string
-	Pos, End int // byte offsets; Pos < 0 when the error has no position
-	Query    string
-	// Context names the text the position refers to when it is not the query itself
-	// (for example "conditions").
-	Context string
-}
-
-func (e *Error) Error() string {
-	if e.Pos < 0 {
-		return e.Msg
-	}
-	line, col := e.LineCol()
-	prefix := ""
-	if e.Context != "" {
-		prefix = e.Context + ": "
-	}
-	return fmt.Sprintf("%sline %d:%d: %s", prefix, line, col, e.Msg)
-}
-
-// LineCol returns the 1-based line and column (in characters) of Pos.
-func (e *Error) LineCol() (line, col int) {
-	return lineCol(e.Query, e.Pos)
-}
-
-func lineCol(q string, pos int) (line, col int) {
-	if pos > len(q) {
-		pos = len(q)
-	}
-	if pos < 0 {
-		pos = 0
-	}
-	before := q[:pos]
-	line = strings.Count(before, "\n") + 1
-	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
-		before = before[i+1:]
-	}
-	col = len([]rune(before)) + 1
-	return line, col
-}
-
-func errorf(code string, pos, end int, format string, args ...any) *Error {
-	return &Error{Code: code, Pos: pos, End: end, Msg: fmt.Sprintf(format, args...)}
-}
-
-// newError returns an error without a position.
-func newError(code, format string, args ...any) *Error {
-	return &Error{Code: code, Pos: -1, End: -1, Msg: fmt.Sprintf(format, args...)}
-}
 
 // NewLimitError returns the error a Source reports when a request would touch more series
 // than FetchRequest.MaxSeries allows.
 func NewLimitError(format string, args ...any) error {
-	return newError(CodeTooManySeries, format, args...)
+	return parser.NewError(CodeTooManySeries, format, args...)
 }
 
-// AsError returns err as *Error when it is one (or wraps one).
-func AsError(err error) (*Error, bool) {
-	var e *Error
-	if errors.As(err, &e) {
-		return e, true
+func mapContextError(ctx context.Context, err error) error {
+	if _, ok := parser.AsError(err); ok {
+		return err
 	}
-	return nil, false
-}
-
-func withQuery(err error, q, context string) error {
-	if e, ok := AsError(err); ok && e.Query == "" && e.Pos >= 0 {
-		e.Query = q
-		e.Context = context
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return parser.NewError(CodeTimeout, "query timed out: %s", err)
 	}
-	return err
+	var ae *apierror.Error
+	if errors.As(err, &ae) {
+		switch ae.Type {
+		case apierror.TypeTimeout:
+			return parser.NewError(CodeTimeout, "query timed out: %s", ae.Err)
+		case apierror.TypeLimitExceeded:
+			if strings.Contains(ae.Error(), "series") {
+				return parser.NewError(CodeTooManySeries, "%s", ae.Err)
+			}
+			return parser.NewError(CodeTooManyPoints, "%s", ae.Err)
+		case apierror.TypeBadData:
+			return parser.NewError(parser.CodeInvalidArgument, "%s", ae.Err)
+		}
+	}
+	return &parser.Error{Code: CodeStorageError, Msg: "storage: " + err.Error(), Pos: -1, End: -1}
 }

@@ -7,6 +7,7 @@ import (
 
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 // Query evaluates a statement over a Source; here the in-memory dataset E of DQL.md.
@@ -27,7 +28,7 @@ func ExampleQuery() {
 
 // Parse returns the syntax tree; String prints it back in canonical form.
 func ExampleParse() {
-	st, err := dql.Parse("metric::cpu:( AVG(x) as y ) { host='a' , dc=re'e.*' || idle<5 } [1h::1m] by host")
+	st, err := parser.Parse("metric::cpu:( AVG(x) as y ) { host='a' , dc=re'e.*' || idle<5 } [1h::1m] by host")
 	if err != nil {
 		panic(err)
 	}
@@ -38,8 +39,8 @@ func ExampleParse() {
 
 // Errors carry a code and a position.
 func ExampleError() {
-	_, err := dql.Parse("M::cpu:(user) [1h] {host='a'}")
-	e, _ := dql.AsError(err)
+	_, err := parser.Parse("M::cpu:(user) [1h] {host='a'}")
+	e, _ := parser.AsError(err)
 	fmt.Println(e.Code)
 	fmt.Println(e)
 	// Output:

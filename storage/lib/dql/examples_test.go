@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vigil/storage/lib/dql"
+	"vigil/storage/lib/dql/parser"
 )
 
 // specExamples are the worked examples of DQL.md on dataset E with the results the
@@ -84,7 +85,7 @@ func TestSpecExamples(t *testing.T) {
 	for _, ex := range specExamples {
 		got, err := runE(t, ex.q, dql.Options{})
 		if code, isErr := strings.CutPrefix(ex.want, "error "); isErr {
-			e, ok := dql.AsError(err)
+			e, ok := parser.AsError(err)
 			if !ok || e.Code != code {
 				t.Errorf("%s: got error %v (%+v), want %s", ex.q, err, e, code)
 			}

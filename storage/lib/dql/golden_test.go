@@ -10,6 +10,8 @@ import (
 
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
+	"vigil/storage/lib/dql/parser/parsertest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current results")
@@ -37,9 +39,9 @@ func render(t *testing.T, q string, opts dql.Options) (string, *dqltest.Source) 
 	opts.Now = now
 	res, err := dql.Query(context.Background(), src, q, opts)
 	if err != nil {
-		e, ok := dql.AsError(err)
+		e, ok := parser.AsError(err)
 		if !ok {
-			t.Fatalf("%s: error %T is not *dql.Error: %s", q, err, err)
+			t.Fatalf("%s: error %T is not *parser.Error: %s", q, err, err)
 		}
 		return "error " + e.Code + ": " + e.Error(), src
 	}
@@ -97,10 +99,10 @@ func TestRoundTripExamples(t *testing.T) {
 	}
 	n := 0
 	for _, q := range qs {
-		if _, err := dql.Parse(q); err != nil {
+		if _, err := parser.Parse(q); err != nil {
 			continue // the error cases
 		}
-		roundTrip(t, q)
+		parsertest.RoundTrip(t, q)
 		n++
 	}
 	if n < 100 {

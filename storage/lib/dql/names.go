@@ -1,6 +1,8 @@
 package dql
 
 import (
+	"vigil/storage/lib/dql/parser"
+
 	"context"
 	"sort"
 	"sync"
@@ -141,35 +143,9 @@ func (c *NameCache) entry(key nameKey, now time.Time) *nameEntry {
 func (c *NameCache) classify(ctx context.Context, src NameCacheSource, m string, refs []string, all bool, start, end int64) (*names, error) {
 	key := keyOf(m, start, end)
 	now := time.Now()
-	out := &names{tags: make(map[string]bool, len(refs)), fields: make(map[string]bool, len(refs))}
-	var stale []string
-	wasField := map[string]bool{}
 	c.mu.Lock()
 	resets := c.resets
-	e := c.entry(key, now)
-	needList := all && now.Sub(e.listed) >= c.ttl
-	if !needList {
-		if all {
-			out.allTags, out.allFlds = e.allTags, e.allFlds
-			for _, n := range e.allTags {
-				out.tags[n] = true
-			}
-			for _, n := range e.allFlds {
-				out.fields[n] = true
-			}
-		}
-		for _, n := range refs {
-			switch {
-			case e.tags[n]:
-				out.tags[n] = true
-			case now.Sub(e.verified(n)) >= c.ttl:
-				stale = append(stale, n)
-				wasField[n] = e.fields[n]
-			case e.fields[n]:
-				out.fields[n] = true
-			}
-		}
-	}
+	out, stale, wasField, needList := c.cached(key, now, refs, all)
 	c.mu.Unlock()
 
 	// Storage calls run without the lock; their answers are recorded as of the time before
@@ -179,28 +155,88 @@ func (c *NameCache) classify(ctx context.Context, src NameCacheSource, m string,
 		if err != nil {
 			return nil, err
 		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.resets != resets {
-			return listed, nil
-		}
-		e = c.entry(key, now)
-		for n := range listed.tags {
-			e.tags[n] = true
-		}
-		for n := range listed.fields {
-			e.fields[n] = true
-		}
-		if now.After(e.listed) {
-			e.listed = now
-			e.allTags, e.allFlds = listed.allTags, listed.allFlds
-		}
+		c.recordListed(key, now, resets, listed)
 		return listed, nil
 	}
 	if len(stale) == 0 {
 		return out, nil
 	}
-	type lookup struct{ tag, field bool }
+	looked, err := lookUpNames(ctx, src, m, stale, wasField, start, end)
+	if err != nil {
+		return nil, err
+	}
+	for n, l := range looked {
+		if l.tag {
+			out.tags[n] = true
+		} else if l.field {
+			out.fields[n] = true
+		}
+	}
+	c.recordLooked(key, now, resets, looked)
+	return out, nil
+}
+
+// cached answers from the entry of key what it can: the classification of refs (and every
+// name when all) that is fresh enough, the names to look up again (stale, with whether each
+// was a field), or needList when every name must be listed. c.mu must be held.
+func (c *NameCache) cached(key nameKey, now time.Time, refs []string, all bool) (out *names, stale []string, wasField map[string]bool, needList bool) {
+	out = &names{tags: make(map[string]bool, len(refs)), fields: make(map[string]bool, len(refs))}
+	wasField = map[string]bool{}
+	e := c.entry(key, now)
+	if all && now.Sub(e.listed) >= c.ttl {
+		return out, nil, wasField, true
+	}
+	if all {
+		out.allTags, out.allFlds = e.allTags, e.allFlds
+		for _, n := range e.allTags {
+			out.tags[n] = true
+		}
+		for _, n := range e.allFlds {
+			out.fields[n] = true
+		}
+	}
+	for _, n := range refs {
+		switch {
+		case e.tags[n]:
+			out.tags[n] = true
+		case now.Sub(e.verified(n)) >= c.ttl:
+			stale = append(stale, n)
+			wasField[n] = e.fields[n]
+		case e.fields[n]:
+			out.fields[n] = true
+		}
+	}
+	return out, stale, wasField, false
+}
+
+// recordListed records a listing of every tag and field made at now, unless the cache was
+// reset since (resets).
+func (c *NameCache) recordListed(key nameKey, now time.Time, resets uint64, listed *names) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.resets != resets {
+		return
+	}
+	e := c.entry(key, now)
+	for n := range listed.tags {
+		e.tags[n] = true
+	}
+	for n := range listed.fields {
+		e.fields[n] = true
+	}
+	if now.After(e.listed) {
+		e.listed = now
+		e.allTags, e.allFlds = listed.allTags, listed.allFlds
+	}
+}
+
+// lookup is what storage said of one name: a tag, a field, or neither.
+type lookup struct{ tag, field bool }
+
+// lookUpNames asks storage, with one bounded existence search each, whether the names are
+// tags or fields of measurement m; a name that was a field is not asked again whether it is
+// one (series are only added).
+func lookUpNames(ctx context.Context, src NameCacheSource, m string, stale []string, wasField map[string]bool, start, end int64) (map[string]lookup, error) {
 	looked := make(map[string]lookup, len(stale))
 	mf := measurementFilter(m)
 	for _, n := range stale {
@@ -220,18 +256,19 @@ func (c *NameCache) classify(ctx context.Context, src NameCacheSource, m string,
 			}
 		}
 		looked[n] = lookup{tag: tag, field: field}
-		if tag {
-			out.tags[n] = true
-		} else if field {
-			out.fields[n] = true
-		}
 	}
+	return looked, nil
+}
+
+// recordLooked records the answers of lookUpNames made at now, unless the cache was reset
+// since (resets).
+func (c *NameCache) recordLooked(key nameKey, now time.Time, resets uint64, looked map[string]lookup) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.resets != resets {
-		return out, nil
+		return
 	}
-	e = c.entry(key, now)
+	e := c.entry(key, now)
 	if len(e.checked) > nameCacheMaxChecked {
 		// Names only ever looked up once (typos, probes) must not pile up.
 		clear(e.checked)
@@ -247,7 +284,6 @@ func (c *NameCache) classify(ctx context.Context, src NameCacheSource, m string,
 			e.checked[n] = now
 		}
 	}
-	return out, nil
 }
 
 // listNames lists every tag and field of measurement m over [start, end].
@@ -278,11 +314,11 @@ func listNames(ctx context.Context, src Source, m string, start, end int64) (*na
 }
 
 // referencedNames returns the names a statement mentions, sorted and without duplicates.
-func referencedNames(s *QueryStmt) []string {
+func referencedNames(s *parser.QueryStmt) []string {
 	set := map[string]bool{}
-	add := func(e Expr) {
-		Walk(e, func(x Expr) bool {
-			if n, ok := x.(*NameExpr); ok {
+	add := func(e parser.Expr) {
+		parser.Walk(e, func(x parser.Expr) bool {
+			if n, ok := x.(*parser.NameExpr); ok {
 				set[n.Name] = true
 			}
 			return true
@@ -299,7 +335,7 @@ func referencedNames(s *QueryStmt) []string {
 	for _, n := range s.By {
 		set[n.Name] = true
 	}
-	for _, o := range []*OrderBy{s.OrderBy, s.SOrderBy} {
+	for _, o := range []*parser.OrderBy{s.OrderBy, s.SOrderBy} {
 		if o != nil && o.Name != nil {
 			set[o.Name.Name] = true
 		}

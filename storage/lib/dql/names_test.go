@@ -11,6 +11,7 @@ import (
 
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 // daySource is the in-memory source with VictoriaMetrics' label-search granularity (whole
@@ -63,8 +64,8 @@ func answer(t *testing.T, src dql.Source, q string) string {
 	t.Helper()
 	res, err := dql.Query(context.Background(), src, q, dql.Options{Now: now})
 	if err != nil {
-		if _, ok := dql.AsError(err); !ok {
-			t.Fatalf("%s: error %T is not *dql.Error: %s", q, err, err)
+		if _, ok := parser.AsError(err); !ok {
+			t.Fatalf("%s: error %T is not *parser.Error: %s", q, err, err)
 		}
 		return "error " + err.Error()
 	}

@@ -1,6 +1,8 @@
 package dql
 
 import (
+	"vigil/storage/lib/dql/parser"
+
 	"context"
 	"errors"
 	"maps"
@@ -16,7 +18,7 @@ import (
 // series is a timeline (its tags), every numeric column a field, and every row a sample.
 // The outer statement's range is the inner one unless it names its own start or end.
 
-func execNested(ctx context.Context, src Source, s *QueryStmt, opts *Options) (*Result, error) {
+func execNested(ctx context.Context, src Source, s *parser.QueryStmt, opts *Options) (*Result, error) {
 	in := *opts
 	in.nested = true
 	in.DisableSLimit = true
@@ -52,7 +54,7 @@ func execNested(ctx context.Context, src Source, s *QueryStmt, opts *Options) (*
 	}
 	outer := *s
 	outer.Subquery = nil
-	outer.Source = &NameExpr{Name: name}
+	outer.Source = &parser.NameExpr{Name: name}
 	out := *opts
 	out.EngineOnly = true
 	if s.Time == nil || (s.Time.From == nil && s.Time.To == nil) {

@@ -1,6 +1,8 @@
 package dql
 
 import (
+	"vigil/storage/lib/dql/parser"
+
 	"context"
 	"math"
 	"slices"
@@ -11,153 +13,14 @@ import (
 // Outer functions (DQL.md §10.5) post-process a complete result, per series and per value
 // column; the time column and the column names are kept.
 
-// outerQuery returns the statement text of the first call: its first positional string
-// argument or its dql= argument.
-func outerQuery(c *CallExpr) (*StringExpr, bool) {
-	for _, a := range c.Args {
-		switch x := a.(type) {
-		case *StringExpr:
-			return x, true
-		case *NamedArg:
-			if strings.EqualFold(x.Name, "dql") {
-				s, ok := x.Value.(*StringExpr)
-				return s, ok
-			}
-		}
-	}
-	return nil, false
-}
-
-// parseInner parses and checks a statement passed as a string to an outer function.
-func parseInner(c *CallExpr, s *StringExpr) (*QueryStmt, error) {
-	st, err := Parse(s.Val)
-	if err == nil {
-		err = Check(st, s.Val)
-	}
-	if err != nil {
-		e, ok := AsError(err)
-		if !ok {
-			return nil, err
-		}
-		return nil, errAt(e.Code, s, "in the query of %s(): %s", c.Name, e.Error())
-	}
-	q, ok := st.(*QueryStmt)
-	if !ok {
-		return nil, errAt(CodeSemanticError, s, "%s() takes a data query, not %s", c.Name, st.String())
-	}
-	return q, nil
-}
-
-func checkOuter(s *OuterStmt) error {
-	for i, c := range s.Calls {
-		if c.Name == "eval" {
-			if len(s.Calls) > 1 {
-				return errAt(CodeSemanticError, c, "eval() cannot be chained")
-			}
-			return checkEval(c)
-		}
-		var positional []Expr
-		named := map[string]Expr{}
-		for _, a := range c.Args {
-			if na, ok := a.(*NamedArg); ok {
-				named[strings.ToLower(na.Name)] = na.Value
-			} else {
-				positional = append(positional, a)
-			}
-		}
-		if i == 0 {
-			qs, ok := outerQuery(c)
-			if !ok {
-				return errAt(CodeInvalidArgument, c, "%s() needs the query as its first argument: %s('M::cpu:(x) [1h]') or %s(dql='…')", c.Name, c.Name, c.Name)
-			}
-			if _, err := parseInner(c, qs); err != nil {
-				return err
-			}
-			if len(positional) > 0 && positional[0] == Expr(qs) {
-				positional = positional[1:]
-			}
-			delete(named, "dql")
-		} else if _, ok := outerQuery(c); ok {
-			return errAt(CodeInvalidArgument, c, "only the first function of a chain takes a query")
-		}
-		switch c.Name {
-		case "moving_average":
-			size, ok := named["size"]
-			delete(named, "size")
-			if !ok && len(positional) == 1 {
-				size, positional = positional[0], nil
-			}
-			n, isNum := numberArg(size)
-			if size == nil || !isNum || n < 1 || n != math.Trunc(n) || n > MaxLimit {
-				return errAt(CodeInvalidArgument, c, "moving_average() needs size=n with n an integer between 1 and %d", MaxLimit)
-			}
-		case "series_sum":
-			if by, ok := named["sumby"]; ok {
-				l, isList := by.(*ListExpr)
-				if !isList {
-					return errAt(CodeInvalidArgument, by, "sumBy= takes a list of tag names such as ['host']")
-				}
-				for _, el := range l.Elems {
-					if _, ok := el.(*StringExpr); !ok {
-						return errAt(CodeInvalidArgument, el, "sumBy= takes a list of tag names such as ['host']")
-					}
-				}
-				delete(named, "sumby")
-			}
-		}
-		for k, v := range named {
-			return errAt(CodeInvalidArgument, v, "%s() has no argument %q", c.Name, k)
-		}
-		if len(positional) > 0 {
-			return errAt(CodeInvalidArgument, positional[0], "%s() takes no argument %s", c.Name, positional[0].String())
-		}
-	}
-	return nil
-}
-
-func checkEval(c *CallExpr) error {
-	if len(c.Args) < 2 {
-		return errAt(CodeInvalidArgument, c, "eval() takes an expression and named queries: eval(A+B, A='…', B='…')")
-	}
-	names := map[string]bool{}
-	for _, a := range c.Args[1:] {
-		na, ok := a.(*NamedArg)
-		if !ok {
-			return errAt(CodeInvalidArgument, a, "eval() takes named queries after the expression: A='M::cpu:(x) [1h]'")
-		}
-		s, ok := na.Value.(*StringExpr)
-		if !ok {
-			return errAt(CodeInvalidArgument, na.Value, "eval() query %s must be a string", na.Name)
-		}
-		if _, err := parseInner(c, s); err != nil {
-			return err
-		}
-		names[na.Name] = true
-	}
-	if _, isNamed := c.Args[0].(*NamedArg); isNamed {
-		return errAt(CodeInvalidArgument, c.Args[0], "eval() takes the expression first")
-	}
-	if err := checkValueExpr(c.Args[0]); err != nil {
-		return err
-	}
-	var err error
-	Walk(c.Args[0], func(e Expr) bool {
-		if n, ok := e.(*NameExpr); ok && !names[n.Name] && err == nil {
-			err = errAt(CodeInvalidArgument, n, "eval() expression uses %s, which is not one of its named queries", n.Name)
-		}
-		return err == nil
-	})
-	return err
-}
-
 // execOuter runs the statement of the first call, then every function in order.
-func execOuter(ctx context.Context, src Source, s *OuterStmt, opts *Options) (*Result, error) {
+func execOuter(ctx context.Context, src Source, s *parser.OuterStmt, opts *Options) (*Result, error) {
 	first := s.Calls[0]
 	if first.Name == "eval" {
 		return execEval(ctx, src, first, opts)
 	}
-	qs, _ := outerQuery(first)
-	inner, err := parseInner(first, qs)
+	qs, _ := parser.OuterQuery(first)
+	inner, err := parser.ParseInner(first, qs)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +60,9 @@ func valueColumns(s ResultSeries) []int {
 
 func rowTime(row []any) int64 { t, _ := row[0].(int64); return t }
 
-func applyOuter(c *CallExpr, series []ResultSeries) []ResultSeries {
+// applyOuter applies one outer function to every series; a series left without rows is
+// dropped.
+func applyOuter(c *parser.CallExpr, series []ResultSeries) []ResultSeries {
 	if c.Name == "series_sum" {
 		return seriesSum(c, series)
 	}
@@ -207,141 +72,15 @@ func applyOuter(c *CallExpr, series []ResultSeries) []ResultSeries {
 		var rows [][]any
 		switch c.Name {
 		case "abs", "log2", "log10", "cumsum":
-			sums := map[int]float64{}
-			for _, row := range s.Values {
-				r := slices.Clone(row)
-				for _, k := range cols {
-					v, ok := r[k].(float64)
-					if !ok {
-						continue
-					}
-					switch c.Name {
-					case "abs":
-						r[k] = math.Abs(v)
-					case "log2":
-						r[k] = jsonCell(math.Log2(v))
-					case "log10":
-						r[k] = jsonCell(math.Log10(v))
-					case "cumsum":
-						sums[k] += v
-						r[k] = sums[k]
-					}
-				}
-				rows = append(rows, r)
-			}
+			rows = outerPointwise(c.Name, s, cols)
 		case "difference", "non_negative_difference", "derivative", "non_negative_derivative", "rate", "irate":
-			for i := 1; i < len(s.Values); i++ {
-				prev, cur := s.Values[i-1], s.Values[i]
-				r := slices.Clone(cur)
-				keep := false
-				for _, k := range cols {
-					a, aok := prev[k].(float64)
-					b, bok := cur[k].(float64)
-					r[k] = nil
-					if !aok || !bok {
-						continue
-					}
-					d := b - a
-					if c.Name != "difference" && c.Name != "non_negative_difference" {
-						dt := float64(rowTime(cur)-rowTime(prev)) / 1000
-						if dt == 0 {
-							continue
-						}
-						d /= dt
-					}
-					if strings.HasPrefix(c.Name, "non_negative_") && d < 0 {
-						continue
-					}
-					r[k] = d
-					keep = true
-				}
-				if keep {
-					rows = append(rows, r)
-				}
-			}
+			rows = outerDeltas(c.Name, s, cols)
 		case "moving_average":
-			n := 0
-			for _, a := range c.Args {
-				if na, ok := a.(*NamedArg); ok && strings.EqualFold(na.Name, "size") {
-					f, _ := numberArg(na.Value)
-					n = int(f)
-				} else if f, ok := numberArg(a); ok {
-					n = int(f)
-				}
-			}
-			for i := n - 1; i < len(s.Values); i++ {
-				r := slices.Clone(s.Values[i])
-				for _, k := range cols {
-					sum, ok := 0.0, true
-					for j := i - n + 1; j <= i; j++ {
-						v, isNum := s.Values[j][k].(float64)
-						if !isNum {
-							ok = false
-							break
-						}
-						sum += v
-					}
-					r[k] = nil
-					if ok {
-						r[k] = sum / float64(n)
-					}
-				}
-				rows = append(rows, r)
-			}
+			rows = outerMovingAverage(c, s, cols)
 		case "avg", "count", "count_distinct":
-			if len(s.Values) == 0 {
-				break
-			}
-			r := make([]any, len(s.Columns))
-			r[0] = int64(0)
-			for _, k := range cols {
-				var vs []float64
-				for _, row := range s.Values {
-					if v, ok := row[k].(float64); ok {
-						vs = append(vs, v)
-					}
-				}
-				switch c.Name {
-				case "count":
-					r[k] = float64(len(vs))
-				case "count_distinct":
-					slices.Sort(vs)
-					r[k] = float64(len(slices.Compact(vs)))
-				case "avg":
-					if len(vs) > 0 {
-						sum := 0.0
-						for _, v := range vs {
-							sum += v
-						}
-						r[k] = sum / float64(len(vs))
-					}
-				}
-			}
-			rows = append(rows, r)
+			rows = outerSummary(c.Name, s, cols)
 		case "first", "last", "max", "min":
-			if len(s.Values) == 0 || len(cols) == 0 {
-				break
-			}
-			k := cols[0]
-			best := -1
-			for i, row := range s.Values {
-				v, ok := row[k].(float64)
-				if !ok {
-					continue
-				}
-				if best < 0 {
-					best = i
-					continue
-				}
-				bv := s.Values[best][k].(float64)
-				switch {
-				case c.Name == "last", c.Name == "max" && v > bv, c.Name == "min" && v < bv:
-					best = i
-				}
-			}
-			if best >= 0 {
-				rows = append(rows, slices.Clone(s.Values[best]))
-			}
+			rows = outerPick(c.Name, s, cols)
 		}
 		if len(rows) == 0 {
 			continue
@@ -352,11 +91,171 @@ func applyOuter(c *CallExpr, series []ResultSeries) []ResultSeries {
 	return out
 }
 
+// outerPointwise computes abs, log2, log10 or cumsum of every value.
+func outerPointwise(name string, s ResultSeries, cols []int) [][]any {
+	var rows [][]any
+	sums := map[int]float64{}
+	for _, row := range s.Values {
+		r := slices.Clone(row)
+		for _, k := range cols {
+			v, ok := r[k].(float64)
+			if !ok {
+				continue
+			}
+			switch name {
+			case "abs":
+				r[k] = math.Abs(v)
+			case "log2":
+				r[k] = jsonCell(math.Log2(v))
+			case "log10":
+				r[k] = jsonCell(math.Log10(v))
+			case "cumsum":
+				sums[k] += v
+				r[k] = sums[k]
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// outerDeltas computes the differences (per second for derivatives and rates) between
+// consecutive rows; a row where no column has one is left out.
+func outerDeltas(name string, s ResultSeries, cols []int) [][]any {
+	var rows [][]any
+	for i := 1; i < len(s.Values); i++ {
+		prev, cur := s.Values[i-1], s.Values[i]
+		r := slices.Clone(cur)
+		keep := false
+		for _, k := range cols {
+			a, aok := prev[k].(float64)
+			b, bok := cur[k].(float64)
+			r[k] = nil
+			if !aok || !bok {
+				continue
+			}
+			d := b - a
+			if name != "difference" && name != "non_negative_difference" {
+				dt := float64(rowTime(cur)-rowTime(prev)) / 1000
+				if dt == 0 {
+					continue
+				}
+				d /= dt
+			}
+			if strings.HasPrefix(name, "non_negative_") && d < 0 {
+				continue
+			}
+			r[k] = d
+			keep = true
+		}
+		if keep {
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// outerMovingAverage averages each value with the size-1 before it.
+func outerMovingAverage(c *parser.CallExpr, s ResultSeries, cols []int) [][]any {
+	n := 0
+	for _, a := range c.Args {
+		if na, ok := a.(*parser.NamedArg); ok && strings.EqualFold(na.Name, "size") {
+			f, _ := parser.NumberArg(na.Value)
+			n = int(f)
+		} else if f, ok := parser.NumberArg(a); ok {
+			n = int(f)
+		}
+	}
+	var rows [][]any
+	for i := n - 1; i < len(s.Values); i++ {
+		r := slices.Clone(s.Values[i])
+		for _, k := range cols {
+			sum, ok := 0.0, true
+			for j := i - n + 1; j <= i; j++ {
+				v, isNum := s.Values[j][k].(float64)
+				if !isNum {
+					ok = false
+					break
+				}
+				sum += v
+			}
+			r[k] = nil
+			if ok {
+				r[k] = sum / float64(n)
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// outerSummary reduces a series to one row at time 0: avg, count or count_distinct of each
+// column.
+func outerSummary(name string, s ResultSeries, cols []int) [][]any {
+	if len(s.Values) == 0 {
+		return nil
+	}
+	r := make([]any, len(s.Columns))
+	r[0] = int64(0)
+	for _, k := range cols {
+		var vs []float64
+		for _, row := range s.Values {
+			if v, ok := row[k].(float64); ok {
+				vs = append(vs, v)
+			}
+		}
+		switch name {
+		case "count":
+			r[k] = float64(len(vs))
+		case "count_distinct":
+			slices.Sort(vs)
+			r[k] = float64(len(slices.Compact(vs)))
+		case "avg":
+			if len(vs) > 0 {
+				sum := 0.0
+				for _, v := range vs {
+					sum += v
+				}
+				r[k] = sum / float64(len(vs))
+			}
+		}
+	}
+	return [][]any{r}
+}
+
+// outerPick keeps the one row that is first, last, max or min by the first value column.
+func outerPick(name string, s ResultSeries, cols []int) [][]any {
+	if len(s.Values) == 0 || len(cols) == 0 {
+		return nil
+	}
+	k := cols[0]
+	best := -1
+	for i, row := range s.Values {
+		v, ok := row[k].(float64)
+		if !ok {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		bv := s.Values[best][k].(float64)
+		switch {
+		case name == "last", name == "max" && v > bv, name == "min" && v < bv:
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return [][]any{slices.Clone(s.Values[best])}
+}
+
 // seriesSum adds series point-wise per timestamp, grouped by the sumBy tags.
-func seriesSum(c *CallExpr, series []ResultSeries) []ResultSeries {
+func seriesSum(c *parser.CallExpr, series []ResultSeries) []ResultSeries {
 	var by []string
 	for _, a := range c.Args {
-		if na, ok := a.(*NamedArg); ok && strings.EqualFold(na.Name, "sumby") {
+		if na, ok := a.(*parser.NamedArg); ok && strings.EqualFold(na.Name, "sumby") {
 			by = stringList(na.Value)
 		}
 	}
@@ -424,13 +323,13 @@ func seriesSum(c *CallExpr, series []ResultSeries) []ResultSeries {
 
 // execEval runs eval(expr, A='…', B='…'): the named queries' series are matched by tags
 // and combined per timestamp with their first value column.
-func execEval(ctx context.Context, src Source, c *CallExpr, opts *Options) (*Result, error) {
+func execEval(ctx context.Context, src Source, c *parser.CallExpr, opts *Options) (*Result, error) {
 	results := map[string][]ResultSeries{}
 	var names []string
 	var raws []string
 	for _, a := range c.Args[1:] {
-		na := a.(*NamedArg)
-		inner, err := parseInner(c, na.Value.(*StringExpr))
+		na := a.(*parser.NamedArg)
+		inner, err := parser.ParseInner(c, na.Value.(*parser.StringExpr))
 		if err != nil {
 			return nil, err
 		}
@@ -506,25 +405,25 @@ func execEval(ctx context.Context, src Source, c *CallExpr, opts *Options) (*Res
 	return &Result{Series: out, RawQuery: strings.Join(raws, "\n")}, nil
 }
 
-func evalPoint(e Expr, p map[string]float64) any {
+func evalPoint(e parser.Expr, p map[string]float64) any {
 	switch x := e.(type) {
-	case *NumberExpr:
+	case *parser.NumberExpr:
 		return x.Val
-	case *NameExpr:
+	case *parser.NameExpr:
 		v, ok := p[x.Name]
 		if !ok {
 			return nil
 		}
 		return v
-	case *ParenExpr:
+	case *parser.ParenExpr:
 		return evalPoint(x.X, p)
-	case *UnaryExpr:
+	case *parser.UnaryExpr:
 		v, ok := evalPoint(x.X, p).(float64)
 		if !ok {
 			return nil
 		}
-		return x.apply(v)
-	case *BinaryExpr:
+		return x.Apply(v)
+	case *parser.BinaryExpr:
 		l, lok := evalPoint(x.LHS, p).(float64)
 		r, rok := evalPoint(x.RHS, p).(float64)
 		if !lok || !rok {

@@ -1,6 +1,8 @@
 package dql
 
 import (
+	"vigil/storage/lib/dql/parser"
+
 	"context"
 	"sort"
 	"strings"
@@ -21,14 +23,14 @@ const DefaultPromQLPoints = 360
 // opts.TimeRange, else the last 15 minutes before opts.Now.
 func QueryPromQL(ctx context.Context, src Source, q string, step int64, opts Options) (*Result, error) {
 	if strings.TrimSpace(q) == "" {
-		return nil, newError(CodeParseError, "empty query")
+		return nil, parser.NewError(parser.CodeParseError, "empty query")
 	}
-	if len(q) > MaxQueryLen {
-		return nil, newError(CodeParseError, "query is %d bytes long; the maximum is %d bytes", len(q), MaxQueryLen)
+	if len(q) > parser.MaxQueryLen {
+		return nil, parser.NewError(parser.CodeParseError, "query is %d bytes long; the maximum is %d bytes", len(q), parser.MaxQueryLen)
 	}
 	expr, err := metricsql.Parse(q)
 	if err != nil {
-		return nil, newError(CodeParseError, "invalid MetricsQL: %s", err)
+		return nil, parser.NewError(parser.CodeParseError, "invalid MetricsQL: %s", err)
 	}
 	if err := checkPromQL(expr); err != nil {
 		return nil, err
@@ -41,7 +43,7 @@ func QueryPromQL(ctx context.Context, src Source, q string, step int64, opts Opt
 		return nil, err
 	}
 	if step < 0 {
-		return nil, newError(CodeInvalidArgument, "step must be positive, got %dms", step)
+		return nil, parser.NewError(parser.CodeInvalidArgument, "step must be positive, got %dms", step)
 	}
 	points := int64(DefaultPromQLPoints)
 	if opts.MaxPoint > 0 {
@@ -51,7 +53,7 @@ func QueryPromQL(ctx context.Context, src Source, q string, step int64, opts Opt
 		step = max((end-start+points-1)/points, 1)
 	}
 	if n := (end-start)/step + 1; n > MaxBuckets && opts.MaxPoint <= 0 {
-		return nil, newError(CodeTooManyPoints, "%d points per series is more than the maximum %d; widen the step or set max_point", n, MaxBuckets)
+		return nil, parser.NewError(CodeTooManyPoints, "%d points per series is more than the maximum %d; widen the step or set max_point", n, MaxBuckets)
 	}
 	series, err := src.QueryRange(ctx, expr, start, end, step)
 	if err != nil {
@@ -103,25 +105,25 @@ func checkPromQL(expr metricsql.Expr) error {
 			for _, lfs := range x.LabelFilterss {
 				for _, lf := range lfs {
 					if tenancy.IsReserved(lf.Label) && !storageLabels[lf.Label] {
-						err = newError(CodeForbiddenLabel, "label %q may not be used in a query: names starting with \"__\" and tenancy labels are reserved", lf.Label)
+						err = parser.NewError(parser.CodeForbiddenLabel, "label %q may not be used in a query: names starting with \"__\" and tenancy labels are reserved", lf.Label)
 						return
 					}
 				}
 			}
 		case *metricsql.StringExpr:
 			if tenantLabel(x.S) {
-				err = newError(CodeForbiddenLabel, "label %q may not be used in a query: it is a tenancy label", x.S)
+				err = parser.NewError(parser.CodeForbiddenLabel, "label %q may not be used in a query: it is a tenancy label", x.S)
 			}
 		case *metricsql.AggrFuncExpr:
 			for _, a := range x.Modifier.Args {
 				if tenantLabel(a) {
-					err = newError(CodeForbiddenLabel, "label %q may not be used in a query: it is a tenancy label", a)
+					err = parser.NewError(parser.CodeForbiddenLabel, "label %q may not be used in a query: it is a tenancy label", a)
 				}
 			}
 		case *metricsql.BinaryOpExpr:
 			for _, a := range append(append([]string{}, x.GroupModifier.Args...), x.JoinModifier.Args...) {
 				if tenantLabel(a) {
-					err = newError(CodeForbiddenLabel, "label %q may not be used in a query: it is a tenancy label", a)
+					err = parser.NewError(parser.CodeForbiddenLabel, "label %q may not be used in a query: it is a tenancy label", a)
 				}
 			}
 		}

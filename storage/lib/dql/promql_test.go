@@ -6,6 +6,7 @@ import (
 
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 func TestQueryPromQL(t *testing.T) {
@@ -35,17 +36,17 @@ func TestQueryPromQLErrors(t *testing.T) {
 	f := func(q string, step int64, code, msg string) {
 		t.Helper()
 		_, err := dql.QueryPromQL(context.Background(), dqltest.ExampleE(), q, step, dql.Options{Now: now})
-		e, ok := dql.AsError(err)
+		e, ok := parser.AsError(err)
 		if !ok || e.Code != code || e.Error() != msg {
 			t.Fatalf("%s: got %v, want %s %q", q, err, code, msg)
 		}
 	}
-	f(``, 0, dql.CodeParseError, "empty query")
-	f(`sum(`, 0, dql.CodeParseError, `invalid MetricsQL: singleExpr: unexpected token ""; want "(", "{", "-", "+"; unparsed data: ""`)
-	f(`x{vigil_workspace="other"}`, 0, dql.CodeForbiddenLabel, `label "vigil_workspace" may not be used in a query: names starting with "__" and tenancy labels are reserved`)
-	f(`x{__tenant__="1"}`, 0, dql.CodeForbiddenLabel, `label "__tenant__" may not be used in a query: names starting with "__" and tenancy labels are reserved`)
-	f(`sum by (vm_account_id) (x)`, 0, dql.CodeForbiddenLabel, `label "vm_account_id" may not be used in a query: it is a tenancy label`)
-	f(`label_replace(x, "y", "$1", "vigil_workspace", "(.*)")`, 0, dql.CodeForbiddenLabel, `label "vigil_workspace" may not be used in a query: it is a tenancy label`)
-	f(`x / on (vigil_workspace) y`, 0, dql.CodeForbiddenLabel, `label "vigil_workspace" may not be used in a query: it is a tenancy label`)
+	f(``, 0, parser.CodeParseError, "empty query")
+	f(`sum(`, 0, parser.CodeParseError, `invalid MetricsQL: singleExpr: unexpected token ""; want "(", "{", "-", "+"; unparsed data: ""`)
+	f(`x{vigil_workspace="other"}`, 0, parser.CodeForbiddenLabel, `label "vigil_workspace" may not be used in a query: names starting with "__" and tenancy labels are reserved`)
+	f(`x{__tenant__="1"}`, 0, parser.CodeForbiddenLabel, `label "__tenant__" may not be used in a query: names starting with "__" and tenancy labels are reserved`)
+	f(`sum by (vm_account_id) (x)`, 0, parser.CodeForbiddenLabel, `label "vm_account_id" may not be used in a query: it is a tenancy label`)
+	f(`label_replace(x, "y", "$1", "vigil_workspace", "(.*)")`, 0, parser.CodeForbiddenLabel, `label "vigil_workspace" may not be used in a query: it is a tenancy label`)
+	f(`x / on (vigil_workspace) y`, 0, parser.CodeForbiddenLabel, `label "vigil_workspace" may not be used in a query: it is a tenancy label`)
 	f(`x`, 1, dql.CodeTooManyPoints, "900001 points per series is more than the maximum 10000; widen the step or set max_point")
 }

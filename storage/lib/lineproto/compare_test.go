@@ -160,7 +160,7 @@ func TestEachReusesPoint(t *testing.T) {
 		t.Fatalf("got %v %v, %v", kept, tags, err)
 	}
 	stop := &LineError{Line: 99, Msg: "stop"}
-	if err := Each("a f=1\nb f=2", func(*Point) error { return stop }); err != stop {
+	if err := Each("a f=1\nb f=2", func(*Point) error { return stop }); err != stop { //nolint:errorlint // fn's very error, not one wrapping it
 		t.Fatalf("Each returned %v; want fn's error as is", err)
 	}
 }

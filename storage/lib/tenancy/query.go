@@ -2,16 +2,9 @@ package tenancy
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/VictoriaMetrics/metricsql"
 )
-
-// IsTenantLabel reports whether name is one of the labels that carry a tenant: Vigil's own
-// label or VictoriaMetrics' cluster tenancy labels. No query may name them.
-func IsTenantLabel(name string) bool {
-	return name == Label || name == "vm_account_id" || name == "vm_project_id"
-}
 
 // CheckExpr returns an error naming the first tenant label found anywhere in a parsed
 // MetricsQL expression: in a selector's label filters, in by/without/on/ignoring/group_*
@@ -94,18 +87,4 @@ func ParseSeriesSelector(s string) ([][]metricsql.LabelFilter, error) {
 		return nil, err
 	}
 	return me.LabelFilterss, nil
-}
-
-// SplitMetricName derives __measurement__ and __field__ from a Prometheus metric name, as
-// docs/internals.md specifies for remote-write series: at the first ':' when the name has
-// one, else at the first '_'. A name with neither separator (or with one only at its
-// start or end) is the measurement itself, with the field "value".
-func SplitMetricName(name string) (measurement, field string) {
-	if n := strings.IndexByte(name, ':'); n > 0 && n < len(name)-1 {
-		return name[:n], name[n+1:]
-	}
-	if n := strings.IndexByte(name, '_'); n > 0 && n < len(name)-1 {
-		return name[:n], name[n+1:]
-	}
-	return name, "value"
 }

@@ -5,11 +5,7 @@ package tenancy
 import (
 	"fmt"
 	"regexp"
-	"strings"
 )
-
-// Label is the reserved label that carries the workspace id on every stored series.
-const Label = "vigil_workspace"
 
 // Names the storage sets itself on every series written through the line-protocol path.
 const (
@@ -39,10 +35,4 @@ func ValidateWorkspaceID(id string) error {
 		return fmt.Errorf("invalid workspace id %q: want 1-64 characters of [A-Za-z0-9_-], starting with a letter or digit", id)
 	}
 	return nil
-}
-
-// IsReserved reports whether a label name is reserved: the tenant label, VictoriaMetrics'
-// cluster tenancy labels, or any name starting with "__".
-func IsReserved(name string) bool {
-	return name == Label || name == "vm_account_id" || name == "vm_project_id" || strings.HasPrefix(name, "__")
 }

@@ -96,7 +96,9 @@ def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> Dash
     """Create a dashboard (version 1); 429 ``max_dashboards`` once the workspace has its
     limit of them."""
     dashboards.ensure_room(db, workspace_id=ws.id)
-    dashboard = dashboards.create_dashboard(db, workspace_id=ws.id, data=body, user_id=_user_id(ws))
+    dashboard = dashboards.create_dashboard(
+        db, workspace_id=ws.id, data=body, user_id=_user_id(ws), actor=ws.actor
+    )
     db.commit()
     return _public(dashboard)
 
@@ -114,7 +116,7 @@ def import_dashboard(body: DashboardExport, db: SessionDep, ws: Writers) -> Dash
         title=body.title, description=body.description, tags=body.tags, spec=body.spec
     )
     dashboard = dashboards.create_dashboard(
-        db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported"
+        db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported", actor=ws.actor
     )
     db.commit()
     return _public(dashboard)
@@ -136,7 +138,12 @@ def update_dashboard(
 ) -> DashboardPublic:
     """Save changes as a new version. Send ``base_version`` to refuse overwriting others' edits."""
     dashboard = dashboards.update_dashboard(
-        db, workspace_id=ws.id, dashboard_id=dashboard_id, data=body, user_id=_user_id(ws)
+        db,
+        workspace_id=ws.id,
+        dashboard_id=dashboard_id,
+        data=body,
+        user_id=_user_id(ws),
+        actor=ws.actor,
     )
     return _public(dashboard)
 
@@ -183,7 +190,12 @@ def restore_dashboard_version(
 ) -> DashboardPublic:
     """Make an old version current again (saved as a new version)."""
     dashboard = dashboards.restore_version(
-        db, workspace_id=ws.id, dashboard_id=dashboard_id, version=version, user_id=_user_id(ws)
+        db,
+        workspace_id=ws.id,
+        dashboard_id=dashboard_id,
+        version=version,
+        user_id=_user_id(ws),
+        actor=ws.actor,
     )
     return _public(dashboard)
 

@@ -7,7 +7,7 @@ import hmac
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import BearerDep, SessionDep, StorageDep, extract_token, is_api_key
+from app.api.deps import BearerDep, SessionDep, StorageDep, is_api_key, request_credential
 from app.core.config import settings
 from app.schemas.health import HealthPublic
 from app.services import health, users
@@ -16,10 +16,12 @@ router = APIRouter(tags=["health"])
 
 
 def _may_see_details(request: Request, db: SessionDep) -> bool:
-    """The internal token (the stack's own scripts and tests) or a platform operator's session."""
-    token = extract_token(request)
-    if token is None or is_api_key(token):
+    """The internal token (the stack's own scripts and tests) or a platform operator's session,
+    each only as ``Authorization: Bearer``."""
+    credential = request_credential(request)
+    if credential is None or credential.how != "bearer" or is_api_key(credential.value):
         return False
+    token = credential.value
     if hmac.compare_digest(token.encode(), settings.INTERNAL_TOKEN.encode()):
         return True
     resolved = users.resolve_access_token(db, token=token)
@@ -33,7 +35,8 @@ async def read_health(
     """Up or down: ``{"status": "ok"|"degraded"}``, from checks run at most every 15 s.
 
     A platform operator's session, or ``Authorization: Bearer <internal token>``, gets real
-    checks of postgres, kafka, storage, gateway and consumer (with its lag), run in parallel
+    checks of postgres, kafka, storage, gateway, consumer (with its lag) and the alerting
+    service, run in parallel
     for this request, under ``components``. The HTTP status is 200 either way.
     """
     response.headers["Cache-Control"] = "no-store"

@@ -2,7 +2,14 @@
 
 Two entry points for each: under ``/api/v1/workspaces/{workspace_id}/…`` (a session, or a
 query key of that workspace) and at the root (``/v1/query/raw``, ``/prometheus/api/v1/…``),
-where the query key alone picks the workspace. Storage's status and body pass through as-is.
+where the query key alone picks the workspace. Storage's status and body pass through as-is,
+with its ``Retry-After`` when it answers 429 (the workspace's queue of queries is full).
+
+The handlers are coroutines: what needs the database (who asks, the workspace's limits, the
+query count) runs in a dependency on a worker thread, which gives its database connection
+back before the query is sent; storage is then awaited on the event loop. A flood of slow
+queries therefore holds neither worker threads nor database connections, and login and the
+UI keep theirs.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import gzip
 import re
 import uuid
+from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
@@ -17,15 +25,14 @@ from fastapi import APIRouter, Depends, Request, Response
 from sqlalchemy.orm import Session
 
 from app.api.deps import (
+    AsyncStorageDep,
     BearerDep,
-    SessionDep,
-    StorageDep,
-    WorkspaceContext,
-    WorkspaceDep,
     extract_token,
     resolve_query_key,
+    workspace_context,
 )
-from app.clients.storage import StorageClient, StorageResponse
+from app.clients.storage import AsyncStorageClient, QueryLimits, StorageResponse
+from app.core.db import get_sessionmaker
 from app.core.encoding import accepts
 from app.core.errors import BadRequest, Unauthorized
 from app.core.permissions import Permission
@@ -36,7 +43,6 @@ from app.services import query, workspaces
 router = APIRouter(prefix="/workspaces/{workspace_id}", tags=["query"], responses=ERROR_RESPONSES)
 public_router = APIRouter(tags=["query"], responses=ERROR_RESPONSES)
 
-QueryCtx = Annotated[WorkspaceContext, WorkspaceDep(Permission.QUERY)]
 
 DQL_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": DqlError, "description": "DQL error (error_code dql.*), from storage"},
@@ -59,7 +65,7 @@ def _response(answer: StorageResponse, request: Request) -> Response:
     is added by ``ServerTimingMiddleware``): browsers show both in their network panel.
     """
     content = answer.content
-    headers = {"Server-Timing": f"storage;dur={answer.seconds * 1000:.1f}"}
+    headers = {"Server-Timing": f"storage;dur={answer.seconds * 1000:.1f}", **answer.headers}
     if answer.content_encoding == "gzip":
         headers["Vary"] = "Accept-Encoding"
         if accepts(request.headers.get("accept-encoding", ""), "gzip"):
@@ -90,23 +96,59 @@ def _key_workspace(request: Request, db: Session) -> uuid.UUID:
     return key.workspace_id
 
 
+@dataclass(frozen=True)
+class QueryScope:
+    """The workspace a query runs in and its limits, resolved before storage is asked."""
+
+    workspace_id: uuid.UUID
+    limits: QueryLimits
+
+
+# Everything a query needs of the database happens in one call on a worker thread, with a
+# session of its own that is closed before storage is asked: a connection taken in one
+# dependency and given back in another would wait for a free thread while holding it, and a
+# flood of queries would hold every connection and every thread at once.
+
+
+def _scope(workspace_id: uuid.UUID, request: Request, _: BearerDep) -> QueryScope:
+    with get_sessionmaker()() as db:
+        ws = workspace_context(db, request, workspace_id, Permission.QUERY)
+        return QueryScope(ws.id, query.prepare(db, workspace_id=ws.id))
+
+
+_scope.permission = Permission.QUERY  # type: ignore[attr-defined]
+
+
+def _key_scope(request: Request, _: BearerDep) -> QueryScope:
+    with get_sessionmaker()() as db:
+        workspace_id = _key_workspace(request, db)
+        return QueryScope(workspace_id, query.prepare(db, workspace_id=workspace_id))
+
+
+ScopeDep = Annotated[QueryScope, Depends(_scope)]
+KeyScopeDep = Annotated[QueryScope, Depends(_key_scope)]
+
+
 @router.post("/query/raw", response_model=DqlResponse, responses=DQL_RESPONSES)
-def query_raw(
-    body: DqlRequest, request: Request, db: SessionDep, storage: StorageDep, ws: QueryCtx
+async def query_raw(
+    body: DqlRequest, request: Request, scope: ScopeDep, storage: AsyncStorageDep
 ) -> Response:
     """Run DQL in this workspace (DQL.md §2)."""
-    answer = query.query_raw(db, workspace_id=ws.id, body=_dql_body(body), storage=storage)
+    answer = await query.query_raw_async(
+        workspace_id=scope.workspace_id, body=_dql_body(body), limits=scope.limits, storage=storage
+    )
     return _response(answer, request)
 
 
 @public_router.post("/v1/query/raw", response_model=DqlResponse, responses=DQL_RESPONSES)
-def query_raw_by_key(
-    body: DqlRequest, request: Request, db: SessionDep, storage: StorageDep, _: BearerDep
+async def query_raw_by_key(
+    body: DqlRequest, request: Request, scope: KeyScopeDep, storage: AsyncStorageDep
 ) -> Response:
     """Run DQL in the workspace of the query key (``Authorization: Bearer|Token <key>`` or
     ``?token=``) — DataKit/Guance compatible."""
-    workspace_id = _key_workspace(request, db)
-    answer = query.query_raw(db, workspace_id=workspace_id, body=_dql_body(body), storage=storage)
+    answer = await query.query_raw_async(
+        workspace_id=scope.workspace_id, body=_dql_body(body), limits=scope.limits, storage=storage
+    )
     return _response(answer, request)
 
 
@@ -132,18 +174,17 @@ async def _form(request: Request) -> list[tuple[str, str]] | None:
 FormDep = Annotated[list[tuple[str, str]] | None, Depends(_form)]
 
 
-def _prometheus(
+async def _prometheus(
     request: Request,
-    db: Session,
-    storage: StorageClient,
-    workspace_id: uuid.UUID,
+    storage: AsyncStorageClient,
+    scope: QueryScope,
     endpoint: str,
     form: list[tuple[str, str]] | None,
 ) -> Response:
     params = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
-    answer = query.prometheus(
-        db,
-        workspace_id=workspace_id,
+    answer = await query.prometheus_async(
+        workspace_id=scope.workspace_id,
+        limits=scope.limits,
         storage=storage,
         method=request.method,
         endpoint=endpoint,
@@ -188,23 +229,22 @@ def _name(endpoint: str, method: str) -> str:
 def _add_scoped(endpoint: str, summary: str, method: str) -> None:
     if "{label_name}" in endpoint:
 
-        def handler_label(
+        async def handler_label(
             label_name: str,
             request: Request,
-            db: SessionDep,
-            storage: StorageDep,
-            ws: QueryCtx,
+            scope: ScopeDep,
+            storage: AsyncStorageDep,
             form: FormDep,
         ) -> Response:
-            return _prometheus(request, db, storage, ws.id, _endpoint_of("", label_name), form)
+            return await _prometheus(request, storage, scope, _endpoint_of("", label_name), form)
 
         handler: Any = handler_label
     else:
 
-        def handler_plain(
-            request: Request, db: SessionDep, storage: StorageDep, ws: QueryCtx, form: FormDep
+        async def handler_plain(
+            request: Request, scope: ScopeDep, storage: AsyncStorageDep, form: FormDep
         ) -> Response:
-            return _prometheus(request, db, storage, ws.id, endpoint, form)
+            return await _prometheus(request, storage, scope, endpoint, form)
 
         handler = handler_plain
     router.add_api_route(
@@ -221,27 +261,22 @@ def _add_scoped(endpoint: str, summary: str, method: str) -> None:
 def _add_public(endpoint: str, summary: str, method: str) -> None:
     if "{label_name}" in endpoint:
 
-        def handler_label(
+        async def handler_label(
             label_name: str,
             request: Request,
-            db: SessionDep,
-            storage: StorageDep,
-            _: BearerDep,
+            scope: KeyScopeDep,
+            storage: AsyncStorageDep,
             form: FormDep,
         ) -> Response:
-            workspace_id = _key_workspace(request, db)
-            return _prometheus(
-                request, db, storage, workspace_id, _endpoint_of("", label_name), form
-            )
+            return await _prometheus(request, storage, scope, _endpoint_of("", label_name), form)
 
         handler: Any = handler_label
     else:
 
-        def handler_plain(
-            request: Request, db: SessionDep, storage: StorageDep, _: BearerDep, form: FormDep
+        async def handler_plain(
+            request: Request, scope: KeyScopeDep, storage: AsyncStorageDep, form: FormDep
         ) -> Response:
-            workspace_id = _key_workspace(request, db)
-            return _prometheus(request, db, storage, workspace_id, endpoint, form)
+            return await _prometheus(request, storage, scope, endpoint, form)
 
         handler = handler_plain
     public_router.add_api_route(

@@ -58,6 +58,7 @@ def test_health_reports_each_component(
     monkeypatch.setattr(settings, "KAFKA_BOOTSTRAP", f"127.0.0.1:{_closed_port()}")
     monkeypatch.setattr(settings, "GATEWAY_URL", health_server)
     monkeypatch.setattr(settings, "CONSUMER_URL", f"http://127.0.0.1:{_closed_port()}")
+    monkeypatch.setattr(settings, "ALERTING_URL", health_server)
     monkeypatch.setattr(settings, "HEALTH_TIMEOUT_SECONDS", 0.5)
     started = time.monotonic()
     r = client.get("/api/health", headers=INTERNAL)
@@ -66,10 +67,11 @@ def test_health_reports_each_component(
     body = r.json()
     assert body["status"] == "degraded"
     components = body["components"]
-    assert set(components) == {"postgres", "kafka", "storage", "gateway", "consumer"}
+    assert set(components) == {"postgres", "kafka", "storage", "gateway", "consumer", "alerting"}
     assert components["postgres"]["ok"] is True
     assert components["storage"]["ok"] is True  # the mocked storage client answers /health
     assert components["gateway"]["ok"] is True
+    assert components["alerting"]["ok"] is True
     assert components["kafka"]["ok"] is False and components["kafka"]["error"]
     assert components["consumer"]["ok"] is False and components["consumer"]["error"]
     # every check is bounded (here 2 x 0.5 s + 0.5 s), so an unreachable Kafka cannot hang it

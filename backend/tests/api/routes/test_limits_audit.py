@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from app.models import WorkspaceIngestMinutely
+from app.models import WorkspaceIngestMinutely, WorkspaceIngestParked
 from app.services import limits as limits_service
 from tests.factories import add_member, create_key, create_workspace, signup
 from tests.storage_mock import StorageMock
@@ -28,6 +28,47 @@ def test_update_limits_partially(client: TestClient) -> None:
     r = client.patch(url, json={"query_timeout_seconds": 0}, headers=user.headers)
     assert r.status_code == 422
     assert r.json()["detail"].startswith("body.query_timeout_seconds:")
+
+
+def test_concurrent_queries_limit(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    url = f"/api/v1/workspaces/{ws['id']}/limits"
+    assert client.get(url, headers=user.headers).json()["concurrent_queries"] == 4
+    r = client.patch(url, json={"concurrent_queries": 2}, headers=user.headers)
+    assert r.status_code == 200
+    assert r.json()["concurrent_queries"] == 2
+    for bad, why in ((0, "greater than or equal to 1"), (65, "less than or equal to 64")):
+        r = client.patch(url, json={"concurrent_queries": bad}, headers=user.headers)
+        assert r.status_code == 422
+        assert r.json()["detail"] == f"body.concurrent_queries: Input should be {why}"
+
+
+def test_usage_shows_parked_ingest_batches(client: TestClient, db: Session) -> None:
+    """Batches the consumer parked (storage kept refusing the workspace) are counted in the
+    workspace's usage with the last reason."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    url = f"/api/v1/workspaces/{ws['id']}/usage"
+    usage = client.get(url, headers=user.headers).json()
+    assert usage["ingest_parked_batches"] == 0
+    assert usage["ingest_parked_last_reason"] is None
+    at = datetime(2026, 11, 28, 9, 30, tzinfo=UTC)
+    reason = (
+        "parked after 9 attempts over 61 s while storage took other workspaces' writes: "
+        "storage answered 503: busy"
+    )
+    db.add(
+        WorkspaceIngestParked(
+            workspace_id=uuid.UUID(ws["id"]), batches=3, points=1500, last_reason=reason, last_at=at
+        )
+    )
+    db.commit()
+    usage = client.get(url, headers=user.headers).json()
+    assert usage["ingest_parked_batches"] == 3
+    assert usage["ingest_parked_points"] == 1500
+    assert usage["ingest_parked_last_reason"] == reason
+    assert usage["ingest_parked_last_at"] == "2026-11-28T09:30:00Z"
 
 
 def test_usage_reports_storage_failure(client: TestClient, storage: StorageMock) -> None:
@@ -278,3 +319,55 @@ def test_usage_history_averages_the_interval_in_progress_over_its_elapsed_part(
     assert in_progress["t"] == (end - step) * 1000
     elapsed = now - (end - step)
     assert in_progress["value"] == pytest.approx(720 / max(1, elapsed), rel=0.05)
+
+
+def test_dashboards_and_saved_queries_are_audited(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    editor = add_member(client, owner, ws["id"], "editor")
+    base = f"/api/v1/workspaces/{ws['id']}"
+    body = {"title": "cpu", "spec": {"schema_version": 1, "panels": []}}
+    d = client.post(f"{base}/dashboards", json=body, headers=editor.headers).json()
+    client.patch(
+        f"{base}/dashboards/{d['id']}",
+        json={"title": "cpu 2", "message": "renamed"},
+        headers=editor.headers,
+    )
+    client.post(f"{base}/dashboards/{d['id']}/versions/1/restore", headers=editor.headers)
+    exported = client.get(f"{base}/dashboards/{d['id']}/export", headers=editor.headers).json()
+    imported = client.post(f"{base}/dashboards/import", json=exported, headers=editor.headers)
+    client.delete(f"{base}/dashboards/{d['id']}", headers=editor.headers)
+    q = client.post(
+        f"{base}/saved-queries",
+        json={"name": "load", "query": "M::cpu:(avg(usage_user))"},
+        headers=editor.headers,
+    ).json()
+    client.patch(f"{base}/saved-queries/{q['id']}", json={"name": "load 2"}, headers=editor.headers)
+    client.delete(f"{base}/saved-queries/{q['id']}", headers=editor.headers)
+
+    r = client.get(f"{base}/audit", params={"actor": editor.email}, headers=owner.headers)
+    events = r.json()["data"]
+    assert [(e["action"], e["target_type"]) for e in events] == [
+        ("saved_query.delete", "saved_query"),
+        ("saved_query.update", "saved_query"),
+        ("saved_query.create", "saved_query"),
+        ("dashboard.delete", "dashboard"),
+        ("dashboard.import", "dashboard"),
+        ("dashboard.restore", "dashboard"),
+        ("dashboard.update", "dashboard"),
+        ("dashboard.create", "dashboard"),
+        ("invitation.accept", "invitation"),
+    ]
+    by_action = {e["action"]: e for e in events}
+    assert by_action["dashboard.update"]["details"] == {
+        "title": "cpu 2",
+        "version": 2,
+        "message": "renamed",
+    }
+    assert by_action["dashboard.restore"]["details"] == {
+        "title": "cpu",
+        "version": 3,
+        "restored_version": 1,
+    }
+    assert by_action["dashboard.import"]["target_id"] == imported.json()["id"]
+    assert by_action["saved_query.update"]["details"] == {"name": "load 2", "changed": ["name"]}

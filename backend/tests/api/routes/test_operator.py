@@ -27,13 +27,6 @@ from tests.factories import (
 from tests.storage_mock import StorageMock
 
 OP = "/api/v1/operator"
-# What alerting adds to workspace_limits: bounded by the plan already, applied once wired.
-NOT_WIRED_YET = {
-    "max_concurrent_queries",
-    "max_monitors",
-    "min_monitor_interval_seconds",
-    "max_notifications_per_hour",
-}
 
 
 def _plan_body(name: str, **overrides: int) -> dict[str, Any]:
@@ -46,7 +39,7 @@ def _plan_body(name: str, **overrides: int) -> dict[str, Any]:
         "active_series": 5_000,
         "query_timeout_seconds": 10,
         "max_points_per_query": 50_000,
-        "max_concurrent_queries": 2,
+        "concurrent_queries": 2,
         "retention_days": 7,
         "max_monitors": 5,
         "min_monitor_interval_seconds": 60,
@@ -86,8 +79,8 @@ def operator(client: TestClient) -> SignedUpUser:
 
 
 def test_the_bounds_table_covers_every_limit_and_plan_column() -> None:
-    """One table maps each limit to its plan bound; the wired ones are exactly the workspace's
-    limit columns (and what owners may PATCH), the others wait for their column."""
+    """One table maps each limit to its plan bound: exactly the workspace's limit columns, the
+    plan's columns and what owners may PATCH."""
     limit_columns = {c.key for c in inspect(WorkspaceLimits).columns} - {"workspace_id"}
     plan_columns = {c.key for c in inspect(Plan).columns} - {
         "id",
@@ -98,9 +91,8 @@ def test_the_bounds_table_covers_every_limit_and_plan_column() -> None:
         "updated_at",
     }
     assert set(plans.BOUND_FIELDS) == plan_columns == set(PlanBounds.model_fields)
-    wired = {b.limit for b in plans.WIRED}
-    assert wired == limit_columns == set(LimitsUpdate.model_fields) == set(LimitValues.model_fields)
-    assert set(plans.BOUND_FIELDS) - wired == NOT_WIRED_YET
+    assert set(plans.BOUND_FIELDS) == limit_columns
+    assert limit_columns == set(LimitsUpdate.model_fields) == set(LimitValues.model_fields)
     assert [b.limit for b in plans.BOUNDS if b.direction == "floor"] == [
         "min_monitor_interval_seconds"
     ]
@@ -116,42 +108,42 @@ def test_a_new_workspace_is_on_the_default_plan_at_its_ceilings(
     default = next(p for p in listed if p["is_default"])
     assert listed[0] == default  # the default first
     assert body["plan"] == {"id": default["id"], "name": default["name"]}
-    for b in plans.WIRED:
+    for b in plans.BOUNDS:
         assert body["ceilings"][b.limit] == default[b.limit]
         assert body[b.limit] == default[b.limit]
 
 
-@pytest.mark.parametrize("bound", plans.WIRED, ids=lambda b: b.limit)
-def test_owners_set_each_limit_at_or_below_its_ceiling_never_above(
+@pytest.mark.parametrize("bound", plans.BOUNDS, ids=lambda b: b.limit)
+def test_owners_set_each_limit_within_its_bound_never_beyond(
     client: TestClient, operator: SignedUpUser, bound: plans.Bound
 ) -> None:
+    """At most a ceiling; at least a floor (the monitor interval)."""
     owner = signup(client)
     ws = create_workspace(client, owner)
     plan = _create_plan(client, operator)
     _set_plan(client, operator, ws["id"], plan["id"])
     url = f"/api/v1/workspaces/{ws['id']}/limits"
-    ceiling = plan[bound.limit]
+    limit = plan[bound.limit]
+    ceiling = bound.direction == "ceiling"
+    beyond, side = (limit + 1, "above the ceiling") if ceiling else (limit - 1, "below the floor")
 
-    r = client.patch(url, json={bound.limit: ceiling + 1}, headers=owner.headers)
+    r = client.patch(url, json={bound.limit: beyond}, headers=owner.headers)
     assert r.status_code == 422, r.text
+    msg = (
+        f"{bound.limit}: {beyond:,} is {side} of the plan {plan['name']} ({limit:,}); "
+        "a platform operator sets the plan"
+    )
     assert r.json() == {
-        "detail": f"{bound.limit}: {ceiling + 1:,} is above the ceiling of the plan "
-        f"{plan['name']} ({ceiling:,}); a platform operator sets the plan",
+        "detail": msg,
         "code": "plan_ceiling",
         "limit": bound.limit,
-        "errors": [
-            {
-                "loc": ["body", bound.limit],
-                "msg": f"{bound.limit}: {ceiling + 1:,} is above the ceiling of the plan "
-                f"{plan['name']} ({ceiling:,}); a platform operator sets the plan",
-                "type": "plan_ceiling",
-            }
-        ],
+        "errors": [{"loc": ["body", bound.limit], "msg": msg, "type": "plan_ceiling"}],
     }
-    assert client.get(url, headers=owner.headers).json()[bound.limit] == ceiling  # unchanged
+    assert client.get(url, headers=owner.headers).json()[bound.limit] == limit  # unchanged
 
-    lower = max(1024 if bound.limit == "max_body_bytes" else 1, ceiling // 2)
-    for value in (lower, ceiling):
+    least = 1024 if bound.limit == "max_body_bytes" else 1
+    inside = max(least, limit // 2) if ceiling else limit * 2
+    for value in (inside, limit):
         r = client.patch(url, json={bound.limit: value}, headers=owner.headers)
         assert r.status_code == 200, r.text
         assert r.json()[bound.limit] == value
@@ -245,7 +237,7 @@ def test_a_smaller_plan_lowers_the_limits_and_says_so(
     lowered = changed["lowered"]
     # 5 s is already below the plan's 10 s: kept; everything else came down to the plan
     assert "query_timeout_seconds" not in lowered
-    for b in plans.WIRED:
+    for b in plans.BOUNDS:
         if b.limit == "query_timeout_seconds":
             continue
         assert lowered[b.limit] == {"from": before[b.limit], "to": plan[b.limit]}, b.limit

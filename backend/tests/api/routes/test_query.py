@@ -22,7 +22,12 @@ def test_session_query_is_forwarded_with_workspace_and_limits(
     ws = create_workspace(client, user)
     client.patch(
         f"/api/v1/workspaces/{ws['id']}/limits",
-        json={"query_timeout_seconds": 7, "max_points_per_query": 1234, "retention_days": 9},
+        json={
+            "query_timeout_seconds": 7,
+            "max_points_per_query": 1234,
+            "retention_days": 9,
+            "concurrent_queries": 3,
+        },
         headers=user.headers,
     )
     r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=user.headers)
@@ -34,6 +39,7 @@ def test_session_query_is_forwarded_with_workspace_and_limits(
     assert sent.headers["x-vigil-query-timeout"] == "7s"
     assert sent.headers["x-vigil-max-points"] == "1234"
     assert sent.headers["x-vigil-retention"] == "216h"
+    assert sent.headers["x-vigil-max-concurrent-queries"] == "3"
     assert sent.headers["authorization"] == "Bearer test-internal-token"
     assert json.loads(sent.content) == DQL
 
@@ -233,3 +239,33 @@ def test_answers_say_how_long_storage_and_the_backend_took(
     # every other answer carries the backend's share alone
     r = client.get("/api/v1/auth/me", headers=user.headers)
     assert r.headers["server-timing"].startswith("app;dur=")
+
+
+def test_a_full_query_queue_is_429_with_retry_after(
+    client: TestClient, storage: StorageMock
+) -> None:
+    """Storage answers 429 when the workspace's own queue of queries is full: the caller gets
+    it as it is, with its Retry-After, through DQL and the Prometheus API alike."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    refusal = {
+        "status": "error",
+        "errorType": "limit_exceeded",
+        "error": "workspace limit concurrent_queries=4 reached: 4 queries running and 64 "
+        "waiting, the most a workspace may queue; retry later",
+    }
+    storage.handler = lambda request: httpx.Response(
+        429, json=refusal, headers={"Retry-After": "1"}
+    )
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/query/raw", json=DQL, headers=user.headers)
+    assert r.status_code == 429
+    assert r.headers["retry-after"] == "1"
+    assert r.json() == refusal
+    r = client.get(
+        f"/api/v1/workspaces/{ws['id']}/prometheus/api/v1/query",
+        params={"query": "up"},
+        headers=user.headers,
+    )
+    assert r.status_code == 429
+    assert r.headers["retry-after"] == "1"
+    assert r.json()["error"].startswith("workspace limit concurrent_queries=4 reached")

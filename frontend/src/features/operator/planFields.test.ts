@@ -16,7 +16,7 @@ const plan: Plan = {
   active_series: 100_000,
   query_timeout_seconds: 30,
   max_points_per_query: 1_000_000,
-  max_concurrent_queries: 4,
+  concurrent_queries: 4,
   retention_days: 30,
   max_monitors: 50,
   min_monitor_interval_seconds: 60,

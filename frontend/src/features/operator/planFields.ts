@@ -14,17 +14,15 @@ export interface PlanField {
   direction: "ceiling" | "floor";
 }
 
-/**
- * A plan's bounds with the range the API takes (schemas/plan.py): the workspace limits' own
- * fields, and those of limits other parts of the platform apply (alerting, query queues).
- */
-export const PLAN_FIELDS: PlanField[] = [
-  ...LIMIT_FIELDS.map((f) => ({ key: f.key, label: f.label, unit: f.unit, min: f.min, max: f.max, direction: "ceiling" as const })),
-  { key: "max_concurrent_queries", label: "Concurrent queries", unit: "queries", min: 1, max: 1024, direction: "ceiling" },
-  { key: "max_monitors", label: "Monitors", unit: "monitors", min: 1, max: 100_000, direction: "ceiling" },
-  { key: "min_monitor_interval_seconds", label: "Monitor interval", unit: "s", min: 1, max: 86_400, direction: "floor" },
-  { key: "max_notifications_per_hour", label: "Notifications", unit: "per hour", min: 1, max: 1_000_000, direction: "ceiling" },
-];
+/** A plan's bounds with the range the API takes (schemas/plan.py): one per workspace limit. */
+export const PLAN_FIELDS: PlanField[] = LIMIT_FIELDS.map((f) => ({
+  key: f.key,
+  label: f.label,
+  unit: f.unit,
+  min: f.min,
+  max: f.max,
+  direction: f.direction,
+}));
 
 export interface PlanDraft {
   name: string;

@@ -19,6 +19,10 @@ const VALUES = {
   query_timeout_seconds: 30,
   max_points_per_query: 5_000_000,
   retention_days: 30,
+  concurrent_queries: 4,
+  max_monitors: 100,
+  min_monitor_interval_seconds: 10,
+  max_notifications_per_hour: 200,
   max_members: 10,
   max_dashboards: 50,
 };
@@ -211,5 +215,42 @@ describe("LimitsPage", () => {
     renderLimits();
     expect(await screen.findByText("No active series in this period")).toBeInTheDocument();
     expect(screen.queryByTestId("usage-series-pending")).not.toBeInTheDocument();
+  });
+
+  it("says how many batches were set aside and why, and nothing when none were", async () => {
+    vi.stubGlobal(
+      "fetch",
+      serve({
+        usage: {
+          ...USAGE,
+          ingest_parked_batches: 3,
+          ingest_parked_points: 1500,
+          ingest_parked_last_reason: "parked after 9 attempts over 61 s while storage took other workspaces' writes: storage answered 503: busy",
+          ingest_parked_last_at: null,
+        },
+      }),
+    );
+    renderLimits();
+    const alert = await screen.findByTestId("usage-ingest-parked");
+    expect(alert).toHaveTextContent(
+      "3 batches (1,500 points) were set aside because storage kept refusing them, so that they would not hold back newer data. Last reason: parked after 9 attempts over 61 s while storage took other workspaces' writes: storage answered 503: busy.",
+    );
+  });
+
+  it("shows no set-aside batches alert when there are none", async () => {
+    vi.stubGlobal("fetch", serve());
+    renderLimits();
+    await screen.findByTestId("usage-active-series");
+    expect(screen.queryByTestId("usage-ingest-parked")).not.toBeInTheDocument();
+  });
+
+  it("edits the concurrent queries limit within its bounds", async () => {
+    vi.stubGlobal("fetch", serve());
+    renderLimits();
+    const field = await screen.findByRole("textbox", { name: "Concurrent queries" });
+    expect(field).toHaveValue("4");
+    await userEvent.clear(field);
+    await userEvent.type(field, "65");
+    expect(field).toHaveAccessibleDescription("Concurrent queries must be between 1 and 64 queries.");
   });
 });

@@ -290,6 +290,14 @@ function UsageFigures({
           series (a tag whose values keep changing, such as a request id, makes a new series for each value).
         </Alert>
       ) : null}
+      {usage.ingest_parked_batches ? (
+        <Alert title="Some batches were set aside" testId="usage-ingest-parked">
+          {formatNumber(usage.ingest_parked_batches)} batches ({formatNumber(usage.ingest_parked_points ?? 0)} points) were
+          set aside because storage kept refusing them
+          {usage.ingest_parked_last_at ? ` (last on ${new Date(usage.ingest_parked_last_at).toLocaleString()})` : ""}, so
+          that they would not hold back newer data. Last reason: {usage.ingest_parked_last_reason ?? "not recorded"}.
+        </Alert>
+      ) : null}
     </>
   );
 }

@@ -10,6 +10,10 @@ const values = {
   query_timeout_seconds: 30,
   max_points_per_query: 5_000_000,
   retention_days: 30,
+  concurrent_queries: 4,
+  max_monitors: 100,
+  min_monitor_interval_seconds: 10,
+  max_notifications_per_hour: 200,
   max_members: 10,
   max_dashboards: 20,
 };
@@ -21,6 +25,10 @@ const ceilings = {
   query_timeout_seconds: 60,
   max_points_per_query: 5_000_000,
   retention_days: 90,
+  concurrent_queries: 8,
+  max_monitors: 200,
+  min_monitor_interval_seconds: 5, // a floor
+  max_notifications_per_hour: 400,
   max_members: 12,
   max_dashboards: 40,
 };
@@ -49,7 +57,7 @@ describe("diffLimits", () => {
     expect(LIMIT_FIELDS.map((f) => f.key).sort()).toEqual(Object.keys(values).sort());
   });
 
-  it.each(LIMIT_FIELDS.map((f) => [f.key, f] as const))(
+  it.each(LIMIT_FIELDS.filter((f) => f.direction === "ceiling").map((f) => [f.key, f] as const))(
     "refuses %s above the plan's ceiling, takes it at and below",
     (key, f) => {
       const ceiling = ceilings[key];
@@ -66,6 +74,21 @@ describe("diffLimits", () => {
     },
   );
 
+  it("refuses a monitor interval below the plan's floor, takes it at and above", () => {
+    const below = diffLimits(limits, { ...toDraft(limits), min_monitor_interval_seconds: "4" });
+    expect(below).toEqual({
+      changes: {},
+      errors: {
+        min_monitor_interval_seconds:
+          "Shortest evaluation interval must be at least 5 s, the floor of the plan Team; a platform operator sets the plan.",
+      },
+    });
+    for (const value of [5, 60]) {
+      const ok = diffLimits(limits, { ...toDraft(limits), min_monitor_interval_seconds: String(value) });
+      expect(ok).toEqual({ changes: { min_monitor_interval_seconds: value }, errors: {} });
+    }
+  });
+
   it("checks the range the API takes before the ceiling", () => {
     const { errors } = diffLimits(limits, { ...toDraft(limits), retention_days: "4000" });
     expect(errors.retention_days).toBe("Retention must be between 1 and 3,650 days.");
@@ -77,6 +100,7 @@ describe("ceilingHint", () => {
     const field = (key: string) => LIMIT_FIELDS.find((f) => f.key === key)!;
     expect(ceilingHint(limits, field("ingest_burst"))).toBe("Plan ceiling: 60,000 points.");
     expect(ceilingHint(limits, field("max_body_bytes"))).toBe("Plan ceiling: 16 MiB.");
+    expect(ceilingHint(limits, field("min_monitor_interval_seconds"))).toBe("Plan floor: 5 s.");
   });
 });
 

@@ -9,11 +9,14 @@ export interface LimitField {
   min: number;
   max: number;
   help: string;
+  /** A ceiling: the limit is at most its plan's bound; a floor (the monitor interval): at least. */
+  direction: "ceiling" | "floor";
 }
 
 /**
  * The workspace limits the backend enforces, with the range it accepts whatever the plan
- * (schemas/limits.py); each is also at most its plan's ceiling (`Limits.ceilings`).
+ * (schemas/limits.py); each is also within its plan's bound (`Limits.ceilings`): at most it,
+ * or at least it for a floor.
  */
 export const LIMIT_FIELDS: LimitField[] = [
   {
@@ -23,6 +26,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 100_000_000,
     help: "Sustained points per second the gateway accepts; above it writes get 429.",
+    direction: "ceiling",
   },
   {
     key: "ingest_burst",
@@ -31,6 +35,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 1_000_000_000,
     help: "Points accepted at once above the sustained rate.",
+    direction: "ceiling",
   },
   {
     key: "max_body_bytes",
@@ -39,6 +44,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1024,
     max: 1_073_741_824,
     help: "Largest write request, after decompression; larger ones get 413.",
+    direction: "ceiling",
   },
   {
     key: "active_series",
@@ -47,6 +53,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 1_000_000_000,
     help: "Series that received a point in the last hour; above it, points of new series are left out (counted under Usage), while existing series keep receiving points.",
+    direction: "ceiling",
   },
   {
     key: "query_timeout_seconds",
@@ -55,6 +62,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 600,
     help: "A query running longer is cancelled.",
+    direction: "ceiling",
   },
   {
     key: "max_points_per_query",
@@ -63,6 +71,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 1_000_000_000,
     help: "Most samples one query may read.",
+    direction: "ceiling",
   },
   {
     key: "retention_days",
@@ -70,7 +79,44 @@ export const LIMIT_FIELDS: LimitField[] = [
     unit: "days",
     min: 1,
     max: 3650,
-    help: "How far back data is taken and shown: older points are refused at ingest and left out of queries.",
+    help: "How far back data is kept: older points are refused at ingest, never read by a query, and deleted from storage.",
+    direction: "ceiling",
+  },
+  {
+    key: "concurrent_queries",
+    label: "Concurrent queries",
+    unit: "queries",
+    min: 1,
+    max: 64,
+    help: "Queries that run at once; more wait their turn, and when too many wait, queries get 429.",
+    direction: "ceiling",
+  },
+  {
+    key: "max_monitors",
+    label: "Monitors",
+    unit: "monitors and recording rules",
+    min: 0,
+    max: 100_000,
+    help: "Monitors and recording rules the workspace may have together; creating one more gets 429.",
+    direction: "ceiling",
+  },
+  {
+    key: "min_monitor_interval_seconds",
+    label: "Shortest evaluation interval",
+    unit: "s",
+    min: 1,
+    max: 86_400,
+    help: "Monitors and recording rules run at most this often.",
+    direction: "floor",
+  },
+  {
+    key: "max_notifications_per_hour",
+    label: "Notifications per hour",
+    unit: "notifications",
+    min: 0,
+    max: 1_000_000,
+    help: "Alert notifications sent per hour; past it they are recorded as throttled, not sent.",
+    direction: "ceiling",
   },
   {
     key: "max_members",
@@ -79,6 +125,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 100_000,
     help: "Members and pending invitations together; inviting beyond it gets 429.",
+    direction: "ceiling",
   },
   {
     key: "max_dashboards",
@@ -87,14 +134,15 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 100_000,
     help: "Creating or importing a dashboard beyond it gets 429.",
+    direction: "ceiling",
   },
 ];
 
-/** The plan's ceiling of a limit, as the field's hint says it. */
+/** The plan's bound of a limit, as the field's hint says it. */
 export function ceilingHint(limits: Limits, f: LimitField): string {
-  const ceiling = limits.ceilings[f.key];
-  const shown = f.key === "max_body_bytes" ? formatBytes(ceiling) : `${formatNumber(ceiling)} ${f.unit}`;
-  return `Plan ceiling: ${shown}.`;
+  const bound = limits.ceilings[f.key];
+  const shown = f.key === "max_body_bytes" ? formatBytes(bound) : `${formatNumber(bound)} ${f.unit}`;
+  return `Plan ${f.direction}: ${shown}.`;
 }
 
 export type LimitsDraft = Record<LimitKey, string>;
@@ -105,8 +153,8 @@ export function toDraft(limits: Limits): LimitsDraft {
 
 /**
  * Compares the edited values with the current limits: the fields that changed (ready to
- * PATCH) and, per field, why a value is refused — outside the range the API takes, or above
- * the plan's ceiling (which the API refuses too, with 422). Spaces, `_` and `,` group digits.
+ * PATCH) and, per field, why a value is refused — outside the range the API takes, or outside
+ * the plan's bound (which the API refuses too, with 422). Spaces, `_` and `,` group digits.
  */
 export function diffLimits(
   current: Limits,
@@ -120,10 +168,11 @@ export function diffLimits(
       errors[f.key] = value;
       continue;
     }
-    const ceiling = current.ceilings[f.key];
-    if (value > ceiling) {
+    const bound = current.ceilings[f.key];
+    if (f.direction === "ceiling" ? value > bound : value < bound) {
+      const most = f.direction === "ceiling" ? "can be at most" : "must be at least";
       errors[f.key] =
-        `${f.label} can be at most ${formatNumber(ceiling)} ${f.unit}, the ceiling of the plan ${current.plan.name}; ` +
+        `${f.label} ${most} ${formatNumber(bound)} ${f.unit}, the ${f.direction} of the plan ${current.plan.name}; ` +
         "a platform operator sets the plan.";
       continue;
     }

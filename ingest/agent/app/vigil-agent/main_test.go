@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -71,7 +72,8 @@ func TestVersionOnceAndBadFlags(t *testing.T) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err = cmd.Run()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), `unknown collector "gpu"`) {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), `unknown collector "gpu"`) {
 		t.Fatalf("want exit 2 naming the collector, got %v: %s", err, stderr.String())
 	}
 }

@@ -37,7 +37,7 @@ func fixtureAgent(t *testing.T) *Agent {
 }
 
 func TestCollectTagsEveryPoint(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, "node_load1{host=\"other\"} 0.5\n")
 	}))
 	defer srv.Close()

@@ -20,6 +20,7 @@ import (
 	"vigil/agent/lib/collector"
 	"vigil/agent/lib/lineproto"
 	"vigil/agent/lib/push"
+	"vigil/agent/lib/tenancy"
 )
 
 // Duration is a time.Duration written as "10s" in TOML.
@@ -301,7 +302,7 @@ func (c *Config) resolve(getenv func(string) string) error {
 		errs = append(errs, fmt.Errorf("collectors: %w", err))
 	}
 	for k := range c.Tags {
-		if k == "" || k == "host" || k == "vigil_workspace" || strings.HasPrefix(k, "__") {
+		if k == "" || k == "host" || tenancy.IsReserved(k) {
 			errs = append(errs, fmt.Errorf("tags: %q is reserved; use -host for the host tag", k))
 		}
 	}

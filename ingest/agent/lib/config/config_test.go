@@ -123,6 +123,9 @@ func TestErrors(t *testing.T) {
 	f([]string{"-target=kafka"}, "", `target must be one of [gateway storage vm influx], got "kafka"`)
 	f([]string{"-collectors=cpu,gpu"}, "", `collectors: unknown collector "gpu"`)
 	f([]string{"-tags=host=x"}, "", `tags: "host" is reserved`)
+	for _, k := range []string{"vigil_workspace", "vm_account_id", "vm_project_id", "__x"} {
+		f([]string{"-tags=" + k + "=x"}, "", `tags: "`+k+`" is reserved`)
+	}
 	f([]string{"-tags=novalue"}, "", `want key=value pairs, got "novalue"`)
 	f([]string{"-buffer.maxBytes=1000"}, "", "buffer.maxBytes (1000) must be at least batch.maxBytes (1048576)")
 	f([]string{"extra"}, "", `unexpected argument "extra"`)

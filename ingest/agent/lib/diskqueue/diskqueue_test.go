@@ -1,6 +1,7 @@
 package diskqueue
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -109,7 +110,7 @@ func TestPeekWaitsForPush(t *testing.T) {
 	go func() { _, err := q.Peek(done); errc <- err }()
 	time.Sleep(20 * time.Millisecond)
 	close(done)
-	if err := <-errc; err != ErrClosed {
+	if err := <-errc; !errors.Is(err, ErrClosed) {
 		t.Fatalf("want ErrClosed, got %v", err)
 	}
 }
@@ -239,7 +240,7 @@ func TestCorruptedTail(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	f("garbage appended", 5, func(path string, size int64) {
+	f("garbage appended", 5, func(path string, _ int64) {
 		fh, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 		if err != nil {
 			t.Fatal(err)

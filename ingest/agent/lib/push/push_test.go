@@ -101,7 +101,7 @@ func TestNewClientErrors(t *testing.T) {
 func TestDeliverRetriesWithRetryAfter(t *testing.T) {
 	var mu sync.Mutex
 	var times []time.Time
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		mu.Lock()
 		times = append(times, time.Now())
 		n := len(times)
@@ -146,7 +146,7 @@ func TestDeliverRetriesWithRetryAfter(t *testing.T) {
 func TestDeliverDropsPermanentErrors(t *testing.T) {
 	for _, code := range []int{400, 401, 403, 404, 413} {
 		attempts := 0
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			attempts++
 			http.Error(w, "line 1: missing field", code)
 		}))
@@ -165,7 +165,7 @@ func TestDeliverDropsPermanentErrors(t *testing.T) {
 }
 
 func TestDeliverStopsOnCancel(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "down", http.StatusBadGateway)
 	}))
 	defer srv.Close()
@@ -308,7 +308,7 @@ func TestSenderBuffersWhileGatewayDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go srv.Serve(ln)
+	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 
 	select {
@@ -431,7 +431,7 @@ func TestSenderMixedEncodings(t *testing.T) {
 
 func TestBatcherRaw(t *testing.T) {
 	var got []string
-	b := &Batcher{MaxLines: 2, MaxBytes: 1 << 20, Raw: true, Flush: func(body []byte, n int) error {
+	b := &Batcher{MaxLines: 2, MaxBytes: 1 << 20, Raw: true, Flush: func(body []byte, _ int) error {
 		if IsGzip(body) {
 			t.Fatalf("raw batch is gzipped")
 		}

@@ -199,14 +199,3 @@ func validLabelName(s string) bool {
 	}
 	return true
 }
-
-// SplitName maps a metric name to (measurement, field) per docs/internals.md.
-func SplitName(name string) (measurement, field string) {
-	if i := strings.IndexByte(name, ':'); i > 0 && i < len(name)-1 {
-		return name[:i], name[i+1:]
-	}
-	if i := strings.IndexByte(name, '_'); i > 0 && i < len(name)-1 {
-		return name[:i], name[i+1:]
-	}
-	return name, "value"
-}

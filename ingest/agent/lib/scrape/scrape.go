@@ -11,20 +11,11 @@ import (
 	"time"
 
 	"vigil/agent/lib/lineproto"
+	"vigil/agent/lib/tenancy"
 )
 
 // maxBodyBytes bounds one scrape response; node_exporter answers with ~100 KiB.
 const maxBodyBytes = 64 << 20
-
-// reservedTag reports label names Vigil refuses in incoming data (docs/internals.md):
-// they are dropped rather than failing the whole batch at the gateway.
-func reservedTag(name string) bool {
-	switch name {
-	case "vigil_workspace", "vm_account_id", "vm_project_id":
-		return true
-	}
-	return strings.HasPrefix(name, "__")
-}
 
 // Scraper fetches Prometheus text endpoints.
 type Scraper struct {
@@ -113,11 +104,13 @@ func (s *Scraper) Scrape(ctx context.Context, t Target, now time.Time) (Result, 
 
 // ToPoint converts one sample. instance is added as a tag unless the sample has one.
 func ToPoint(s Sample, instance string, now time.Time) lineproto.Point {
-	m, f := SplitName(s.Name)
+	m, f := tenancy.SplitMetricName(s.Name)
 	tags := make([]lineproto.Tag, 0, len(s.Labels)+1)
 	hasInstance := false
 	for _, l := range s.Labels {
-		if reservedTag(l.Name) || l.Value == "" {
+		// Labels Vigil refuses in incoming data (docs/internals.md) are dropped rather than
+		// failing the whole batch at the gateway.
+		if tenancy.IsReserved(l.Name) || l.Value == "" {
 			continue
 		}
 		if l.Name == "instance" {

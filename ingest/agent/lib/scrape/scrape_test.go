@@ -80,7 +80,7 @@ func TestScrape(t *testing.T) {
 }
 
 func TestScrapeMalformed(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, "ok 1\nbroken{a=\"b\" 1\n")
 	}))
 	defer srv.Close()
@@ -121,29 +121,17 @@ func TestParseValues(t *testing.T) {
 	}
 }
 
-func TestSplitName(t *testing.T) {
-	f := func(name, m, fld string) {
-		t.Helper()
-		gm, gf := SplitName(name)
-		if gm != m || gf != fld {
-			t.Fatalf("SplitName(%q) = %q, %q; want %q, %q", name, gm, gf, m, fld)
-		}
-	}
-	f("node_cpu_seconds_total", "node", "cpu_seconds_total")
-	f("go_goroutines", "go", "goroutines")
-	f("up", "up", "value")
-	f("_x", "_x", "value")
-	f("x_", "x_", "value")
-	f("job:rate_5m", "job", "rate_5m")
-	f("cpu:usage_user", "cpu", "usage_user")
-}
-
-func TestParseTargets(t *testing.T) {
-	if _, err := ParseTargets([]string{"127.0.0.1:9100"}); err == nil || err.Error() != `invalid scrape target "127.0.0.1:9100": want http(s)://host:port/path` {
-		t.Fatalf("unexpected error %v", err)
-	}
-	ts, err := ParseTargets([]string{" http://127.0.0.1:9100/metrics", ""})
-	if err != nil || len(ts) != 1 || ts[0].Instance != "127.0.0.1:9100" {
-		t.Fatalf("got %v, %v", ts, err)
+// TestToPointDropsReservedLabels: labels the gateway refuses (the tenant labels and "__"
+// names) are dropped from a scraped sample, and its name splits as storage splits it.
+func TestToPointDropsReservedLabels(t *testing.T) {
+	s := Sample{Name: "job:rate_5m", Value: 2, TimestampMs: 1700000000000, Labels: []Label{
+		{"vigil_workspace", "other"}, {"vm_account_id", "1"}, {"vm_project_id", "2"}, {"__tenant", "x"},
+		{"_job", "a"}, {"vigil_workspace_x", "b"}, {"instance", "h:1"},
+	}}
+	p := ToPoint(s, "ignored:9100", time.Unix(0, 0))
+	got := strings.TrimSuffix(string(lineproto.AppendPoint(nil, &p, lineproto.PrecisionMS)), "\n")
+	want := "job,_job=a,vigil_workspace_x=b,instance=h:1 rate_5m=2 1700000000000"
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }

@@ -136,7 +136,7 @@ func countFields(line string) int {
 
 // TestRunEndsWithTargetDown: an unreachable target must not hold a bounded run forever.
 func TestRunEndsWithTargetDown(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Retry-After", "60")
 		http.Error(w, "kafka unavailable", http.StatusServiceUnavailable)
 	}))

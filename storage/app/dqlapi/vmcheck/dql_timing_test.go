@@ -43,7 +43,7 @@ func fleetData() {
 			}
 			mustWrite("fleet", b.String())
 		}
-		vmstorage.Storage.DebugFlush()
+		vmstorage.DebugFlush()
 	})
 }
 
@@ -115,7 +115,7 @@ func dashboardData() {
 			}
 		}
 		mustWrite("uibench", b.String())
-		vmstorage.Storage.DebugFlush()
+		vmstorage.DebugFlush()
 	})
 }
 

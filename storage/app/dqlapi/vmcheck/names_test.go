@@ -105,4 +105,4 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func toString(values [][]any) string { return fmt.Sprint(values) }
 
-func flushForSearch() { vmstorage.Storage.DebugFlush() }
+func flushForSearch() { vmstorage.DebugFlush() }

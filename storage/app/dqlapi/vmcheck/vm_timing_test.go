@@ -27,7 +27,7 @@ func benchData() {
 			}
 			mustWrite("bench", b.String())
 		}
-		vmstorage.Storage.DebugFlush()
+		vmstorage.DebugFlush()
 	})
 }
 

@@ -21,6 +21,7 @@ import (
 	"vigil/storage/app/vmsource"
 	"vigil/storage/lib/dql"
 	"vigil/storage/lib/dql/dqltest"
+	"vigil/storage/lib/dql/parser"
 )
 
 // now matches lib/dql's golden tests: T0 + 10 min.
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	logger.Init()
-	vmstorage.Init(promql.ResetRollupResultCacheIfNeeded)
+	vmstorage.Init(8, 10*time.Second, promql.ResetRollupResultCacheIfNeeded)
 	netstorage.InitTmpBlocksDir(dir + "/tmp")
 	promql.InitRollupResultCache("")
 
@@ -56,7 +57,7 @@ func TestMain(m *testing.M) {
 	mustWrite("e", e.String())
 	mustWrite("other", other.String())
 	mustWrite("rnd", randomLines())
-	vmstorage.Storage.DebugFlush()
+	vmstorage.DebugFlush()
 
 	code := m.Run()
 	promql.StopRollupResultCache()
@@ -109,9 +110,9 @@ func render(t *testing.T, ws, q string, opts dql.Options) string {
 	t.Helper()
 	res, err := dql.Query(context.Background(), counting{vmsource.New(ws), &pushed}, q, opts)
 	if err != nil {
-		e, ok := dql.AsError(err)
+		e, ok := parser.AsError(err)
 		if !ok {
-			t.Fatalf("%s: error %T is not *dql.Error: %s", q, err, err)
+			t.Fatalf("%s: error %T is not *parser.Error: %s", q, err, err)
 		}
 		return "error " + e.Code + ": " + e.Error()
 	}

@@ -14,7 +14,7 @@ export const DEFAULT_PLAN: Plan = {
   active_series: 500_000,
   query_timeout_seconds: 30,
   max_points_per_query: 1_000_000,
-  max_concurrent_queries: 8,
+  concurrent_queries: 8,
   retention_days: 30,
   max_monitors: 200,
   min_monitor_interval_seconds: 10,

@@ -1,0 +1,77 @@
+"""A flood of slow queries holds no worker thread and no database connection: login and the
+rest of the API answer at once meanwhile (the query routes await storage on the event loop)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from app.clients.storage import AsyncStorageClient
+from app.main import create_app
+from tests.storage_mock import INTERNAL_TOKEN, StorageMock
+
+# above the worker threads (40) and the database pool (10 + 20 overflow): were a query to hold
+# either while it waits on storage, they could not all be waiting at once
+FLOOD = 80
+
+
+@pytest.mark.anyio
+async def test_slow_queries_do_not_stall_login() -> None:
+    waiting: list[float] = []
+    release = asyncio.Event()
+
+    async def slow_storage(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/query/raw":
+            waiting.append(time.monotonic())
+            await release.wait()  # storage answers when the test says so
+            return httpx.Response(200, stream=httpx.ByteStream(b'{"content": [{"series": []}]}'))
+        return httpx.Response(404)
+
+    mock = StorageMock()
+    slow = AsyncStorageClient(
+        base_url="http://storage.test",
+        internal_token=INTERNAL_TOKEN,
+        transport=httpx.MockTransport(slow_storage),
+    )
+    app = create_app(storage=mock.client(), async_storage=slow)
+    transport = httpx.ASGITransport(app=app, client=("10.98.0.1", 50000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=120) as api:
+        email = f"flood-{time.monotonic_ns()}@example.com"
+        r = await api.post(
+            "/api/v1/auth/signup", json={"email": email, "password": "correct horse battery"}
+        )
+        assert r.status_code == 201, r.text
+        auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
+        r = await api.post("/api/v1/workspaces", json={"name": "flood"}, headers=auth)
+        ws = r.json()["id"]
+        body: dict[str, Any] = {"queries": [{"query": "M::cpu:(avg(usage_idle)) [1h]"}]}
+
+        async def one_query() -> int:
+            resp = await api.post(f"/api/v1/workspaces/{ws}/query/raw", json=body, headers=auth)
+            return resp.status_code
+
+        flood = [asyncio.create_task(one_query()) for _ in range(FLOOD)]
+        # every query reaches storage and waits there, all at once
+        deadline = time.monotonic() + 60
+        while len(waiting) < FLOOD and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert len(waiting) == FLOOD
+        # meanwhile login and a page of the UI's API answer at once
+        t1 = time.monotonic()
+        r = await api.post(
+            "/api/v1/auth/login", json={"email": email, "password": "correct horse battery"}
+        )
+        assert r.status_code == 200
+        r = await api.get("/api/v1/workspaces", headers=auth)
+        assert r.status_code == 200
+        answered = time.monotonic() - t1
+        assert answered < 2.0, f"login and the workspace list took {answered:.2f} s"
+        assert not any(t.done() for t in flood)  # the queries were all still waiting
+        release.set()
+        statuses = await asyncio.gather(*flood)
+        assert statuses == [200] * FLOOD
+    await slow.aclose()
