@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -188,3 +191,26 @@ def client(app: FastAPI) -> Iterator[TestClient]:
     address = f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{secrets.randbelow(254) + 1}"
     with TestClient(app, client=(address, 50000)) as c:
         yield c
+
+
+@pytest.fixture()
+def live_server(app: Any) -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port, for real HTTP clients."""
+    import uvicorn
+
+    # the server gets the bound socket itself: a port closed and bound again could be taken
+    # in between (by any outgoing connection)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(5)
+    sock.close()

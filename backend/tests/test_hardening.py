@@ -54,6 +54,14 @@ def test_placeholder_secrets_are_refused_unless_development_is_explicit(
     assert _settings(tmp_path).SECRET_KEY == "s" * 64
 
 
+def test_the_smtp_password_comes_from_its_file_unless_set(tmp_path: Path) -> None:
+    assert _settings(tmp_path, ENVIRONMENT="development").SMTP_PASSWORD == ""
+    (tmp_path / "smtp_password").write_text("mail-secret\n")
+    assert _settings(tmp_path, ENVIRONMENT="development").SMTP_PASSWORD == "mail-secret"
+    given = _settings(tmp_path, ENVIRONMENT="development", SMTP_PASSWORD="from-env")
+    assert given.SMTP_PASSWORD == "from-env"
+
+
 def test_a_bad_trusted_proxy_entry_stops_start_up_naming_it(tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match="'10.0.0.0/33' is not an address or a CIDR range"):
         _settings(tmp_path, ENVIRONMENT="development", TRUSTED_PROXIES="10.0.0.1, 10.0.0.0/33")

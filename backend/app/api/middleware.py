@@ -7,6 +7,8 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api import prometheus_errors
+
 
 class BodySizeLimitMiddleware:
     """Refuse request bodies above ``max_bytes`` with 413, before anything parses them.
@@ -29,7 +31,7 @@ class BodySizeLimitMiddleware:
                 except ValueError:
                     too_large = False
                 if too_large:
-                    await self._refuse(send)
+                    await self._refuse(scope, send)
                     return
         received = 0
         exceeded = False
@@ -54,20 +56,19 @@ class BodySizeLimitMiddleware:
             if exceeded:
                 if not replaced:
                     replaced = True
-                    await self._refuse(send)
+                    await self._refuse(scope, send)
                 return
             await send(message)
 
         await self.app(scope, limited_receive, guarded_send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {
-                "detail": f"request body larger than {self.max_bytes} bytes",
-                "code": "too_large",
-                "limit": "max_request_bytes",
-            }
-        ).encode()
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        detail = f"request body larger than {self.max_bytes} bytes"
+        if prometheus_errors.is_prometheus_path(scope.get("path", "")):
+            error: dict[str, str] = prometheus_errors.body("too_large", detail)
+        else:
+            error = {"detail": detail, "code": "too_large", "limit": "max_request_bytes"}
+        body = json.dumps(error).encode()
         await send(
             {
                 "type": "http.response.start",

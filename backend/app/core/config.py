@@ -167,6 +167,8 @@ class Settings(BaseSettings):
             self.SECRET_KEY = _read_secret(self.HOME / "secret_key") or PLACEHOLDER_SECRET
         if not self.INTERNAL_TOKEN:
             self.INTERNAL_TOKEN = _read_secret(self.HOME / "internal_token") or PLACEHOLDER_SECRET
+        if not self.SMTP_PASSWORD:
+            self.SMTP_PASSWORD = _read_secret(self.HOME / "smtp_password") or ""
         if self.ENVIRONMENT == "development":
             return self
         for name in ("SECRET_KEY", "INTERNAL_TOKEN"):

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthCompletePasswordResetData, AuthCompletePasswordResetErrors, AuthCompletePasswordResetResponses, AuthCompleteSignupData, AuthCompleteSignupErrors, AuthCompleteSignupResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthReadPendingPasswordResetData, AuthReadPendingPasswordResetErrors, AuthReadPendingPasswordResetResponses, AuthReadPendingSignupData, AuthReadPendingSignupErrors, AuthReadPendingSignupResponses, AuthReadSecurityLogData, AuthReadSecurityLogErrors, AuthReadSecurityLogResponses, AuthReadSessionsData, AuthReadSessionsResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRequestPasswordResetData, AuthRequestPasswordResetErrors, AuthRequestPasswordResetResponses, AuthRevokeOtherSessionsData, AuthRevokeOtherSessionsResponses, AuthRevokeSessionData, AuthRevokeSessionErrors, AuthRevokeSessionResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, OperatorChangePlanData, OperatorChangePlanErrors, OperatorChangePlanResponses, OperatorCreatePlanData, OperatorCreatePlanErrors, OperatorCreatePlanResponses, OperatorDeletePlanData, OperatorDeletePlanErrors, OperatorDeletePlanResponses, OperatorReadOperatorAuditData, OperatorReadOperatorAuditErrors, OperatorReadOperatorAuditResponses, OperatorReadOverviewData, OperatorReadOverviewErrors, OperatorReadOverviewResponses, OperatorReadPlanData, OperatorReadPlanErrors, OperatorReadPlanResponses, OperatorReadPlansData, OperatorReadPlansErrors, OperatorReadPlansResponses, OperatorReadWorkspaceData, OperatorReadWorkspaceErrors, OperatorReadWorkspaceResponses, OperatorReadWorkspacesData, OperatorReadWorkspacesErrors, OperatorReadWorkspacesResponses, OperatorResumeWorkspaceData, OperatorResumeWorkspaceErrors, OperatorResumeWorkspaceResponses, OperatorSuspendWorkspaceData, OperatorSuspendWorkspaceErrors, OperatorSuspendWorkspaceResponses, OperatorUpdatePlanData, OperatorUpdatePlanErrors, OperatorUpdatePlanResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
+import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthCompletePasswordResetData, AuthCompletePasswordResetErrors, AuthCompletePasswordResetResponses, AuthCompleteSignupData, AuthCompleteSignupErrors, AuthCompleteSignupResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthReadPendingPasswordResetData, AuthReadPendingPasswordResetErrors, AuthReadPendingPasswordResetResponses, AuthReadPendingSignupData, AuthReadPendingSignupErrors, AuthReadPendingSignupResponses, AuthReadSecurityLogData, AuthReadSecurityLogErrors, AuthReadSecurityLogResponses, AuthReadSessionsData, AuthReadSessionsResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRequestPasswordResetData, AuthRequestPasswordResetErrors, AuthRequestPasswordResetResponses, AuthRevokeOtherSessionsData, AuthRevokeOtherSessionsResponses, AuthRevokeSessionData, AuthRevokeSessionErrors, AuthRevokeSessionResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, OperatorChangePlanData, OperatorChangePlanErrors, OperatorChangePlanResponses, OperatorCreatePlanData, OperatorCreatePlanErrors, OperatorCreatePlanResponses, OperatorDeletePlanData, OperatorDeletePlanErrors, OperatorDeletePlanResponses, OperatorReadOperatorAuditData, OperatorReadOperatorAuditErrors, OperatorReadOperatorAuditResponses, OperatorReadOverviewData, OperatorReadOverviewErrors, OperatorReadOverviewResponses, OperatorReadPlanData, OperatorReadPlanErrors, OperatorReadPlanResponses, OperatorReadPlansData, OperatorReadPlansErrors, OperatorReadPlansResponses, OperatorReadWorkspaceData, OperatorReadWorkspaceErrors, OperatorReadWorkspaceResponses, OperatorReadWorkspacesData, OperatorReadWorkspacesErrors, OperatorReadWorkspacesResponses, OperatorResumeWorkspaceData, OperatorResumeWorkspaceErrors, OperatorResumeWorkspaceResponses, OperatorSuspendWorkspaceData, OperatorSuspendWorkspaceErrors, OperatorSuspendWorkspaceResponses, OperatorUpdatePlanData, OperatorUpdatePlanErrors, OperatorUpdatePlanResponses, QueryPrometheusAlertsGetByKeyData, QueryPrometheusAlertsGetByKeyErrors, QueryPrometheusAlertsGetByKeyResponses, QueryPrometheusAlertsGetData, QueryPrometheusAlertsGetErrors, QueryPrometheusAlertsGetResponses, QueryPrometheusFormatQueryGetByKeyData, QueryPrometheusFormatQueryGetByKeyErrors, QueryPrometheusFormatQueryGetByKeyResponses, QueryPrometheusFormatQueryGetData, QueryPrometheusFormatQueryGetErrors, QueryPrometheusFormatQueryGetResponses, QueryPrometheusFormatQueryPostByKeyData, QueryPrometheusFormatQueryPostByKeyErrors, QueryPrometheusFormatQueryPostByKeyResponses, QueryPrometheusFormatQueryPostData, QueryPrometheusFormatQueryPostErrors, QueryPrometheusFormatQueryPostResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusMetadataGetByKeyData, QueryPrometheusMetadataGetByKeyErrors, QueryPrometheusMetadataGetByKeyResponses, QueryPrometheusMetadataGetData, QueryPrometheusMetadataGetErrors, QueryPrometheusMetadataGetResponses, QueryPrometheusQueryExemplarsGetByKeyData, QueryPrometheusQueryExemplarsGetByKeyErrors, QueryPrometheusQueryExemplarsGetByKeyResponses, QueryPrometheusQueryExemplarsGetData, QueryPrometheusQueryExemplarsGetErrors, QueryPrometheusQueryExemplarsGetResponses, QueryPrometheusQueryExemplarsPostByKeyData, QueryPrometheusQueryExemplarsPostByKeyErrors, QueryPrometheusQueryExemplarsPostByKeyResponses, QueryPrometheusQueryExemplarsPostData, QueryPrometheusQueryExemplarsPostErrors, QueryPrometheusQueryExemplarsPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusRulesGetByKeyData, QueryPrometheusRulesGetByKeyErrors, QueryPrometheusRulesGetByKeyResponses, QueryPrometheusRulesGetData, QueryPrometheusRulesGetErrors, QueryPrometheusRulesGetResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryPrometheusStatusBuildinfoGetByKeyData, QueryPrometheusStatusBuildinfoGetByKeyErrors, QueryPrometheusStatusBuildinfoGetByKeyResponses, QueryPrometheusStatusBuildinfoGetData, QueryPrometheusStatusBuildinfoGetErrors, QueryPrometheusStatusBuildinfoGetResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -782,7 +782,7 @@ export const queryQueryRaw = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Prometheus API: Instant query (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryGetResponses, QueryPrometheusQueryGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -793,7 +793,7 @@ export const queryPrometheusQueryGet = <ThrowOnError extends boolean = false>(op
 /**
  * Prometheus API: Instant query (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryPostResponses, QueryPrometheusQueryPostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -804,7 +804,7 @@ export const queryPrometheusQueryPost = <ThrowOnError extends boolean = false>(o
 /**
  * Prometheus API: Range query (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryRangeGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryRangeGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangeGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -815,7 +815,7 @@ export const queryPrometheusQueryRangeGet = <ThrowOnError extends boolean = fals
 /**
  * Prometheus API: Range query (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryRangePost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryRangePostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryRangePostResponses, QueryPrometheusQueryRangePostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -826,7 +826,7 @@ export const queryPrometheusQueryRangePost = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Series matching selectors (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusSeriesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusSeriesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -837,7 +837,7 @@ export const queryPrometheusSeriesGet = <ThrowOnError extends boolean = false>(o
 /**
  * Prometheus API: Series matching selectors (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusSeriesPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusSeriesPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusSeriesPostResponses, QueryPrometheusSeriesPostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -848,7 +848,7 @@ export const queryPrometheusSeriesPost = <ThrowOnError extends boolean = false>(
 /**
  * Prometheus API: Label names (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -859,7 +859,7 @@ export const queryPrometheusLabelsGet = <ThrowOnError extends boolean = false>(o
 /**
  * Prometheus API: Label names (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelsPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelsPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelsPostResponses, QueryPrometheusLabelsPostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -870,7 +870,7 @@ export const queryPrometheusLabelsPost = <ThrowOnError extends boolean = false>(
 /**
  * Prometheus API: Values of a label (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelValuesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -881,11 +881,99 @@ export const queryPrometheusLabelValuesGet = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Values of a label (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelValuesPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelValuesPostResponses, QueryPrometheusLabelValuesPostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusFormatQueryGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusFormatQueryGetResponses, QueryPrometheusFormatQueryGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusFormatQueryPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusFormatQueryPostResponses, QueryPrometheusFormatQueryPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Metric metadata (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusMetadataGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusMetadataGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusMetadataGetResponses, QueryPrometheusMetadataGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/metadata',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryExemplarsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryExemplarsGetResponses, QueryPrometheusQueryExemplarsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryExemplarsPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryExemplarsPostResponses, QueryPrometheusQueryExemplarsPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Build information (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusStatusBuildinfoGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusStatusBuildinfoGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusStatusBuildinfoGetResponses, QueryPrometheusStatusBuildinfoGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/status/buildinfo',
+    ...options
+});
+
+/**
+ * Prometheus API: Alerting and recording rules (monitors) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusRulesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusRulesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusRulesGetResponses, QueryPrometheusRulesGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/rules',
+    ...options
+});
+
+/**
+ * Prometheus API: Active alerts (monitors) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusAlertsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusAlertsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusAlertsGetResponses, QueryPrometheusAlertsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/alerts',
     ...options
 });
 
@@ -1420,7 +1508,7 @@ export const queryQueryRawByKey = <ThrowOnError extends boolean = false>(options
 /**
  * Prometheus API: Instant query (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1431,7 +1519,7 @@ export const queryPrometheusQueryGetByKey = <ThrowOnError extends boolean = fals
 /**
  * Prometheus API: Instant query (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1442,7 +1530,7 @@ export const queryPrometheusQueryPostByKey = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Range query (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryRangeGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryRangeGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1453,7 +1541,7 @@ export const queryPrometheusQueryRangeGetByKey = <ThrowOnError extends boolean =
 /**
  * Prometheus API: Range query (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryRangePostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryRangePostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1464,7 +1552,7 @@ export const queryPrometheusQueryRangePostByKey = <ThrowOnError extends boolean 
 /**
  * Prometheus API: Series matching selectors (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusSeriesGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusSeriesGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1475,7 +1563,7 @@ export const queryPrometheusSeriesGetByKey = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Series matching selectors (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusSeriesPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusSeriesPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1486,7 +1574,7 @@ export const queryPrometheusSeriesPostByKey = <ThrowOnError extends boolean = fa
 /**
  * Prometheus API: Label names (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusLabelsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1497,7 +1585,7 @@ export const queryPrometheusLabelsGetByKey = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Label names (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelsPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusLabelsPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1508,7 +1596,7 @@ export const queryPrometheusLabelsPostByKey = <ThrowOnError extends boolean = fa
 /**
  * Prometheus API: Values of a label (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelValuesGetByKey = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesGetByKeyData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1519,10 +1607,98 @@ export const queryPrometheusLabelValuesGetByKey = <ThrowOnError extends boolean 
 /**
  * Prometheus API: Values of a label (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelValuesPostByKey = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesPostByKeyData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/prometheus/api/v1/label/{label_name}/values',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusFormatQueryGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusFormatQueryGetByKeyResponses, QueryPrometheusFormatQueryGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusFormatQueryPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusFormatQueryPostByKeyResponses, QueryPrometheusFormatQueryPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Metric metadata (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusMetadataGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusMetadataGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusMetadataGetByKeyResponses, QueryPrometheusMetadataGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/metadata',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryExemplarsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryExemplarsGetByKeyResponses, QueryPrometheusQueryExemplarsGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryExemplarsPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryExemplarsPostByKeyResponses, QueryPrometheusQueryExemplarsPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Build information (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusStatusBuildinfoGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusStatusBuildinfoGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusStatusBuildinfoGetByKeyResponses, QueryPrometheusStatusBuildinfoGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/status/buildinfo',
+    ...options
+});
+
+/**
+ * Prometheus API: Alerting and recording rules (monitors) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusRulesGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusRulesGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusRulesGetByKeyResponses, QueryPrometheusRulesGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/rules',
+    ...options
+});
+
+/**
+ * Prometheus API: Active alerts (monitors) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusAlertsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusAlertsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusAlertsGetByKeyResponses, QueryPrometheusAlertsGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/alerts',
     ...options
 });

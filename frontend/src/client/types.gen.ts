@@ -3887,6 +3887,26 @@ export type PreviewSeries = {
 };
 
 /**
+ * PrometheusError
+ *
+ * Every error under the Prometheus-compatible prefixes (Prometheus' own envelope).
+ */
+export type PrometheusError = {
+    /**
+     * Status
+     */
+    status: string;
+    /**
+     * Errortype
+     */
+    errorType: string;
+    /**
+     * Error
+     */
+    error: string;
+};
+
+/**
  * RecordingRuleCreate
  */
 export type RecordingRuleCreate = {
@@ -7756,21 +7776,37 @@ export type QueryPrometheusQueryGetData = {
 
 export type QueryPrometheusQueryGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryGetError = QueryPrometheusQueryGetErrors[keyof QueryPrometheusQueryGetErrors];
@@ -7796,21 +7832,37 @@ export type QueryPrometheusQueryPostData = {
 
 export type QueryPrometheusQueryPostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryPostError = QueryPrometheusQueryPostErrors[keyof QueryPrometheusQueryPostErrors];
@@ -7836,21 +7888,37 @@ export type QueryPrometheusQueryRangeGetData = {
 
 export type QueryPrometheusQueryRangeGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryRangeGetError = QueryPrometheusQueryRangeGetErrors[keyof QueryPrometheusQueryRangeGetErrors];
@@ -7876,21 +7944,37 @@ export type QueryPrometheusQueryRangePostData = {
 
 export type QueryPrometheusQueryRangePostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryRangePostError = QueryPrometheusQueryRangePostErrors[keyof QueryPrometheusQueryRangePostErrors];
@@ -7916,21 +8000,37 @@ export type QueryPrometheusSeriesGetData = {
 
 export type QueryPrometheusSeriesGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusSeriesGetError = QueryPrometheusSeriesGetErrors[keyof QueryPrometheusSeriesGetErrors];
@@ -7956,21 +8056,37 @@ export type QueryPrometheusSeriesPostData = {
 
 export type QueryPrometheusSeriesPostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusSeriesPostError = QueryPrometheusSeriesPostErrors[keyof QueryPrometheusSeriesPostErrors];
@@ -7996,21 +8112,37 @@ export type QueryPrometheusLabelsGetData = {
 
 export type QueryPrometheusLabelsGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelsGetError = QueryPrometheusLabelsGetErrors[keyof QueryPrometheusLabelsGetErrors];
@@ -8036,21 +8168,37 @@ export type QueryPrometheusLabelsPostData = {
 
 export type QueryPrometheusLabelsPostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelsPostError = QueryPrometheusLabelsPostErrors[keyof QueryPrometheusLabelsPostErrors];
@@ -8080,21 +8228,37 @@ export type QueryPrometheusLabelValuesGetData = {
 
 export type QueryPrometheusLabelValuesGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelValuesGetError = QueryPrometheusLabelValuesGetErrors[keyof QueryPrometheusLabelValuesGetErrors];
@@ -8124,26 +8288,490 @@ export type QueryPrometheusLabelValuesPostData = {
 
 export type QueryPrometheusLabelValuesPostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelValuesPostError = QueryPrometheusLabelValuesPostErrors[keyof QueryPrometheusLabelValuesPostErrors];
 
 export type QueryPrometheusLabelValuesPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryGetError = QueryPrometheusFormatQueryGetErrors[keyof QueryPrometheusFormatQueryGetErrors];
+
+export type QueryPrometheusFormatQueryGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryPostError = QueryPrometheusFormatQueryPostErrors[keyof QueryPrometheusFormatQueryPostErrors];
+
+export type QueryPrometheusFormatQueryPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusMetadataGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/metadata';
+};
+
+export type QueryPrometheusMetadataGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusMetadataGetError = QueryPrometheusMetadataGetErrors[keyof QueryPrometheusMetadataGetErrors];
+
+export type QueryPrometheusMetadataGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsGetError = QueryPrometheusQueryExemplarsGetErrors[keyof QueryPrometheusQueryExemplarsGetErrors];
+
+export type QueryPrometheusQueryExemplarsGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsPostError = QueryPrometheusQueryExemplarsPostErrors[keyof QueryPrometheusQueryExemplarsPostErrors];
+
+export type QueryPrometheusQueryExemplarsPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusStatusBuildinfoGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/status/buildinfo';
+};
+
+export type QueryPrometheusStatusBuildinfoGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusStatusBuildinfoGetError = QueryPrometheusStatusBuildinfoGetErrors[keyof QueryPrometheusStatusBuildinfoGetErrors];
+
+export type QueryPrometheusStatusBuildinfoGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusRulesGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/rules';
+};
+
+export type QueryPrometheusRulesGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusRulesGetError = QueryPrometheusRulesGetErrors[keyof QueryPrometheusRulesGetErrors];
+
+export type QueryPrometheusRulesGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusAlertsGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/alerts';
+};
+
+export type QueryPrometheusAlertsGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusAlertsGetError = QueryPrometheusAlertsGetErrors[keyof QueryPrometheusAlertsGetErrors];
+
+export type QueryPrometheusAlertsGetResponses = {
     /**
      * Successful Response
      */
@@ -10027,17 +10655,37 @@ export type QueryPrometheusQueryGetByKeyData = {
 
 export type QueryPrometheusQueryGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryGetByKeyError = QueryPrometheusQueryGetByKeyErrors[keyof QueryPrometheusQueryGetByKeyErrors];
@@ -10058,17 +10706,37 @@ export type QueryPrometheusQueryPostByKeyData = {
 
 export type QueryPrometheusQueryPostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryPostByKeyError = QueryPrometheusQueryPostByKeyErrors[keyof QueryPrometheusQueryPostByKeyErrors];
@@ -10089,17 +10757,37 @@ export type QueryPrometheusQueryRangeGetByKeyData = {
 
 export type QueryPrometheusQueryRangeGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryRangeGetByKeyError = QueryPrometheusQueryRangeGetByKeyErrors[keyof QueryPrometheusQueryRangeGetByKeyErrors];
@@ -10120,17 +10808,37 @@ export type QueryPrometheusQueryRangePostByKeyData = {
 
 export type QueryPrometheusQueryRangePostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryRangePostByKeyError = QueryPrometheusQueryRangePostByKeyErrors[keyof QueryPrometheusQueryRangePostByKeyErrors];
@@ -10151,17 +10859,37 @@ export type QueryPrometheusSeriesGetByKeyData = {
 
 export type QueryPrometheusSeriesGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusSeriesGetByKeyError = QueryPrometheusSeriesGetByKeyErrors[keyof QueryPrometheusSeriesGetByKeyErrors];
@@ -10182,17 +10910,37 @@ export type QueryPrometheusSeriesPostByKeyData = {
 
 export type QueryPrometheusSeriesPostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusSeriesPostByKeyError = QueryPrometheusSeriesPostByKeyErrors[keyof QueryPrometheusSeriesPostByKeyErrors];
@@ -10213,17 +10961,37 @@ export type QueryPrometheusLabelsGetByKeyData = {
 
 export type QueryPrometheusLabelsGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelsGetByKeyError = QueryPrometheusLabelsGetByKeyErrors[keyof QueryPrometheusLabelsGetByKeyErrors];
@@ -10244,17 +11012,37 @@ export type QueryPrometheusLabelsPostByKeyData = {
 
 export type QueryPrometheusLabelsPostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelsPostByKeyError = QueryPrometheusLabelsPostByKeyErrors[keyof QueryPrometheusLabelsPostByKeyErrors];
@@ -10280,21 +11068,37 @@ export type QueryPrometheusLabelValuesGetByKeyData = {
 
 export type QueryPrometheusLabelValuesGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelValuesGetByKeyError = QueryPrometheusLabelValuesGetByKeyErrors[keyof QueryPrometheusLabelValuesGetByKeyErrors];
@@ -10320,26 +11124,450 @@ export type QueryPrometheusLabelValuesPostByKeyData = {
 
 export type QueryPrometheusLabelValuesPostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelValuesPostByKeyError = QueryPrometheusLabelValuesPostByKeyErrors[keyof QueryPrometheusLabelValuesPostByKeyErrors];
 
 export type QueryPrometheusLabelValuesPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryGetByKeyError = QueryPrometheusFormatQueryGetByKeyErrors[keyof QueryPrometheusFormatQueryGetByKeyErrors];
+
+export type QueryPrometheusFormatQueryGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryPostByKeyError = QueryPrometheusFormatQueryPostByKeyErrors[keyof QueryPrometheusFormatQueryPostByKeyErrors];
+
+export type QueryPrometheusFormatQueryPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusMetadataGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/metadata';
+};
+
+export type QueryPrometheusMetadataGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusMetadataGetByKeyError = QueryPrometheusMetadataGetByKeyErrors[keyof QueryPrometheusMetadataGetByKeyErrors];
+
+export type QueryPrometheusMetadataGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyError = QueryPrometheusQueryExemplarsGetByKeyErrors[keyof QueryPrometheusQueryExemplarsGetByKeyErrors];
+
+export type QueryPrometheusQueryExemplarsGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyError = QueryPrometheusQueryExemplarsPostByKeyErrors[keyof QueryPrometheusQueryExemplarsPostByKeyErrors];
+
+export type QueryPrometheusQueryExemplarsPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/status/buildinfo';
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyError = QueryPrometheusStatusBuildinfoGetByKeyErrors[keyof QueryPrometheusStatusBuildinfoGetByKeyErrors];
+
+export type QueryPrometheusStatusBuildinfoGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusRulesGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/rules';
+};
+
+export type QueryPrometheusRulesGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusRulesGetByKeyError = QueryPrometheusRulesGetByKeyErrors[keyof QueryPrometheusRulesGetByKeyErrors];
+
+export type QueryPrometheusRulesGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusAlertsGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/alerts';
+};
+
+export type QueryPrometheusAlertsGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusAlertsGetByKeyError = QueryPrometheusAlertsGetByKeyErrors[keyof QueryPrometheusAlertsGetByKeyErrors];
+
+export type QueryPrometheusAlertsGetByKeyResponses = {
     /**
      * Successful Response
      */
