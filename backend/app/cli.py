@@ -5,6 +5,7 @@ vigil-admin demo --env-file PATH       ensure the demo user, workspace, keys, op
 vigil-admin operator grant EMAIL       make an account a platform operator
 vigil-admin operator revoke EMAIL      take the operator role away (never from the last one)
 vigil-admin operator list              the platform operators
+vigil-admin plan list|set|assign       plans and which workspace is on which (app/cli_plans.py)
 vigil-admin openapi [--output FILE]    print the OpenAPI document
 vigil-admin retention-sweep [--force]  delete points older than each workspace's retention now
 """
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
+
+from app import cli_plans
 
 if TYPE_CHECKING:
     from app.models import User
@@ -276,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     operator.add_argument("action", choices=("grant", "revoke", "list"))
     operator.add_argument("email", nargs="?", help="the account's email (grant, revoke)")
     operator.set_defaults(func=cmd_operator)
+    cli_plans.add_parser(sub)
     openapi = sub.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("--output", "-o", help="write to this file instead of stdout")
     openapi.set_defaults(func=cmd_openapi)

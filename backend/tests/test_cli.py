@@ -5,6 +5,7 @@ import secrets
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -187,3 +188,62 @@ def test_retention_sweep_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "error: vigil-storage is unreachable" in out
     assert out.rstrip().endswith("workspaces swept")
+
+
+def test_plan_set_list_assign(
+    capsys: pytest.CaptureFixture[str], db: Session, client: TestClient
+) -> None:
+    import uuid
+
+    from app.models import OperatorAuditEvent, Plan, Workspace, WorkspaceLimits
+    from tests.factories import create_workspace, signup
+
+    name = f"Fast {secrets.token_hex(3)}"
+    assert main(["plan", "set", name, "min_monitor_interval_seconds=1", "max_monitors=7"]) == 0
+    assert capsys.readouterr().out == f"plan {name} created\n"
+    assert main(["plan", "list"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(name + ":"))
+    assert "0 workspaces" in line and "max_monitors=7 " in line
+    assert "min_monitor_interval_seconds=1 " in line
+
+    ws = create_workspace(client, signup(client))
+    wid = uuid.UUID(ws["id"])
+    assert main(["plan", "assign", ws["id"], name.upper()]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"workspace {ws['id']} is on the plan {name}\n")
+    assert "  max_monitors: " in out and "-> 7" in out  # lowered to the plan's ceiling
+    db.expire_all()
+    plan_id = db.get(Workspace, wid).plan_id  # type: ignore[union-attr]
+    assert db.get(Plan, plan_id).name == name  # type: ignore[union-attr]
+    assert db.get(WorkspaceLimits, wid).max_monitors == 7  # type: ignore[union-attr]
+    # changing the plan brings its workspaces along; the operator audit log has each step
+    assert main(["plan", "set", name, "max_monitors=5"]) == 0
+    assert "1 workspaces had a limit lowered" in capsys.readouterr().out
+    db.expire_all()
+    assert db.get(WorkspaceLimits, wid).max_monitors == 5  # type: ignore[union-attr]
+    events = db.scalars(
+        select(OperatorAuditEvent)
+        .where(OperatorAuditEvent.target_id.in_([str(plan_id), ws["id"]]))
+        .order_by(OperatorAuditEvent.created_at)
+    ).all()
+    assert [(e.action, e.actor_email) for e in events] == [
+        ("plan.create", "vigil-admin"),
+        ("workspace.plan_change", "vigil-admin"),
+        ("plan.update", "vigil-admin"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["plan", "set", "X", "nope=1"], 2, "'nope=1': expected KEY=VALUE with KEY one of"),
+        (["plan", "set", "X", "max_monitors=lots"], 2, "'lots' is not a whole number"),
+        (["plan", "set", "X", "max_monitors=-1"], 2, "max_monitors: Input should be"),
+        (["plan", "assign", "00000000-0000-4000-8000-000000000000", "nosuch"], 1, "no plan named"),
+    ],
+)
+def test_plan_command_says_what_is_wrong(
+    capsys: pytest.CaptureFixture[str], argv: list[str], code: int, message: str
+) -> None:
+    assert main(argv) == code
+    assert message in capsys.readouterr().err

@@ -139,6 +139,13 @@ def test_operators_and_the_internal_token_get_every_component(
     for headers in (operator.headers, INTERNAL):
         body = client.get("/api/health", headers=headers).json()
         assert body["status"] == "degraded"
-        assert set(body["components"]) == {"postgres", "kafka", "storage", "gateway", "consumer"}
+        assert set(body["components"]) == {
+            "postgres",
+            "kafka",
+            "storage",
+            "gateway",
+            "consumer",
+            "alerting",
+        }
         assert body["components"]["kafka"]["error"]
         assert body["components"]["storage"]["version"] == "test"
