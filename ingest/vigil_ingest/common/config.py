@@ -85,6 +85,9 @@ class Settings(BaseSettings):
     # how long storage may refuse one workspace's batch (while it takes other workspaces'
     # writes) before the batch is parked in the dead-letter topic
     consumer_park_after_seconds: float = Field(default=60.0, gt=0)
+    # bytes of groups held for workspaces storage cannot take now; past it, the partitions
+    # they came from are paused until they are written or parked
+    consumer_max_held_bytes: int = Field(default=256 * 1024 * 1024, ge=0)
 
     @field_validator("database_url")
     @classmethod
