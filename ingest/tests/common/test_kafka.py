@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from kafka.partitioner import DefaultPartitioner, murmur2
 
 from vigil_ingest.common.kafka import (
     HEADER_FORMAT,
@@ -15,6 +18,7 @@ from vigil_ingest.common.kafka import (
     TOPIC_PROMRW,
     Batch,
     HeaderError,
+    SpreadPartitioner,
 )
 
 
@@ -109,3 +113,80 @@ def test_header_names_match_docs() -> None:
 def test_broken_headers(headers, message) -> None:
     with pytest.raises(HeaderError, match=message):
         Batch.from_record(b"x", headers)
+
+
+class Cluster:
+    """What a partitioner asks of kafka-python's ClusterMetadata."""
+
+    def __init__(self, partitions: int, down: frozenset[int] = frozenset()) -> None:
+        self.all = set(range(partitions))
+        self.down = down
+
+    def topics(self) -> set[str]:
+        return {TOPIC_LINE}
+
+    def partitions_for_topic(self, topic: str) -> set[int] | None:
+        return set(self.all) if topic == TOPIC_LINE else None
+
+    def available_partitions_for_topic(self, topic: str) -> set[int] | None:
+        return self.all - self.down if topic == TOPIC_LINE else None
+
+
+def place(p: SpreadPartitioner, key: bytes | None, n: int, cluster: Cluster) -> list[int]:
+    return [p.partition(TOPIC_LINE, key, key, b"v", b"v", cluster) for _ in range(n)]
+
+
+def test_one_workspace_goes_round_robin_over_every_partition() -> None:
+    p, cluster = SpreadPartitioner(), Cluster(12)
+    got = place(p, b"ws-1", 24, cluster)
+    home = (murmur2(b"ws-1") & 0x7FFFFFFF) % 12
+    assert got[0] == home  # starts where Kafka's default layout puts the workspace
+    assert got == [(home + i) % 12 for i in range(24)]
+    assert Counter(got) == {i: 2 for i in range(12)}
+
+
+def test_each_workspace_has_its_own_turn() -> None:
+    p, cluster = SpreadPartitioner(), Cluster(8)
+    a = [p.partition(TOPIC_LINE, None, b"ws-a", b"", b"", cluster) for _ in range(3)]
+    b = [p.partition(TOPIC_LINE, None, b"ws-b", b"", b"", cluster) for _ in range(5)]
+    a += place(p, b"ws-a", 5, cluster)
+    assert len(set(a)) == 8  # a's 8 records on the 8 partitions
+    assert len(set(b)) == 5
+
+
+def test_width_one_is_kafkas_default_layout() -> None:
+    cluster = Cluster(8)
+    default = DefaultPartitioner()
+    for ws in (b"ws-1", b"ws-2", b"0b7f1d2e-5c3a-4f7e-9a41-1f2e3d4c5b6a"):
+        want = default.partition(TOPIC_LINE, ws, ws, b"", b"", cluster)
+        assert place(SpreadPartitioner(1), ws, 5, cluster) == [want] * 5
+
+
+def test_width_bounds_the_spread_to_neighbouring_partitions() -> None:
+    p, cluster = SpreadPartitioner(3), Cluster(8)
+    home = (murmur2(b"ws") & 0x7FFFFFFF) % 8
+    assert place(p, b"ws", 6, cluster) == [(home + i % 3) % 8 for i in range(6)]
+    # wider than the topic: every partition, once each
+    assert sorted(place(SpreadPartitioner(50), b"ws", 8, cluster)) == list(range(8))
+
+
+def test_partitions_without_a_leader_are_skipped() -> None:
+    got = place(SpreadPartitioner(), b"ws", 40, Cluster(4, down=frozenset({1, 2})))
+    assert set(got) == {0, 3}
+    assert Counter(got)[0] + Counter(got)[3] == 40
+    # no leader known anywhere: the send waits for one on the partition whose turn it is
+    assert len(set(place(SpreadPartitioner(), b"ws", 4, Cluster(4, frozenset(range(4)))))) == 4
+
+
+def test_a_single_partition_topic_still_takes_everything() -> None:
+    assert place(SpreadPartitioner(), b"ws", 5, Cluster(1)) == [0] * 5
+
+
+def test_records_without_a_key_go_to_a_partition_with_a_leader() -> None:
+    got = place(SpreadPartitioner(), None, 50, Cluster(4, down=frozenset({0})))
+    assert set(got) <= {1, 2, 3}
+
+
+def test_an_unknown_topic_is_refused() -> None:
+    with pytest.raises(ValueError, match="Topic other not found"):
+        SpreadPartitioner().partition("other", b"k", b"k", b"", b"", Cluster(2))

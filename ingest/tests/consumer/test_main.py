@@ -24,6 +24,7 @@ from vigil_ingest.common.kafka import HEADER_ERROR, HEADER_SOURCE_TOPIC, Batch
 from vigil_ingest.consumer.main import Consumer, serve_status
 from vigil_ingest.consumer.parked import ParkedRecorder
 from vigil_ingest.consumer.storage_client import StorageClient
+from vigil_ingest.gateway.produce import producer_config
 
 pytestmark = pytest.mark.integration
 
@@ -324,6 +325,44 @@ def test_two_consumers_share_the_partitions(kafka_bootstrap, topics) -> None:
     assert sorted(written.splitlines()) == sorted(b.value.rstrip(b"\n") for b in batches)
     assert first.consumer.metrics.batches.labels("line")._value.get() > 0
     assert second.consumer.metrics.batches.labels("line")._value.get() > 0
+
+
+def test_two_consumers_share_one_workspace(kafka_bootstrap, topics) -> None:
+    """The gateway's producer spreads one workspace's records over both partitions, so both
+    consumers of the group write it; every record is written and committed once."""
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    storage = Storage(lambda req, n: 204)
+    first = start(kafka_bootstrap, topics, storage, group)
+    second = None
+    try:
+        wait(lambda: len(first.consumer.health()["partitions"]) == 4)
+        second = start(kafka_bootstrap, topics, storage, group)
+        wait(lambda: len(second.consumer.health()["partitions"]) > 0, timeout=60)
+        wait(lambda: len(first.consumer.health()["partitions"]) < 4, timeout=60)
+        batches = [line("ws-one", b"cpu v=%d\n" % i) for i in range(40)]
+        config = producer_config(Settings(kafka_bootstrap=kafka_bootstrap), client_id="test")
+        p = KafkaProducer(**config)
+        sent = [
+            p.send(topics["line"], value=b.value, key=b.key, headers=b.headers()) for b in batches
+        ]
+        p.flush()
+        p.close()
+        parts = [f.get(timeout=10).partition for f in sent]
+        assert parts.count(0) == parts.count(1) == 20  # round-robin
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 40)
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
+    written = b"".join(req.content for req in storage.requests)
+    assert sorted(written.splitlines()) == sorted(b.value.rstrip(b"\n") for b in batches)
+    assert first.consumer.metrics.points.labels("line")._value.get() > 0
+    assert second.consumer.metrics.points.labels("line")._value.get() > 0
+    assert (
+        first.consumer.metrics.points.labels("line")._value.get()
+        + second.consumer.metrics.points.labels("line")._value.get()
+        == 40
+    )
 
 
 def test_refused_group_is_bisected_to_the_poison_record(kafka_bootstrap, topics) -> None:

@@ -4,8 +4,8 @@
          → commit, per partition, up to the first record not yet written
 
 Groups are written ``VIGIL_CONSUMER_WRITE_CONCURRENCY`` at a time (storage is the slow
-side). Several workspaces' records share a partition, so trouble is handled per
-workspace, not per partition: when storage cannot take a group now
+side). A workspace's records are spread over every partition (``common/kafka.py``), so
+trouble is handled per workspace, not per partition: when storage cannot take a group now
 (5xx, 429, connection errors), its workspace is *held*: the group waits for its next attempt
 (capped exponential backoff), the workspace's groups polled meanwhile wait behind it without
 being tried, and nothing is committed past their records, while the loop goes on polling and
