@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections import Counter
 
 import pytest
+from kafka.admin import ConfigResource
 from kafka.partitioner import DefaultPartitioner, murmur2
 
 from vigil_ingest.common.kafka import (
@@ -15,10 +18,12 @@ from vigil_ingest.common.kafka import (
     HEADER_RECEIVED_AT,
     HEADER_WORKSPACE,
     TOPIC_LINE,
+    TOPIC_MAX_MESSAGE_BYTES,
     TOPIC_PROMRW,
     Batch,
     HeaderError,
     SpreadPartitioner,
+    ensure_topics,
 )
 
 
@@ -190,3 +195,36 @@ def test_records_without_a_key_go_to_a_partition_with_a_leader() -> None:
 def test_an_unknown_topic_is_refused() -> None:
     with pytest.raises(ValueError, match="Topic other not found"):
         SpreadPartitioner().partition("other", b"k", b"k", b"", b"", Cluster(2))
+
+
+@pytest.mark.integration
+def test_ensure_topics_creates_the_missing_and_grows_the_smaller(kafka_bootstrap: str) -> None:
+    """A topic with fewer partitions than asked gets more (existing deployments spread over
+    the new ones at once); one with more keeps them; a missing one is created with the
+    record size limit."""
+    from kafka.admin import KafkaAdminClient, NewTopic
+
+    base = f"vigil.test.{uuid.uuid4().hex[:10]}"
+    small, large, missing = f"{base}.small", f"{base}.large", f"{base}.missing"
+    admin = KafkaAdminClient(bootstrap_servers=[kafka_bootstrap])
+    admin.create_topics([NewTopic(small, 2, 1), NewTopic(large, 6, 1)])
+    try:
+        created = ensure_topics([kafka_bootstrap], 4, topics=[small, large, missing])
+        assert created == [missing]
+        want = {small: 4, large: 6, missing: 4}
+        deadline = time.monotonic() + 15
+        while True:  # the broker's metadata follows the change within moments
+            described = admin.describe_topics([small, large, missing])
+            counts = {t["name"]: len(t["partitions"]) for t in described}
+            if counts == want or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert counts == want
+        configs = admin.describe_configs([ConfigResource("TOPIC", missing)])
+        limit = configs["topic"][missing]["max.message.bytes"]["value"]
+        assert limit == str(TOPIC_MAX_MESSAGE_BYTES)
+        # twice is harmless
+        assert ensure_topics([kafka_bootstrap], 4, topics=[small, large, missing]) == []
+    finally:
+        admin.delete_topics([small, large, missing])
+        admin.close()

@@ -55,7 +55,9 @@ class Settings(BaseSettings):
 
     database_url: str = "postgresql+psycopg://vigil:vigil@127.0.0.1:55432/vigil"
     kafka_bootstrap: str = "127.0.0.1:59092"
-    kafka_partitions: int = Field(default=8, ge=1)
+    # partitions of each topic; the services create missing topics with this many and grow
+    # existing ones that have fewer (Kafka cannot shrink a topic)
+    kafka_partitions: int = Field(default=12, ge=1)
     # partitions one workspace's records are spread over, round-robin (0: every partition of
     # the topic; 1: one partition per workspace, by the hash of its id)
     kafka_workspace_partitions: int = Field(default=0, ge=0)

@@ -190,14 +190,23 @@ def now_ms() -> int:
 
 
 def ensure_topics(
-    bootstrap: Iterable[str], partitions: int, *, timeout_s: float = 10.0
+    bootstrap: Iterable[str],
+    partitions: int,
+    *,
+    timeout_s: float = 10.0,
+    topics: Sequence[str] = (TOPIC_LINE, TOPIC_PROMRW, TOPIC_OTLP, TOPIC_DEADLETTER),
 ) -> list[str]:
-    """Create the metrics and dead-letter topics when missing; returns the names created.
+    """Create the metrics and dead-letter topics when missing, and add partitions to those
+    that have fewer than ``partitions``; returns the names created.
 
-    Raises kafka.errors.KafkaError when Kafka cannot be reached within ``timeout_s``.
+    Growing is safe here because nothing ties a workspace to a partition: a workspace's
+    records spread over whatever partitions the topic has (``SpreadPartitioner``), and the
+    consumers read a new partition from its start. Kafka cannot remove partitions: a topic
+    with more keeps them. Raises kafka.errors.KafkaError when Kafka cannot be reached within
+    ``timeout_s``.
     """
     from kafka.admin import KafkaAdminClient, NewTopic
-    from kafka.errors import TopicAlreadyExistsError
+    from kafka.errors import InvalidPartitionsError, TopicAlreadyExistsError
 
     admin = KafkaAdminClient(
         bootstrap_servers=list(bootstrap),
@@ -206,11 +215,11 @@ def ensure_topics(
         bootstrap_timeout_ms=int(timeout_s * 1000),
     )
     try:
-        existing = set(admin.list_topics())
-        wanted = [TOPIC_LINE, TOPIC_PROMRW, TOPIC_OTLP, TOPIC_DEADLETTER]
-        missing = [t for t in wanted if t not in existing]
+        wanted = list(topics)
+        existing = _partition_counts(admin, wanted)
         created: list[str] = []
-        for name in missing:
+        raced: list[str] = []  # created meanwhile by another process, or not in metadata yet
+        for name in [t for t in wanted if t not in existing]:
             try:
                 admin.create_topics(
                     [
@@ -224,9 +233,28 @@ def ensure_topics(
                 )
                 created.append(name)
             except TopicAlreadyExistsError:
-                pass
+                raced.append(name)
         if created:
             log.info("created kafka topics %s with %d partitions", created, partitions)
+        if raced:
+            existing.update(_partition_counts(admin, raced))
+        for name, have in existing.items():
+            if have >= partitions:
+                continue
+            try:
+                admin.create_partitions({name: partitions})
+            except InvalidPartitionsError:
+                continue  # another process grew it first
+            log.info("kafka topic %s grown from %d to %d partitions", name, have, partitions)
         return created
     finally:
         admin.close()
+
+
+def _partition_counts(admin: Any, topics: Sequence[str]) -> dict[str, int]:
+    """The number of partitions of each of ``topics`` that exists."""
+    return {
+        t["name"]: len(t.get("partitions") or ())
+        for t in admin.describe_topics(list(topics))
+        if not t.get("error_code")
+    }
