@@ -4,6 +4,7 @@ drop a deleted workspace's batches on 410, lag on /health. (The write to the rea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -303,9 +304,11 @@ def test_status_endpoints(kafka_bootstrap, topics) -> None:
         r.stop()
 
 
-def test_two_consumers_share_the_partitions(kafka_bootstrap, topics) -> None:
-    group = f"g-{uuid.uuid4().hex[:8]}"
-    storage = Storage(lambda req, n: 204)
+@contextlib.contextmanager
+def two_consumers(
+    kafka_bootstrap: str, topics: dict[str, str], storage: Storage, group: str
+) -> Iterator[tuple[Running, Running]]:
+    """Two consumers of one group, once they share the two topics' partitions."""
     first = start(kafka_bootstrap, topics, storage, group)
     second = None
     try:
@@ -313,14 +316,21 @@ def test_two_consumers_share_the_partitions(kafka_bootstrap, topics) -> None:
         second = start(kafka_bootstrap, topics, storage, group)
         wait(lambda: len(second.consumer.health()["partitions"]) > 0, timeout=60)
         wait(lambda: len(first.consumer.health()["partitions"]) < 4, timeout=60)
-        # Workspaces hash to both partitions; each record is written and committed once.
-        batches = [line(f"ws-{i}", b"cpu v=%d\n" % i) for i in range(40)]
-        produce(kafka_bootstrap, topics["line"], batches)
-        wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 40)
+        yield first, second
     finally:
         first.stop()
         if second is not None:
             second.stop()
+
+
+def test_two_consumers_share_the_partitions(kafka_bootstrap, topics) -> None:
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    storage = Storage(lambda req, n: 204)
+    with two_consumers(kafka_bootstrap, topics, storage, group) as (first, second):
+        # Workspaces hash to both partitions; each record is written and committed once.
+        batches = [line(f"ws-{i}", b"cpu v=%d\n" % i) for i in range(40)]
+        produce(kafka_bootstrap, topics["line"], batches)
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 40)
     written = b"".join(req.content for req in storage.requests)
     assert sorted(written.splitlines()) == sorted(b.value.rstrip(b"\n") for b in batches)
     assert first.consumer.metrics.batches.labels("line")._value.get() > 0
@@ -332,13 +342,7 @@ def test_two_consumers_share_one_workspace(kafka_bootstrap, topics) -> None:
     consumers of the group write it; every record is written and committed once."""
     group = f"g-{uuid.uuid4().hex[:8]}"
     storage = Storage(lambda req, n: 204)
-    first = start(kafka_bootstrap, topics, storage, group)
-    second = None
-    try:
-        wait(lambda: len(first.consumer.health()["partitions"]) == 4)
-        second = start(kafka_bootstrap, topics, storage, group)
-        wait(lambda: len(second.consumer.health()["partitions"]) > 0, timeout=60)
-        wait(lambda: len(first.consumer.health()["partitions"]) < 4, timeout=60)
+    with two_consumers(kafka_bootstrap, topics, storage, group) as (first, second):
         batches = [line("ws-one", b"cpu v=%d\n" % i) for i in range(40)]
         config = producer_config(Settings(kafka_bootstrap=kafka_bootstrap), client_id="test")
         p = KafkaProducer(**config)
@@ -350,19 +354,10 @@ def test_two_consumers_share_one_workspace(kafka_bootstrap, topics) -> None:
         parts = [f.get(timeout=10).partition for f in sent]
         assert parts.count(0) == parts.count(1) == 20  # round-robin
         wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 40)
-    finally:
-        first.stop()
-        if second is not None:
-            second.stop()
     written = b"".join(req.content for req in storage.requests)
     assert sorted(written.splitlines()) == sorted(b.value.rstrip(b"\n") for b in batches)
-    assert first.consumer.metrics.points.labels("line")._value.get() > 0
-    assert second.consumer.metrics.points.labels("line")._value.get() > 0
-    assert (
-        first.consumer.metrics.points.labels("line")._value.get()
-        + second.consumer.metrics.points.labels("line")._value.get()
-        == 40
-    )
+    points = [c.consumer.metrics.points.labels("line")._value.get() for c in (first, second)]
+    assert all(n > 0 for n in points) and sum(points) == 40
 
 
 def test_refused_group_is_bisected_to_the_poison_record(kafka_bootstrap, topics) -> None:
