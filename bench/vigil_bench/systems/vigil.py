@@ -115,16 +115,9 @@ class VigilStack(System):
         if self._kept:
             self.ingest_key, self.workspace = self._kept
             return
-        email, password = self._demo
         api = Http(self.backend_url, headers={"Content-Type": "application/json"})
         try:
-            body = api.expect(
-                "POST",
-                "/api/v1/auth/login",
-                ok=(200,),
-                body=json.dumps({"email": email, "password": password}).encode(),
-            )
-            session = json.loads(body)["access_token"]
+            session = self._login(api)
             auth = {"Authorization": f"Bearer {session}"}
             name = f"bench {time.strftime('%Y%m%dT%H%M%S')} {secrets.token_hex(3)}"
             body = api.expect(
@@ -150,6 +143,17 @@ class VigilStack(System):
         finally:
             api.close()
 
+    def _login(self, api: Http) -> str:
+        """A session token of the demo user."""
+        email, password = self._demo
+        body = api.expect(
+            "POST",
+            "/api/v1/auth/login",
+            ok=(200,),
+            body=json.dumps({"email": email, "password": password}).encode(),
+        )
+        return str(json.loads(body)["access_token"])
+
     def stop(self) -> None:
         """Deletes the throw-away workspace and its series (kept with VIGIL_BENCH_KEEP=1)."""
         created, self._created = self._created, None
@@ -160,14 +164,23 @@ class VigilStack(System):
             log(f"kept the benchmark workspace {name!r} ({ws}): VIGIL_BENCH_KEEP")
             return
         api = Http(self.backend_url, headers={"Content-Type": "application/json"})
-        try:
+
+        def delete(token: str) -> None:
             api.expect(
                 "DELETE",
                 f"/api/v1/workspaces/{ws}",
                 ok=(200,),
                 body=json.dumps({"confirm_name": name}).encode(),
-                headers={"Authorization": f"Bearer {session}"},
+                headers={"Authorization": f"Bearer {token}"},
             )
+
+        try:
+            try:
+                delete(session)
+            except HttpError as e:
+                if e.status != 401:
+                    raise
+                delete(self._login(api))  # the session expired during a long run
         except (OSError, HttpError) as e:
             log(f"could not delete the benchmark workspace {name!r} ({ws}): {e}")
         finally:
