@@ -19,6 +19,7 @@ import secrets
 import time
 from pathlib import Path
 
+from .. import procs
 from ..httpconn import Http, HttpError
 from ..progress import log
 from ..questions import Question
@@ -69,6 +70,10 @@ class VigilStack(System):
         self.token = ""
         # the throw-away workspace this session created: (session token, id, name)
         self._created: tuple[str, str, str] | None = None
+        # processes a scenario started beside the stack's own (sampled with them), and the
+        # status URLs of the consumers among them (their written points count too)
+        self.added: list[tuple[str, int]] = []
+        self.added_consumers: list[str] = []
 
     def check(self) -> None:
         if not self.demo_env.exists():
@@ -194,7 +199,34 @@ class VigilStack(System):
                 out.append((f"vigil/{svc}", int(f.read_text().split()[0])))
             except (OSError, ValueError, IndexError):
                 continue
-        return out
+        # storage last: the sampler measures the data dir with the last process
+        return out[:-1] + [(f"vigil/{n}", pid) for n, pid in self.added] + out[-1:]
+
+    def start_copy(
+        self, service: str, port_var: str, workdir: Path, env: dict[str, str] | None = None
+    ) -> tuple[procs.Service, str]:
+        """Another process of one of the stack's services (``gateway``, ``consumer``): its
+        command line and environment read from ``/proc`` of the running one, ``env`` on top,
+        listening on a free port set in ``port_var``; returns it, started, and its URL."""
+        pid = int((self.run_dir / f"{service}.pid").read_text().split()[0])
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+        full = dict(
+            kv.split("=", 1) for kv in raw.decode(errors="replace").split("\0") if "=" in kv
+        )
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().rstrip(b"\0").decode().split("\0")
+        port = procs.free_port()
+        full.update(env or {})
+        full[port_var] = str(port)
+        name = f"{service}-{port}"
+        svc = procs.Service(name, argv, log_path=workdir / f"{name}.log", env=full).start()
+        url = f"http://127.0.0.1:{port}"
+
+        def ready() -> bool:
+            status, _ = Http(url, timeout=2).request("GET", "/health")
+            return status == 200
+
+        svc.wait_ready(ready, timeout=60)
+        return svc, url
 
     def storage_http(self) -> Http:
         return Http(
@@ -211,9 +243,12 @@ class VigilStack(System):
         body = Http(self.consumer_url, timeout=5).expect("GET", "/health", ok=(200, 503))
         return int(json.loads(body).get("lag", 0) or 0)
 
-    def consumer_lines(self) -> float:
-        """Lines the consumer has written to storage since it started (its own counter)."""
-        body = Http(self.consumer_url, timeout=5).expect("GET", "/metrics", ok=(200,))
+    def consumer_lines(self, url: str | None = None) -> float:
+        """Lines written to storage by the consumer at ``url`` since it started (its own
+        counter), or, without ``url``, by the stack's consumer and those a scenario added."""
+        if url is None:
+            return sum(self.consumer_lines(u) for u in [self.consumer_url, *self.added_consumers])
+        body = Http(url, timeout=5).expect("GET", "/metrics", ok=(200,))
         total = 0.0
         for line in body.decode().splitlines():
             if line.startswith("vigil_consumer_points_total"):
