@@ -70,6 +70,8 @@ def test_agent_summary_is_parsed() -> None:
         "batches": 73,
         "errors": 0,
         "dropped": 0,
+        "first": 1795239640.0,
+        "last": 1795240000.0,
     }
     assert parse_summary("no summary here") is None
 

@@ -10,6 +10,7 @@ A bounded run prints one summary line that :func:`parse_summary` reads.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import subprocess
@@ -34,7 +35,8 @@ AGENT_TARGETS = {
 }
 
 _SUMMARY = re.compile(
-    r"simulate: (?P<hosts>\d+) hosts x (?P<series>\d+) series, (?P<ticks>\d+) ticks .*? in (?P<secs>[\d.]+)s:"
+    r"simulate: (?P<hosts>\d+) hosts x (?P<series>\d+) series, (?P<ticks>\d+) ticks"
+    r" \((?P<first>\S+) \.\. (?P<last>\S+)\).*? in (?P<secs>[\d.]+)s:"
     r" generated (?P<points>\d+) points \((?P<lines>\d+) lines.*?; sent (?P<sent>\d+) points in"
     r" (?P<batches>\d+) batches, (?P<errors>\d+) send errors, (?P<dropped>\d+) points dropped"
 )
@@ -53,6 +55,8 @@ class AgentResult:
     agent_seconds: float
     wall_seconds: float
     cpu_seconds: float
+    first_tick: float | None = None
+    last_tick: float | None = None
 
     @property
     def cpu_percent(self) -> float:
@@ -87,7 +91,17 @@ def parse_summary(text: str) -> dict[str, float] | None:
     if not matches:
         return None
     m = matches[-1]
-    return {k: float(v) for k, v in m.groupdict().items()}
+    out: dict[str, float] = {}
+    for k, v in m.groupdict().items():
+        if k in ("first", "last"):
+            # the first and the last tick's timestamp (RFC 3339, UTC), as Unix seconds
+            try:
+                out[k] = dt.datetime.fromisoformat(v.replace("Z", "+00:00")).timestamp()
+            except ValueError:
+                continue
+        else:
+            out[k] = float(v)
+    return out
 
 
 def agent_argv(
@@ -192,6 +206,8 @@ def finish_agent(svc: Service, t0: float, timeout: float) -> AgentResult:
         agent_seconds=s["secs"],
         wall_seconds=wall,
         cpu_seconds=cpu,
+        first_tick=s.get("first"),
+        last_tick=s.get("last"),
     )
     return res
 

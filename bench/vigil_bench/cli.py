@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
-from . import environment, procs, report
+from . import compare, environment, procs, report
 from .progress import log
 from .runner import RunContext, results_dir
 from .schema import BenchmarkRun, GeneratorInfo, ScenarioResult
@@ -89,6 +89,16 @@ def _systems_arg(text: str) -> list[str]:
             f"unknown system(s) {', '.join(bad) or '(none given)'}; known: {', '.join(SYSTEMS)}"
         )
     return ids
+
+
+def _tolerance_arg(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < v < 10:
+        raise argparse.ArgumentTypeError(f"must be a fraction above 0 (0.1 = ±10 %), got {text}")
+    return v
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
@@ -167,6 +177,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", required=True, help="backend base URL, e.g. http://127.0.0.1:8000")
     p.add_argument("--token", required=True, help="bearer token (session token or API key)")
     p.add_argument("--workspace", required=True, help="workspace id")
+
+    p = sub.add_parser(
+        "compare",
+        help="how far two result documents' figures are apart (medians, flags beyond ±10 %%)",
+        description=compare.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("run_a", type=Path, metavar="A.json")
+    p.add_argument("run_b", type=Path, metavar="B.json")
+    p.add_argument(
+        "--tolerance",
+        type=_tolerance_arg,
+        default=0.10,
+        help="relative difference flagged beyond this fraction (default 0.10)",
+    )
+    p.add_argument(
+        "--metric",
+        action="append",
+        dest="metrics",
+        help="compare only this metric (repeatable), e.g. points_per_second",
+    )
 
     sub.add_parser("systems", help="which systems can run here, with versions or reasons")
     sub.add_parser("schema", help="print the JSON Schema of the result document")
@@ -335,6 +366,12 @@ def _upload(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace) -> int:
+    return compare.run_compare(
+        _load_run(args.run_a), _load_run(args.run_b), tolerance=args.tolerance, metrics=args.metrics
+    )
+
+
 def _schema(args: argparse.Namespace) -> int:
     print(json.dumps(BenchmarkRun.model_json_schema(), indent=2))
     return 0
@@ -368,6 +405,7 @@ def _main(argv: list[str] | None = None) -> int:
         "schema": _schema,
         "export": _export,
         "upload": _upload,
+        "compare": _compare,
         "systems": _systems,
     }
     if args.command in handlers:

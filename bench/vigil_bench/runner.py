@@ -125,10 +125,13 @@ def load(
     clients: int,
     label: str = "",
     rate_pps: float | None = None,
+    deadline_s: float | None = None,
 ) -> LoadResult:
     """Write prepared payloads with `clients` concurrent connections; time until all acked.
 
-    With rate_pps the payloads are paced to that many points per second overall.
+    With rate_pps the payloads are paced to that many points per second overall. With
+    deadline_s no payload is started after that many seconds: the result counts the payloads
+    written (the time runs until the last of them was acknowledged).
     """
     work: queue.Queue[tuple[bytes, int, int] | None] = queue.Queue()
     for p in payloads:
@@ -141,7 +144,9 @@ def load(
     latencies: list[float] = []
     errors: list[BaseException] = []
     sent = [0]
+    written = [0, 0, 0]  # points, lines, requests
     t0 = time.monotonic()
+    stop_at = None if deadline_s is None else t0 + deadline_s
 
     def worker() -> None:
         w = system.writer()
@@ -149,6 +154,8 @@ def load(
             while True:
                 item = work.get()
                 if item is None or errors:
+                    return
+                if stop_at is not None and time.monotonic() >= stop_at:
                     return
                 body, pts, _ = item
                 if rate_pps:
@@ -164,6 +171,9 @@ def load(
                 with lock:
                     latencies.append(d)
                     prog.advance(pts)
+                    written[0] += pts
+                    written[1] += item[2]
+                    written[2] += 1
         except BaseException as e:  # noqa: BLE001 - reported to the caller below
             errors.append(e)
         finally:
@@ -179,9 +189,9 @@ def load(
     if errors:
         raise errors[0]
     return LoadResult(
-        points=total_points,
-        lines=sum(p[2] for p in payloads),
-        requests=len(payloads),
+        points=written[0],
+        lines=written[1],
+        requests=written[2],
         elapsed_s=elapsed,
         latencies_s=latencies,
     )

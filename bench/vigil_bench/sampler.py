@@ -186,6 +186,22 @@ class TreeSampler:
         return out
 
 
+def tree_rss_bytes(pid: int) -> int:
+    """Resident memory of a process and all its descendants now (0 when it is gone)."""
+    try:
+        root = psutil.Process(pid)
+        tree = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for p in tree:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            continue
+    return total
+
+
 def wait_quiet(
     procs: list[tuple[str, int]],
     *,

@@ -36,11 +36,19 @@ from .common import ResultBuilder, expected_usage_user_points, landed_points, re
 
 TITLE = "Storage ingest: vigil-storage vs stock VictoriaMetrics (same line protocol)"
 GOAL = 0.95
+#: full mode: 100 hosts x 200 ticks = 27.7 M points per phase, so that each phase lasts
+#: >= 20 s up to ~1.4 M points/s (its 1 s samples then describe it, not its start and tail)
+FULL_TICKS = 200
+MIN_REP_S = 20.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hosts", type=int, help="virtual hosts (1,383 series each)")
-    p.add_argument("--ticks", type=int, help="samples per series")
+    p.add_argument(
+        "--ticks",
+        type=int,
+        help=f"samples per series per phase (default: small 20, full {FULL_TICKS})",
+    )
     p.add_argument("--repetitions", type=int, help="interleaved repetitions per system")
     p.add_argument(
         "--clients", type=int, default=4, help="concurrent write connections (default 4)"
@@ -162,14 +170,26 @@ class Phases:
     cost: dict[str, list[float]] = field(default_factory=dict)  # CPU s per million points
     steady_pps: dict[str, list[float]] = field(default_factory=dict)
     steady_cost: dict[str, list[float]] = field(default_factory=dict)
+    secs: dict[str, list[float]] = field(default_factory=dict)
+    steady_secs: dict[str, list[float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for d in (self.pps, self.cost, self.steady_pps, self.steady_cost):
+        for d in (
+            self.pps,
+            self.cost,
+            self.steady_pps,
+            self.steady_cost,
+            self.secs,
+            self.steady_secs,
+        ):
             for i in self.ids:
                 d.setdefault(i, [])
 
-    def record(self, sid: str, steady: bool, rate: float, cost: float | None) -> None:
+    def record(
+        self, sid: str, steady: bool, rate: float, cost: float | None, secs: float = 0.0
+    ) -> None:
         (self.steady_pps if steady else self.pps)[sid].append(rate)
+        (self.steady_secs if steady else self.secs)[sid].append(secs)
         if cost is not None:
             (self.steady_cost if steady else self.cost)[sid].append(cost)
 
@@ -203,6 +223,17 @@ def report_phases(rb: ResultBuilder, ph: Phases, subject: str, reference: str) -
                 "CPU s",
                 reps=ph.steady_cost[sid],
             )
+    for sid in ph.ids:
+        for phase, secs in (("backfill", ph.secs[sid]), ("steady", ph.steady_secs[sid])):
+            if secs:
+                rb.add(
+                    sid,
+                    "repetition_seconds",
+                    median(secs),
+                    "s",
+                    labels={"phase": phase},
+                    reps=secs,
+                )
     r = ratio(median(ph.pps[subject]), median(ph.pps[reference]))
     rs = ratio(median(ph.steady_pps[subject]), median(ph.steady_pps[reference]))
     rb.summary.update(
@@ -225,7 +256,7 @@ def _rounded(v: float) -> int | None:
 
 def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
     hosts = args.hosts or (10 if ctx.small else 100)
-    ticks = args.ticks or (20 if ctx.small else 30)
+    ticks = args.ticks or (20 if ctx.small else FULL_TICKS)
     reps = args.repetitions or (3 if ctx.small else 5)
     gen, why = pick_generator(getattr(args, "generator", "auto"))
     ids = ["vigil-storage", "victoriametrics"]
@@ -296,7 +327,9 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
                         series = smp.stop(phase)
                         rate, secs = res.pps, res.elapsed_s
                     rb.resources.extend(series)
-                    ph.record(sid, steady, rate, system_cpu_per_million(series, rate * secs, secs))
+                    ph.record(
+                        sid, steady, rate, system_cpu_per_million(series, rate * secs, secs), secs
+                    )
                     log(f"{phase} {sid}: {rate:,.0f} points/s ({secs:.2f} s)")
                 if rep == 0:
                     s.settle()
@@ -321,6 +354,12 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
                         )
                     )
     report_phases(rb, ph, "vigil-storage", "victoriametrics")
+    short = [x for sid in ids for x in ph.secs[sid] + ph.steady_secs[sid] if x < MIN_REP_S]
+    if short and not ctx.small:
+        rb.notes.append(
+            f"{len(short)} repetition phase(s) lasted under {MIN_REP_S:.0f} s (shortest"
+            f" {min(short):.1f} s): their 1 s samples are mostly start-up and tail; raise --ticks"
+        )
     rb.resources = [x for x in rb.resources if x.phase in (f"rep {reps}", f"rep {reps} steady")]
     return rb.build()
 
