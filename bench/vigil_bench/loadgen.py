@@ -170,6 +170,57 @@ def backfill(
     return LoadOutcome(r.points, done - t0, "builtin", smp.stop(phase))
 
 
+def warm_up(
+    system: System,
+    *,
+    hosts: int,
+    interval_s: int,
+    generator: str = "auto",
+    host_prefix: str = "sim",
+    host_offset: int = 0,
+) -> float:
+    """One tick of every host, before a paced load of the same hosts: the series exist when
+    its window opens, as they do on a fleet that has been running (creating ~1,383 series per
+    host costs far more than adding samples to them). Returns the seconds it took, until the
+    last acknowledgement (for vigil: until the consumer wrote it all)."""
+    if use_agent(system, generator):
+        extra = [
+            f"-simulate.backfill={2 * interval_s}s",
+            f"-simulate.maxPoints={hosts * 1383}",
+            "-simulate.senders=2",
+            "-simulate.seed=1",
+            f"-simulate.hostPrefix={host_prefix}",
+        ]
+        before = system.consumer_lines() if system.id == "vigil" else 0.0  # type: ignore[attr-defined]
+        agent = start_agent(
+            system,
+            system.workdir,
+            hosts=hosts,
+            interval_s=interval_s,
+            extra=extra,
+            name="vigil-agent-warm-up",
+        )
+        t0 = time.monotonic()
+        res = finish_agent(agent, t0, timeout=600)
+        if system.id == "vigil":
+            done: float = system.wait_written(before, res.lines)  # type: ignore[attr-defined]
+            return done - t0
+        return time.monotonic() - t0
+    now = int(time.time() * 1000)
+    start = now - 2 * interval_s * 1000
+    ds = Dataset(
+        HostShape.named("node"),
+        hosts=hosts,
+        ticks=1,
+        start_ms=start - start % 1000,
+        interval_ms=interval_s * 1000,
+        host_offset=host_offset,
+    )
+    system.prepare(ds)
+    payloads = [(system.payload(c), c.points, c.lines) for c in ds.chunks(5000)]
+    return load(system, payloads, clients=2, label=f"warm-up {system.id}").elapsed_s
+
+
 def paced(
     system: System,
     *,

@@ -3,8 +3,9 @@
 Simulated hosts, each a node_exporter-like set of 1,383 series, push every 5 s. Full mode is
 the published run's scale: 344 hosts, 475,752 active series, ~95 k points/s (it fits this
 machine's memory); ``--quick`` is 72 hosts (99.6 k series, ~20 k points/s). Every system gets
-the same load in turn for the same time; its process tree is sampled every second, and the
-load generator's own CPU is reported apart.
+the same load in turn for the same time, once one tick of every host has created its series
+(the warm-up, timed apart as ``warm_up_seconds``), as on a fleet that has been running; its
+process tree is sampled every second, and the load generator's own CPU is reported apart.
 
 A system that cannot keep up is reported, not failed: the run stays bounded in time (the load
 stops after the window; batches still in flight get 30 s), and the figures say what share of
@@ -18,9 +19,10 @@ from __future__ import annotations
 import argparse
 import secrets
 
-from ..loadgen import paced
+from ..loadgen import paced, warm_up
 from ..progress import log
 from ..runner import RunContext
+from ..sampler import wait_quiet
 from ..schema import ScenarioResult
 from .common import ResultBuilder
 
@@ -92,6 +94,20 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
     generators = set()
     for sid in ok:
         with ctx.session(sid) as s:
+            warm = warm_up(
+                s,
+                hosts=hosts,
+                interval_s=interval,
+                generator=getattr(args, "generator", "auto"),
+                host_prefix=prefix,
+            )
+            s.settle()
+            quiet = wait_quiet(s.processes(), limit=60.0)
+            rb.add(sid, "warm_up_seconds", warm, "s")
+            log(
+                f"{sid}: warm-up (one tick of {hosts * 1383:,} new series) {warm:.1f} s,"
+                f" idle {quiet:.1f} s later"
+            )
             out = paced(
                 s,
                 hosts=hosts,
