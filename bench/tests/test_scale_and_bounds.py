@@ -107,9 +107,17 @@ def test_full_modes_last_long_enough_for_their_samples(tmp_path: Path) -> None:
         [1, 4],
     )
     assert write_saturation.sizes(full, _args("write-saturation", "--ticks", "30"))[2] is None
-    # a fixed number of points per repetition, >= 20 s up to these rates
-    assert 100 * 1383 * storage_ingest.FULL_TICKS / 20 >= 1.38e6
-    assert 20 * 1383 * ingest.FULL_TICKS / 20 >= 550e3
+
+
+def test_repetitions_are_sized_from_a_calibration_rate() -> None:
+    # storage-ingest: 100 hosts; ~40 s at the calibration rate, within [30, 400] ticks
+    assert storage_ingest.ticks_for(900_000, 100) == 260  # idle machine: 36 M points, 40 s
+    assert storage_ingest.ticks_for(110_000, 100) == 32  # loaded: 4.4 M points, 40 s
+    assert storage_ingest.ticks_for(10_000, 100) == 30
+    assert storage_ingest.ticks_for(1e9, 100) == 400
+    # ingest: 20 hosts, ~30 s straight to storage
+    assert ingest.ticks_for(500_000, 20) == 542
+    assert ingest.ticks_for(1_000, 20) == 30 and ingest.ticks_for(1e9, 20) == 2000
 
 
 def test_load_with_a_deadline_counts_only_what_was_written(tmp_path: Path) -> None:

@@ -47,10 +47,19 @@ TITLE = "End-to-end ingest through Kafka vs straight to vigil-storage; write-to-
 GOAL_RATIO = 0.6
 GOAL_P99_S = 2.0
 NEW_SERIES_MAX_S = 30.0
-#: full mode: 20 hosts x 400 ticks = 11.1 M points per repetition and path, so that each
-#: lasts >= 20 s up to ~550 k points/s (straight to storage; through Kafka it is slower)
-FULL_TICKS = 400
+#: full mode sizes each repetition to last about TARGET_S straight to storage (the faster
+#: path) at the rate a calibration backfill of CALIBRATION_TICKS measured, within
+#: [MIN_TICKS, MAX_TICKS]: each repetition then lasts >= 20 s, so its 1 s samples describe it
+TARGET_S = 30.0
+CALIBRATION_TICKS = 30
+MIN_TICKS = 30
+MAX_TICKS = 2000
 MIN_REP_S = 20.0
+
+
+def ticks_for(rate_pps: float, hosts: int, target_s: float = TARGET_S) -> int:
+    """Ticks of hosts that take about target_s at rate_pps, within [MIN_TICKS, MAX_TICKS]."""
+    return max(MIN_TICKS, min(MAX_TICKS, round(rate_pps * target_s / (hosts * 1383))))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -58,7 +67,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--hosts", type=int, help="simulated hosts of 1,383 series (default: small 5, full 20)"
     )
     p.add_argument(
-        "--ticks", type=int, help=f"samples per series (default: small 10, full {FULL_TICKS})"
+        "--ticks",
+        type=int,
+        help=f"samples per series (default: small 10; full: what lasts ~{TARGET_S:g} s straight"
+        " to storage at a calibration backfill's rate)",
     )
     p.add_argument(
         "--repetitions", type=int, help="interleaved repetitions (default: small 1, full 3)"
@@ -287,7 +299,7 @@ def _lag(
 
 def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
     hosts = args.hosts or (5 if ctx.small else 20)
-    ticks = args.ticks or (10 if ctx.small else FULL_TICKS)
+    ticks = args.ticks or (10 if ctx.small else 0)
     reps = args.repetitions or (1 if ctx.small else 3)
     lag_s = args.lag_seconds or (10 if ctx.small else 60)
     senders = getattr(args, "senders", 4)
@@ -313,6 +325,26 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
     secs: dict[str, list[float]] = {"e2e": [], "direct": []}
     with ctx.session("vigil") as system:
         s = cast(VigilStack, system)
+        if not ticks:
+            cal = backfill(
+                s,
+                hosts=hosts,
+                ticks=CALIBRATION_TICKS,
+                senders=senders,
+                direct=True,
+                prefix=f"bic{secrets.token_hex(3)}",
+                phase="calibration",
+            )
+            ticks = ticks_for(cal.pps, hosts)
+            note = (
+                f"repetitions sized by a calibration backfill of {CALIBRATION_TICKS} ticks"
+                f" straight to storage: {cal.pps:,.0f} points/s ({cal.elapsed:.1f} s), so"
+                f" {ticks} ticks (~{TARGET_S:g} s at that rate)"
+            )
+            rb.notes.append(note)
+            rb.parameters["ticks"] = ticks
+            rb.parameters["points"] = hosts * 1383 * ticks
+            log(note)
         for rep in range(reps):
             order = ["e2e", "direct"] if rep % 2 == 0 else ["direct", "e2e"]
             for kind in order:

@@ -36,10 +36,21 @@ from .common import ResultBuilder, expected_usage_user_points, landed_points, re
 
 TITLE = "Storage ingest: vigil-storage vs stock VictoriaMetrics (same line protocol)"
 GOAL = 0.95
-#: full mode: 100 hosts x 200 ticks = 27.7 M points per phase, so that each phase lasts
-#: >= 20 s up to ~1.4 M points/s (its 1 s samples then describe it, not its start and tail)
-FULL_TICKS = 200
+#: full mode sizes each phase to last about TARGET_S at the rate a short calibration backfill
+#: (CALIBRATION_TICKS of the same hosts into a fresh vigil-storage) measured, within
+#: [MIN_TICKS, MAX_TICKS]: each phase then lasts >= 20 s, so its 1 s samples describe it
+#: rather than its start and tail, on an idle machine (~0.9 M points/s) and on a loaded one
+#: (~0.1 M) alike
+TARGET_S = 40.0
+CALIBRATION_TICKS = 20
+MIN_TICKS = 30
+MAX_TICKS = 400
 MIN_REP_S = 20.0
+
+
+def ticks_for(rate_pps: float, hosts: int, target_s: float = TARGET_S) -> int:
+    """Ticks of hosts that take about target_s at rate_pps, within [MIN_TICKS, MAX_TICKS]."""
+    return max(MIN_TICKS, min(MAX_TICKS, round(rate_pps * target_s / (hosts * 1383))))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -47,7 +58,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--ticks",
         type=int,
-        help=f"samples per series per phase (default: small 20, full {FULL_TICKS})",
+        help=f"samples per series per phase (default: small 20; full: what lasts ~{TARGET_S:g} s"
+        " at a calibration backfill's rate)",
     )
     p.add_argument("--repetitions", type=int, help="interleaved repetitions per system")
     p.add_argument(
@@ -256,10 +268,33 @@ def _rounded(v: float) -> int | None:
 
 def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
     hosts = args.hosts or (10 if ctx.small else 100)
-    ticks = args.ticks or (20 if ctx.small else FULL_TICKS)
     reps = args.repetitions or (3 if ctx.small else 5)
     gen, why = pick_generator(getattr(args, "generator", "auto"))
     ids = ["vigil-storage", "victoriametrics"]
+    calibration: str | None = None
+    if args.ticks:
+        ticks = args.ticks
+    elif ctx.small or gen == "builtin":
+        ticks = 20 if ctx.small else MIN_TICKS
+    elif not ctx.probe(ids[:1])[0]:
+        ticks = MIN_TICKS  # the probe below reports why; nothing will be timed
+    else:
+        with ctx.session(ids[0]) as s:
+            cal_pps, cal_s, _, _ = agent_ingest(
+                ctx,
+                s,
+                hosts=hosts,
+                ticks=CALIBRATION_TICKS,
+                clients=args.clients,
+                label="calibration",
+            )
+        ticks = ticks_for(cal_pps, hosts)
+        calibration = (
+            f"phases sized by a calibration backfill of {CALIBRATION_TICKS} ticks into {ids[0]}:"
+            f" {cal_pps:,.0f} points/s ({cal_s:.1f} s), so {ticks} ticks per phase"
+            f" (~{TARGET_S:g} s at that rate)"
+        )
+        log(calibration)
     # Both phases: the backfill's ticks, then as many more of the same series.
     ds = recent_dataset("node", hosts, 2 * ticks, 10, end_lag_s=END_LAG_S)
     rb = ResultBuilder(
@@ -280,6 +315,8 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
         },
     )
     rb.notes.append(f"load generator: {why}")
+    if calibration:
+        rb.notes.append(calibration)
     rb.notes.append(
         "backfill: every series new (the headline ratio); steady: the same series, later"
         " timestamps, on the same instance once the backfill was flushed and it was idle again"
