@@ -59,7 +59,7 @@ def test_compare_prints_both_medians_and_flags_beyond_ten_percent(
         }
     ]
     row = next(x for x in out if x.startswith("storage-ingest vigil-storage points_per_second"))
-    assert "1.1e+06" in row and "1.32e+06" in row and "+20.0 %" in row and "OUTSIDE" in row
+    assert "1,100,000" in row and "1,320,000" in row and "+20.0 %" in row and "OUTSIDE" in row
     row = next(x for x in out if "latency_ms_p50" in x)
     assert "+4.0 %" in row and "OUTSIDE" not in row
     assert "{language=PromQL,query=raw-1h}" in row

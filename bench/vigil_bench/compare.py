@@ -106,8 +106,10 @@ def compare(
 def _fmt(v: float | None) -> str:
     if v is None:
         return "-"
-    if v != 0 and (abs(v) >= 1e5 or abs(v) < 1e-2):
-        return f"{v:.4g}"
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    if v != 0 and abs(v) < 1e-2:
+        return f"{v:.3g}"
     return f"{v:,.3f}".rstrip("0").rstrip(".")
 
 

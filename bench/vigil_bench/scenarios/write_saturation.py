@@ -10,6 +10,10 @@ system's rate, so its 1 s samples describe the level rather than its start and t
 figure is the points acknowledged over the time to the last acknowledgement. Small mode (or
 ``--ticks``) sends a fixed number of points instead. The runner's own generator (PostgreSQL)
 renders up to 20 M points before a timed level and stops sending when the time is up.
+
+Each level also reports the system's CPU seconds per million points, and the summary their
+median over the levels (``cpu_s_per_million_points/<system>``): on a machine shared with other
+work, points/s follows the share of the cores a system was given, what a point costs much less.
 Published single-node figures (16-core hosts): VictoriaMetrics-derived ~2.7 M/s,
 InfluxDB ~0.9 M/s, the third system ~0.15 M/s.
 """
@@ -23,6 +27,7 @@ from ..loadgen import backfill
 from ..progress import log
 from ..runner import RunContext
 from ..schema import ScenarioResult
+from ..stats import median
 from .common import ResultBuilder
 
 TITLE = "Write throughput at saturation"
@@ -82,6 +87,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
     rendered: dict[tuple[str, int, int], list[tuple[bytes, int, int]]] = {}
     for sid in ok:
         best = (0.0, 0, 0.0)
+        costs: list[float] = []
         for c in levels:
             with ctx.session(sid) as s:
                 out = backfill(
@@ -103,6 +109,19 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
             rb.add(sid, "cpu_percent", cpu, "%", labels={"clients": str(c)}, x=c)
             rb.add(sid, "generator_cpu_percent", gen_cpu, "%", labels={"clients": str(c)}, x=c)
             rb.add(sid, "level_seconds", out.seconds, "s", labels={"clients": str(c)}, x=c)
+            if out.pps > 0 and cpu > 0:
+                # CPU seconds per million points: what a point costs, whatever share of the
+                # machine the system got (steadier than points/s on a shared machine)
+                cost = cpu / 100 * 1e6 / out.pps
+                costs.append(cost)
+                rb.add(
+                    sid,
+                    "cpu_seconds_per_million_points",
+                    cost,
+                    "CPU s",
+                    labels={"clients": str(c)},
+                    x=c,
+                )
             rb.resources.extend(out.resources)
             log(
                 f"{sid} x{c}: {out.pps:,.0f} points/s over {out.seconds:.1f} s, system CPU {cpu:.0f} %, generator CPU {gen_cpu:.0f} %"
@@ -112,6 +131,8 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
         rb.add(sid, "max_points_per_second", best[0], "points/s", labels={"clients": str(best[1])})
         rb.summary[f"max_pps/{sid}"] = round(best[0])
         rb.summary[f"cpu_at_max/{sid}"] = round(best[2], 1)
+        if costs:
+            rb.summary[f"cpu_s_per_million_points/{sid}"] = round(median(costs), 3)
     rb.notes.append("generators: " + "; ".join(sorted(generators)))
     rb.notes.append("CPU % is of one core; this machine has 2, shared with the generator")
     return rb.build()
