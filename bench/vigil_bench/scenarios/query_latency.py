@@ -170,7 +170,26 @@ def run_suite(
     for sid in system_ids:
         with ctx.session(sid) as s:
             smp = sampler_for(s).start()
-            res = load_dataset(s, ds, cache, clients=2, label=f"loading {sid}")
+            try:
+                res = load_dataset(s, ds, cache, clients=2, label=f"loading {sid}")
+            except Exception as e:  # noqa: BLE001 - one system's failed load is a result
+                # The others are still compared; this one is reported with its reason.
+                partial = smp.stop("load")
+                rb.resources.extend(partial)
+                reason = f"{type(e).__name__}: {e}"[:300]
+                log(f"{sid}: the load failed: {reason}")
+                rb.add(sid, "load_seconds", None, "s", labels={"failed": reason[:200]})
+                peak = sum(r.rss_bytes_max for r in partial if r.role == "system")
+                rb.add(sid, "rss_bytes_peak_load", peak, "bytes")
+                rb.checks.append(
+                    AnswerCheck(
+                        question=f"load ({sid})",
+                        ok=False,
+                        systems=[sid],
+                        detail=f"{sid} did not take the data: {reason}",
+                    )
+                )
+                continue
             loaded = smp.stop("load")
             rb.resources.extend(loaded)
             rb.add(sid, "load_points_per_second", res.pps, "points/s", reps=[res.pps])

@@ -34,6 +34,9 @@ bind-address = "127.0.0.1:{rpc_port}"
 
 [coordinator]
   query-timeout = "60s"
+  # A batch that creates thousands of series can take longer than the default 10 s on two
+  # shared cores once a million series exist: it is timed, not refused.
+  write-timeout = "60s"
 
 [retention]
   enabled = false
