@@ -154,3 +154,36 @@ def test_paced_load_that_keeps_up_has_no_lag(tmp_path: Path) -> None:
     assert out.points == out.offered_points == 2 * 2 * 1383
     assert out.taken == 1.0 and out.lag_s == pytest.approx(0.0, abs=0.05) and out.kept_up
     assert out.offered_pps == pytest.approx(2 * 1383, rel=0.05)
+
+
+class _RefusingWriter(Writer):
+    def write(self, payload: bytes) -> None:
+        raise RuntimeError('POST /write: HTTP 500: {"error":"timeout"}')
+
+
+class _RefusingSystem(_FakeSystem):
+    def __init__(self, workdir: Path) -> None:
+        super().__init__(workdir, write_s=0.0)
+
+    def writer(self) -> Writer:
+        return _RefusingWriter()
+
+
+def test_a_failed_load_is_reported_and_the_others_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vigil_bench import runner
+    from vigil_bench.scenarios.common import ResultBuilder
+
+    monkeypatch.setitem(runner.SYSTEMS, "postgres", _RefusingSystem)
+    ctx = _ctx("small", tmp_path)
+    rb = ResultBuilder(ctx, "query-latency", "t", {})
+    ds = query_latency.day_dataset(1, 3600)
+    results = query_latency.run_suite(ctx, rb, ["postgres"], ds, [], 0)
+    assert results == []
+    [check] = rb.checks
+    assert check.question == "load (postgres)" and not check.ok
+    assert check.detail.startswith("postgres did not take the data: RuntimeError: POST /write")
+    failed = next(m for m in rb.measurements if m.metric == "load_seconds")
+    assert failed.value is None and "HTTP 500" in failed.labels["failed"]
+    assert not rb.build().valid
