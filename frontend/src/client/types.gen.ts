@@ -2961,7 +2961,7 @@ export type NotificationsPublic = {
 /**
  * PanelQuery
  *
- * One DQL query of a panel; ``$name`` refers to a dashboard variable.
+ * One query of a panel, DQL or PromQL; ``$name`` refers to a dashboard variable.
  */
 export type PanelQuery = {
     /**
@@ -2969,19 +2969,31 @@ export type PanelQuery = {
      */
     ref_id?: string;
     /**
+     * Language
+     *
+     * dql, or promql: run through the Prometheus-compatible API over the panel's range, one point per step
+     */
+    language?: 'dql' | 'promql';
+    /**
      * Query
      */
     query: string;
     /**
      * Legend Format
      *
-     * e.g. '{{host}}'; default: series name + tags
+     * e.g. '{{host}}' (a tag's or label's value); default: series name + tags
      */
     legend_format?: string | null;
     /**
      * Hidden
      */
     hidden?: boolean;
+    /**
+     * Min Step
+     *
+     * PromQL: the shortest step between points (Grafana's min interval); null = the range divided into at most 720 points
+     */
+    min_step?: string | null;
 };
 
 /**
@@ -4222,7 +4234,9 @@ export type ValidationError = {
  * A dashboard variable, referred to as ``$name`` in panel queries.
  *
  * ``query``: values come from a DQL metadata query such as
- * ``show_tag_value(from=['cpu'], keyin=['host'])`` (the ``value`` column);
+ * ``show_tag_value(from=['cpu'], keyin=['host'])`` (the ``value`` column), or with
+ * ``language`` promql from ``label_values(metric, label)``, ``label_values(label)``,
+ * ``label_names()``, ``metrics(regex)`` or ``query_result(expr)``;
  * ``custom``: the fixed ``options``; ``constant``: ``default`` only.
  */
 export type Variable = {
@@ -4239,9 +4253,21 @@ export type Variable = {
      */
     type: 'query' | 'custom' | 'constant';
     /**
+     * Language
+     *
+     * the language of ``query``
+     */
+    language?: 'dql' | 'promql';
+    /**
      * Query
      */
     query?: string | null;
+    /**
+     * Regex
+     *
+     * keeps the values this regular expression matches (`/…/` or bare); with a capture group, its text is the value
+     */
+    regex?: string | null;
     /**
      * Options
      */
