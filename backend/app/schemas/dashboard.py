@@ -522,3 +522,26 @@ class DashboardExport(BaseModel):
     description: str = Field(default="", max_length=2000)
     tags: Tags = Field(default_factory=list)
     spec: DashboardSpec
+
+
+UnmappedKind = Literal["dashboard", "panel", "query", "variable"]
+
+
+class GrafanaUnmapped(BaseModel):
+    """Something of a Grafana dashboard the imported one does not have, and why."""
+
+    kind: UnmappedKind = Field(description="what it belonged to")
+    title: str = Field(
+        description="the Grafana panel's or variable's title (the dashboard's for dashboard "
+        "settings)",
+        examples=["CPU Busy"],
+    )
+    grafana_id: int | None = Field(default=None, description="the Grafana panel's id")
+    reason: str = Field(examples=["panel type 'piechart' has no Vigil equivalent"])
+
+
+class GrafanaImportResult(BaseModel):
+    """The dashboard made from a Grafana dashboard, and what it could not carry over."""
+
+    dashboard: DashboardPublic
+    unmapped: list[GrafanaUnmapped]

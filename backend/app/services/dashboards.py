@@ -81,6 +81,33 @@ def create_dashboard(
     return dashboard
 
 
+def import_dashboard(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    data: DashboardCreate,
+    actor: Actor,
+    source: str,
+    details: dict[str, Any] | None = None,
+) -> Dashboard:
+    """Create a dashboard from a document brought from elsewhere (``source``: ``vigil`` for
+    an export of Vigil's own, ``grafana``), and record it in the audit log; commits."""
+    dashboard = create_dashboard(
+        db, workspace_id=workspace_id, data=data, user_id=actor.user_id, message="imported"
+    )
+    audit.record(
+        db,
+        actor=actor,
+        action="dashboard.import",
+        workspace_id=workspace_id,
+        target_type="dashboard",
+        target_id=dashboard.id,
+        details={"title": dashboard.title, "source": source, **(details or {})},
+    )
+    db.commit()
+    return dashboard
+
+
 def refresh_shipped(db: Session, *, workspace_id: uuid.UUID, data: DashboardCreate) -> bool:
     """Bring an untouched shipped dashboard (still at version 1) up to the current release.
 

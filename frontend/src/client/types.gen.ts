@@ -1931,6 +1931,49 @@ export type GaugePanel = {
 };
 
 /**
+ * GrafanaImportResult
+ *
+ * The dashboard made from a Grafana dashboard, and what it could not carry over.
+ */
+export type GrafanaImportResult = {
+    dashboard: DashboardPublic;
+    /**
+     * Unmapped
+     */
+    unmapped: Array<GrafanaUnmapped>;
+};
+
+/**
+ * GrafanaUnmapped
+ *
+ * Something of a Grafana dashboard the imported one does not have, and why.
+ */
+export type GrafanaUnmapped = {
+    /**
+     * Kind
+     *
+     * what it belonged to
+     */
+    kind: 'dashboard' | 'panel' | 'query' | 'variable';
+    /**
+     * Title
+     *
+     * the Grafana panel's or variable's title (the dashboard's for dashboard settings)
+     */
+    title: string;
+    /**
+     * Grafana Id
+     *
+     * the Grafana panel's id
+     */
+    grafana_id?: number | null;
+    /**
+     * Reason
+     */
+    reason: string;
+};
+
+/**
  * GridPos
  *
  * Position on a 24-column grid; ``h`` in grid rows.
@@ -5708,6 +5751,62 @@ export type DashboardsImportDashboardResponses = {
 };
 
 export type DashboardsImportDashboardResponse = DashboardsImportDashboardResponses[keyof DashboardsImportDashboardResponses];
+
+export type DashboardsImportGrafanaDashboardData = {
+    /**
+     * Body
+     *
+     * A dashboard as Grafana 9–11 exports it (with or without the `__inputs`/`__requires` wrapper), or Grafana's `{"dashboard": …}` envelope
+     */
+    body: {
+        [key: string]: unknown;
+    };
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * Title
+         *
+         * instead of the Grafana title
+         */
+        title?: string | null;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/dashboards/import/grafana';
+};
+
+export type DashboardsImportGrafanaDashboardErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * not a Grafana dashboard
+     */
+    422: ErrorPublic;
+};
+
+export type DashboardsImportGrafanaDashboardError = DashboardsImportGrafanaDashboardErrors[keyof DashboardsImportGrafanaDashboardErrors];
+
+export type DashboardsImportGrafanaDashboardResponses = {
+    /**
+     * Successful Response
+     */
+    201: GrafanaImportResult;
+};
+
+export type DashboardsImportGrafanaDashboardResponse = DashboardsImportGrafanaDashboardResponses[keyof DashboardsImportGrafanaDashboardResponses];
 
 export type DashboardsDeleteDashboardData = {
     body?: never;
