@@ -1702,6 +1702,12 @@ export type DqlQuery = {
      */
     query: string;
     /**
+     * Qtype
+     *
+     * the query's language: dql (default) or promql (MetricsQL), DQL.md §16
+     */
+    qtype?: string | null;
+    /**
      * Time Range
      *
      * [start_ms, end_ms]; one element = start
@@ -1743,6 +1749,12 @@ export type DqlQuery = {
      * Timeout
      */
     timeout?: string | null;
+    /**
+     * Step
+     *
+     * PromQL only: the resolution
+     */
+    step?: string | null;
     [key: string]: unknown;
 };
 
