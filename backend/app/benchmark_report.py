@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from app.schemas.benchmark import BenchmarkRunDocument
 
@@ -44,32 +45,46 @@ def labels_text(labels: dict[str, str]) -> str:
     return " ".join(f"{k}={v}" for k, v in sorted(labels.items()))
 
 
+# A cell a spreadsheet would read as a formula (OWASP, CSV injection) is written after a "'",
+# which shows it as text; plain numbers are not. frontend/src/lib/csv.ts (the UI's other CSV
+# downloads) does the same.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|nan|Infinity|NaN)$")
+
+
+def csv_cell(value: str) -> str:
+    """``value`` as a spreadsheet shows it: after a ``'`` when it would start a formula."""
+    if value.startswith(_FORMULA_START) and not _NUMBER.match(value):
+        return "'" + value
+    return value
+
+
 def _md_escape(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
 def to_csv(run: BenchmarkRunDocument) -> str:
-    """One row per measurement: figures as Python writes floats (``repr``), labels as text."""
+    """One row per measurement: figures as Python writes floats (``repr``), labels as text,
+    every cell neutralised (:func:`csv_cell`)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for sc in run.scenarios:
         for m in sc.measurements:
-            w.writerow(
-                [
-                    run.run_id,
-                    sc.scenario,
-                    sc.mode,
-                    m.system,
-                    m.metric,
-                    "" if m.value is None else repr(m.value),
-                    m.unit,
-                    "" if m.x is None else repr(m.x),
-                    labels_text(m.labels),
-                    " ".join(repr(r) for r in m.repetitions),
-                    str(sc.valid).lower(),
-                ]
-            )
+            row = [
+                run.run_id,
+                sc.scenario,
+                sc.mode,
+                m.system,
+                m.metric,
+                "" if m.value is None else repr(m.value),
+                m.unit,
+                "" if m.x is None else repr(m.x),
+                labels_text(m.labels),
+                " ".join(repr(r) for r in m.repetitions),
+                str(sc.valid).lower(),
+            ]
+            w.writerow([csv_cell(cell) for cell in row])
     return buf.getvalue()
 
 

@@ -34,6 +34,14 @@ def test_csv_has_one_row_per_measurement(sample_run: BenchmarkRun) -> None:
     assert len(rows) == 3
 
 
+def test_a_label_that_looks_like_a_formula_is_text_in_the_csv(sample_run: BenchmarkRun) -> None:
+    """The export neutralises formulas (OWASP, CSV injection): backend/tests/test_benchmark_report.py."""
+    sample_run.scenarios[0].measurements[0].labels = {"q": "x"}
+    sample_run.scenarios[0].measurements[0].system = "=cmd|' /C calc'!A0"
+    rows = list(csv.reader(io.StringIO(to_csv(sample_run))))
+    assert rows[1][3] == "'=cmd|' /C calc'!A0"
+
+
 def test_markdown_has_environment_tables_and_unavailable_systems(sample_run: BenchmarkRun) -> None:
     md = to_markdown(sample_run)
     assert md.startswith("# Benchmark run 20261121T060000Z-storage-ingest\n")

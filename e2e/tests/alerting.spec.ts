@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "../fixtures/a11y";
 import { addMember, createOwnWorkspace, pushLines, type OwnWorkspace } from "../fixtures/api";
 import { uniqueSuffix } from "../fixtures/env";
-import { mailTo, type SunkMail } from "../fixtures/mail";
+import { mailTo, type Mail } from "../fixtures/mail";
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "../fixtures/webhook";
 import { ExplorePage } from "../pages/ExplorePage";
 import { LoginPage } from "../pages/LoginPage";
@@ -25,7 +25,7 @@ function cpuAt(host: string, value: number, points = 5, now = Date.now()): strin
   );
 }
 
-const mailsOf = (mails: SunkMail[], kind: string): SunkMail[] => mails.filter((m) => m.headers["X-Vigil-Event"] === kind);
+const mailsOf = (mails: Mail[], kind: string): Mail[] => mails.filter((m) => m.headers["X-Vigil-Event"] === kind);
 
 const hooksOf = (r: WebhookReceiver, kind: string, host?: string): ReceivedHook[] =>
   r.received.filter(

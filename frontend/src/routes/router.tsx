@@ -6,7 +6,10 @@ import { workspacesQuery } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
 import { alertingRoutes } from "@/features/alerting/alertingRoutes";
+import { CompleteSignupPage } from "@/features/auth/CompleteSignupPage";
+import { ForgotPasswordPage } from "@/features/auth/ForgotPasswordPage";
 import { LoginPage } from "@/features/auth/LoginPage";
+import { ResetPasswordPage } from "@/features/auth/ResetPasswordPage";
 import { prefetchPanels } from "@/features/dashboards/panelQuery";
 import { SettingsPage } from "@/features/workspace-admin/SettingsPage";
 import { settingsRoutes } from "@/features/workspace-admin/settingsRoutes";
@@ -83,6 +86,9 @@ const loadingApp = (
 export const router = createBrowserRouter([
   { path: "/login", element: <LoginPage />, errorElement: <RouteError /> },
   { path: "/signup", element: <LoginPage mode="signup" />, errorElement: <RouteError /> },
+  { path: "/signup/complete", element: <CompleteSignupPage />, errorElement: <RouteError /> },
+  { path: "/forgot-password", element: <ForgotPasswordPage />, errorElement: <RouteError /> },
+  { path: "/reset-password", element: <ResetPasswordPage />, errorElement: <RouteError /> },
   { path: "/invite", element: <AcceptInvitationPage />, errorElement: <RouteError /> },
   {
     element: <RequireAuth />,

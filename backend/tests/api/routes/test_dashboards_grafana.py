@@ -77,20 +77,6 @@ def test_the_api_envelope_and_a_title_of_ones_own(client: TestClient) -> None:
     assert len(r.json()["unmapped"]) == 7
 
 
-def test_vigil_exports_imported_are_audited_too(client: TestClient) -> None:
-    user = signup(client)
-    ws = create_workspace(client, user)
-    base = f"/api/v1/workspaces/{ws['id']}"
-    r = client.post(
-        f"{base}/dashboards/import",
-        json={"format": "vigil.dashboard", "title": "Mine", "spec": {}},
-        headers=user.headers,
-    )
-    assert r.status_code == 201
-    audit = client.get(f"{base}/audit", params={"action": "dashboard.import"}, headers=user.headers)
-    assert [e["details"] for e in audit.json()["data"]] == [{"title": "Mine", "source": "vigil"}]
-
-
 def test_bad_documents_get_a_422_naming_what_is_wrong(client: TestClient) -> None:
     user = signup(client)
     ws = create_workspace(client, user)

@@ -9,7 +9,7 @@ import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
 import type { TimeRangeSpec } from "@/lib/time";
 import { panelQuery, visibleQueries } from "../panelQuery";
-import { interpolateText, panelTitle } from "../variables";
+import { panelTitle } from "../variables";
 import { PanelMenu } from "./PanelMenu";
 
 export interface PanelViewProps {
@@ -54,14 +54,15 @@ export function PanelView(props: PanelViewProps): ReactElement {
 function TextPanelView(props: PanelViewProps & { panel: TextPanel }): ReactElement {
   const { panel, variables } = props;
   const title = panelTitle(panel.title, variables);
-  const text = useMemo(() => interpolateText(panel.content ?? "", variables), [panel.content, variables]);
+  const text = panel.content ?? "";
   return (
     <PanelFrame view={props} title={title} queries={NO_QUERIES}>
       {text.trim() === "" ? (
         <EmptyState title="No text">Edit the panel and write some Markdown.</EmptyState>
       ) : (
         <Suspense fallback={<Spinner label={`Loading ${title}`} />}>
-          <Markdown text={text} className="panel-text" />
+          {/* the values go in as text, after the author's Markdown is drawn (renderMarkdown) */}
+          <Markdown text={text} variables={variables} className="panel-text" />
         </Suspense>
       )}
     </PanelFrame>
