@@ -7432,7 +7432,20 @@ export type QueryPrometheusSeriesGetData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series';
 };
 
@@ -7544,7 +7557,20 @@ export type QueryPrometheusLabelsGetData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels';
 };
 
@@ -7660,7 +7686,20 @@ export type QueryPrometheusLabelValuesGetData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values';
 };
 
@@ -9844,7 +9883,20 @@ export type QueryPrometheusQueryRangePostByKeyResponses = {
 export type QueryPrometheusSeriesGetByKeyData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/prometheus/api/v1/series';
 };
 
@@ -9946,7 +9998,20 @@ export type QueryPrometheusSeriesPostByKeyResponses = {
 export type QueryPrometheusLabelsGetByKeyData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/prometheus/api/v1/labels';
 };
 
@@ -10053,7 +10118,20 @@ export type QueryPrometheusLabelValuesGetByKeyData = {
          */
         label_name: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/prometheus/api/v1/label/{label_name}/values';
 };
 

@@ -440,10 +440,12 @@ def _add(
     *,
     proxy: ProxyBody | None = None,
     local: LocalBody | None = None,
+    selectors: bool = False,
 ) -> None:
     """Register ``endpoint`` under the workspace's path and at the root, for each method:
     ``proxy`` asks storage (a query, counted, with the workspace's limits), ``local`` answers
-    from the backend's own state."""
+    from the backend's own state. ``selectors``: its GET documents ``match[]``, ``start`` and
+    ``end``, so typed clients can send them."""
     short = "label_values" if endpoint.startswith("label/") else endpoint.replace("/", "_")
     for public in (False, True):
         if proxy is not None:
@@ -470,18 +472,43 @@ def _add(
                 + " Errors: Prometheus' envelope.",
                 response_class=Response,
                 responses=PROM_RESPONSES,
+                openapi_extra=SELECTOR_PARAMETERS if selectors and method == "GET" else None,
             )
 
 
 BOTH = ("GET", "POST")
 
+SELECTOR_PARAMETERS: dict[str, Any] = {
+    "parameters": [
+        {
+            "name": "match[]",
+            "in": "query",
+            "required": False,
+            "description": "series selectors: only the series they match",
+            "schema": {"type": "array", "items": {"type": "string"}},
+            "style": "form",
+            "explode": True,
+        }
+    ]
+    + [
+        {
+            "name": name,
+            "in": "query",
+            "required": False,
+            "description": f"{name} of the time range: RFC 3339 or Unix seconds",
+            "schema": {"type": "string"},
+        }
+        for name in ("start", "end")
+    ]
+}
+
 
 def _register_prometheus() -> None:
     _add("query", "Instant query", BOTH, proxy=_proxy)
     _add("query_range", "Range query", BOTH, proxy=_proxy)
-    _add("series", "Series matching selectors", BOTH, proxy=_proxy)
-    _add("labels", "Label names", BOTH, proxy=_proxy)
-    _add("label/{label_name}/values", "Values of a label", BOTH, proxy=_proxy)
+    _add("series", "Series matching selectors", BOTH, proxy=_proxy, selectors=True)
+    _add("labels", "Label names", BOTH, proxy=_proxy, selectors=True)
+    _add("label/{label_name}/values", "Values of a label", BOTH, proxy=_proxy, selectors=True)
     _add("format_query", "Format a PromQL expression", BOTH, proxy=_proxy)
     _add("metadata", "Metric metadata", ("GET",), proxy=_metadata)
     _add("query_exemplars", "Exemplars (always none)", BOTH, local=_exemplars)
