@@ -110,6 +110,16 @@ class NewWorkspace:
         )
         assert r.status_code == 200, r.text
 
+    def set_plan(self, name: str, **bounds: int) -> None:
+        """Put the workspace on the plan ``name`` with these bounds, as a platform operator
+        does with ``vigil-admin plan`` (a missing plan starts from the default plan's bounds)."""
+        pairs = " ".join(f"{k}={v}" for k, v in bounds.items())
+        plan = shlex.quote(name)
+        lib_sh(
+            f'load_secrets; "$VIGIL_VENV/bin/vigil-admin" plan set {plan} {pairs}'
+            f' && "$VIGIL_VENV/bin/vigil-admin" plan assign {self.id} {plan}'
+        )
+
     def usage(self) -> dict[str, Any]:
         r = httpx.get(f"{BACKEND}/api/v1/workspaces/{self.id}/usage", headers=self.auth, timeout=30)
         assert r.status_code == 200, r.text

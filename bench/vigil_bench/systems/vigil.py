@@ -22,21 +22,8 @@ from pathlib import Path
 from ..httpconn import Http, HttpError
 from ..progress import log
 from ..questions import Question
-from .base import Reader, System, Unavailable, Writer, vigil_home
+from .base import Reader, System, Unavailable, Writer, backend_url, read_env_file, vigil_home
 from .vm import _DqlReader, _PromReader, dql_text, promql_text
-
-
-def read_env_file(path: Path) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        k, v = line.split("=", 1)
-        if k.startswith("export "):
-            k = k[len("export ") :]
-        out[k.strip()] = v.strip().strip("'\"")
-    return out
 
 
 class _GatewayWriter(Writer):
@@ -57,7 +44,7 @@ class VigilStack(System):
     def __init__(self, workdir: Path) -> None:
         super().__init__(workdir)
         home = vigil_home()
-        self.backend_url = os.environ.get("VIGIL_BACKEND_URL", "http://127.0.0.1:8000")
+        self.backend_url = backend_url()
         self.gateway_url = os.environ.get("VIGIL_GATEWAY_URL", "http://127.0.0.1:8001")
         self.storage_url = os.environ.get("VIGIL_STORAGE_URL", "http://127.0.0.1:8482")
         self.consumer_url = os.environ.get("VIGIL_CONSUMER_URL", "http://127.0.0.1:8002")

@@ -82,9 +82,21 @@ def read_dashboards(
     return DashboardsPublic(data=[_summary(d) for d in rows], count=len(rows))
 
 
-@router.post("", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
+LIMIT_RESPONSE: dict[int | str, dict[str, object]] = {
+    429: {"model": ErrorPublic, "description": "The workspace has its limit of dashboards"}
+}
+
+
+@router.post(
+    "",
+    response_model=DashboardPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=LIMIT_RESPONSE,
+)
 def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> DashboardPublic:
-    """Create a dashboard (version 1)."""
+    """Create a dashboard (version 1); 429 ``max_dashboards`` once the workspace has its
+    limit of them."""
+    dashboards.ensure_room(db, workspace_id=ws.id)
     dashboard = dashboards.create_dashboard(
         db, workspace_id=ws.id, data=body, user_id=_user_id(ws), actor=ws.actor
     )
@@ -92,9 +104,15 @@ def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> Dash
     return _public(dashboard)
 
 
-@router.post("/import", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
+@router.post(
+    "/import",
+    response_model=DashboardPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=LIMIT_RESPONSE,
+)
 def import_dashboard(body: DashboardExport, db: SessionDep, ws: Writers) -> DashboardPublic:
-    """Create a dashboard from an export document."""
+    """Create a dashboard from an export document (429 ``max_dashboards`` as for create)."""
+    dashboards.ensure_room(db, workspace_id=ws.id)
     data = DashboardCreate(
         title=body.title, description=body.description, tags=body.tags, spec=body.spec
     )
@@ -130,7 +148,10 @@ GRAFANA_EXAMPLE: dict[str, Any] = {
     "/import/grafana",
     response_model=GrafanaImportResult,
     status_code=status.HTTP_201_CREATED,
-    responses={422: {"model": ErrorPublic, "description": "not a Grafana dashboard"}},
+    responses={
+        **LIMIT_RESPONSE,
+        422: {"model": ErrorPublic, "description": "not a Grafana dashboard"},
+    },
 )
 def import_grafana_dashboard(
     body: Annotated[
@@ -147,8 +168,10 @@ def import_grafana_dashboard(
 ) -> GrafanaImportResult:
     """Create a dashboard from a Grafana dashboard's JSON: its Prometheus panels, rows,
     repeats, variables, units and thresholds. What cannot be carried over is listed in
-    ``unmapped``, each with the Grafana panel's (or variable's) title and the reason."""
+    ``unmapped``, each with the Grafana panel's (or variable's) title and the reason (429
+    ``max_dashboards`` as for create)."""
     converted = grafana_import.convert(body, title=title)
+    dashboards.ensure_room(db, workspace_id=ws.id)
     dashboard = dashboards.create_dashboard(
         db,
         workspace_id=ws.id,

@@ -133,3 +133,16 @@ def test_viewers_cannot_import(client: TestClient) -> None:
     assert r.status_code == 403
     assert r.json()["code"] == "forbidden"
     assert client.post(url, json=doc, headers=editor.headers).status_code == 201
+
+
+def test_the_dashboards_limit_holds_for_grafana_imports(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)  # comes with one shipped dashboard
+    url = f"/api/v1/workspaces/{ws['id']}"
+    client.patch(f"{url}/limits", json={"max_dashboards": 1}, headers=owner.headers)
+    r = client.post(
+        f"{url}/dashboards/import/grafana", json=fixture("go-processes.json"), headers=owner.headers
+    )
+    assert r.status_code == 429, r.text
+    assert r.json()["limit"] == "max_dashboards"
+    assert client.get(f"{url}/dashboards", headers=owner.headers).json()["count"] == 1

@@ -24,6 +24,12 @@ export function LimitsPage(): ReactElement {
             {admin ? "Changes apply within seconds at the gateway and to the next query." : "Only owners and admins can change limits."}
           </p>
         </div>
+        {limits.data ? (
+          <p className="muted small" data-testid="limits-plan">
+            Plan <strong>{limits.data.plan.name}</strong>, set by the platform&apos;s operators: each limit can be set up
+            to the plan&apos;s ceiling, never above.
+          </p>
+        ) : null}
         {limits.isPending ? (
           <Spinner label="Loading limits" />
         ) : limits.isError ? (

@@ -2,9 +2,11 @@ import { useState, type FormEvent, type ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { toUserMessage } from "@/lib/apiError";
+import { formatBytes } from "@/lib/format";
+import { LIMIT_FIELDS } from "@/lib/limitFields";
 import type { Limits } from "../api";
 import { useUpdateLimits } from "../hooks/useLimits";
-import { diffLimits, formatBytes, LIMIT_FIELDS, toDraft, type LimitsDraft } from "../limitFields";
+import { ceilingHint, diffLimits, toDraft, type LimitsDraft } from "../limitFields";
 
 export interface LimitsFormProps {
   workspaceId: string;
@@ -63,7 +65,8 @@ export function LimitsForm({ workspaceId, limits, editable, onSaved, onEdit }: L
                 <span className="unit">{f.unit}</span>
               </div>
               <span id={`${id}-msg`} className={msg ? "field-error" : "field-hint"} data-testid={`${id}-msg`}>
-                {msg ?? (f.key === "max_body_bytes" ? `${formatBytes(limits[f.key])}. ${f.help}` : f.help)}
+                {msg ??
+                  `${f.key === "max_body_bytes" ? `${formatBytes(limits[f.key])}. ` : ""}${f.help} ${ceilingHint(limits, f)}`}
               </span>
             </div>
           );

@@ -5,7 +5,7 @@ import { toUserMessage } from "@/lib/apiError";
 import { useStringParam } from "@/lib/useUrlState";
 import type { Limits, Usage } from "../api";
 import { useUsage, useUsageHistory } from "../hooks/useLimits";
-import { formatNumber } from "../limitFields";
+import { formatNumber } from "@/lib/format";
 import { StorageError } from "./StorageError";
 import { UsageCharts } from "./UsageCharts";
 
