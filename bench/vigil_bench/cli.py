@@ -33,6 +33,7 @@ def _scenarios() -> dict[str, ModuleType]:
         dql,
         fairness,
         ingest,
+        ingest_consumers,
         point_queries,
         query_latency,
         read_write_mix,
@@ -55,6 +56,7 @@ def _scenarios() -> dict[str, ModuleType]:
         "storage-ingest": storage_ingest,
         "dql": dql,
         "ingest": ingest,
+        "ingest-consumers": ingest_consumers,
         "fairness": fairness,
     }
 
@@ -74,6 +76,7 @@ ALL = [
     "storage-ingest",
     "dql",
     "ingest",
+    "ingest-consumers",
     "fairness",
 ]
 
@@ -144,7 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
         mod.add_arguments(p)
     p = sub.add_parser(
         "all",
-        help="every scenario in turn (scenarios 1-9, then storage-ingest, dql, ingest, fairness)",
+        help="every scenario in turn (scenarios 1-9, then storage-ingest, dql, ingest, "
+        "ingest-consumers, fairness)",
     )
     _add_common(p)
     p.add_argument(
