@@ -7,6 +7,7 @@ there when the variable itself is not set.
 
 from __future__ import annotations
 
+import ipaddress
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -53,6 +54,12 @@ class Settings(BaseSettings):
     LOGIN_WINDOW_SECONDS: int = Field(default=900, ge=1)
     LOGIN_MAX_FAILURES_PER_ACCOUNT: int = Field(default=5, ge=1)
     LOGIN_MAX_FAILURES_PER_ADDRESS: int = Field(default=20, ge=1)
+
+    # "json": one JSON object per log line (time, level, logger, message) for log pipelines.
+    LOG_FORMAT: Literal["text", "json"] = "text"
+    # Who may read GET /metrics (Prometheus): client addresses or CIDR ranges, comma-separated.
+    # Loopback only by default, like the other services' /metrics, which listen on loopback.
+    METRICS_ALLOW: str = "127.0.0.0/8,::1"
 
     MAX_REQUEST_BYTES: int = Field(default=4 * 1024 * 1024, ge=1024)
     HEALTH_TIMEOUT_SECONDS: float = Field(default=2.0, gt=0)
@@ -127,12 +134,38 @@ class Settings(BaseSettings):
                 warnings.warn(message, stacklevel=1)
         return self
 
+    @field_validator("METRICS_ALLOW")
+    @classmethod
+    def _metrics_allow(cls, value: str) -> str:
+        _networks(value)
+        return value
+
+    @property
+    def metrics_allow_networks(self) -> list[IPNetwork]:
+        return _networks(self.METRICS_ALLOW)
+
     @property
     def sqlalchemy_url(self) -> str:
         url = self.DATABASE_URL
         if url.startswith("postgresql://"):
             url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
         return url
+
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _networks(value: str) -> list[IPNetwork]:
+    out: list[IPNetwork] = []
+    for item in value.split(","):
+        if item.strip():
+            try:
+                out.append(ipaddress.ip_network(item.strip(), strict=False))
+            except ValueError:
+                raise ValueError(
+                    f"VIGIL_METRICS_ALLOW: {item.strip()!r} is not an address or CIDR range"
+                ) from None
+    return out
 
 
 def _read_secret(path: Path) -> str:
