@@ -109,9 +109,12 @@ def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
         changed = True
 
     from app.services import dashboards
-    from app.services.builtin_dashboards import host_overview
+    from app.services.builtin_dashboards import host_overview, vigil_itself
 
     dashboards.refresh_shipped(db, workspace_id=workspace.id, data=host_overview())
+    # the demo agent scrapes the services' /metrics into this workspace (infra/up.sh)
+    dashboards.ensure_shipped(db, workspace_id=workspace.id, data=vigil_itself(), user_id=user.id)
+    db.commit()
 
     keys = {}
     for scope, name in (("ingest", "VIGIL_DEMO_INGEST_KEY"), ("query", "VIGIL_DEMO_QUERY_KEY")):

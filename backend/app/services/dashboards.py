@@ -81,6 +81,24 @@ def create_dashboard(
     return dashboard
 
 
+def ensure_shipped(
+    db: Session, *, workspace_id: uuid.UUID, data: DashboardCreate, user_id: uuid.UUID | None
+) -> bool:
+    """Add a shipped dashboard the workspace has none of by that title, or bring it up to the
+    current release (``refresh_shipped``). Returns whether anything changed; the caller commits."""
+    exists = db.scalar(
+        select(Dashboard.id).where(
+            Dashboard.workspace_id == workspace_id, Dashboard.title == data.title
+        )
+    )
+    if exists is None:
+        create_dashboard(
+            db, workspace_id=workspace_id, data=data, user_id=user_id, message="shipped"
+        )
+        return True
+    return refresh_shipped(db, workspace_id=workspace_id, data=data)
+
+
 def refresh_shipped(db: Session, *, workspace_id: uuid.UUID, data: DashboardCreate) -> bool:
     """Bring an untouched shipped dashboard (still at version 1) up to the current release.
 
