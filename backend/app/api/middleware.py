@@ -184,7 +184,7 @@ def _route_templates(routes: Sequence[BaseRoute]) -> dict[int, str]:
     except ImportError:  # FastAPI before lazily included routers
         pairs = [(r, str(getattr(r, "path", ""))) for r in routes]
     else:
-        pairs = [(c.route, c.path) for c in iter_route_contexts(routes)]
+        pairs = [(c.route, c.path or "") for c in iter_route_contexts(routes)]
     out: dict[int, str] = {}
     for route, path in pairs:
         if path:
