@@ -35,8 +35,21 @@ STORAGE_SECONDS = Histogram(
 )
 
 
+_POOL_GAUGES = {
+    "size": "Connections the pool keeps open",
+    "checked_out": "Connections in use by a request or a job",
+    "checked_in": "Idle connections in the pool",
+    "overflow": "Connections opened beyond the pool's size",
+}
+
+
 class _PoolCollector(Collector):
-    """The SQLAlchemy connection pool, read when scraped."""
+    """The SQLAlchemy connection pool, read when scraped (never at import: the engine and
+    the settings it is built from come to exist only when first used)."""
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        for name, doc in _POOL_GAUGES.items():
+            yield GaugeMetricFamily(f"vigil_backend_db_pool_{name}", doc)
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         from sqlalchemy.pool import QueuePool
@@ -47,13 +60,13 @@ class _PoolCollector(Collector):
         if not isinstance(pool, QueuePool):
             return
         values = {
-            "size": ("Connections the pool keeps open", pool.size()),
-            "checked_out": ("Connections in use by a request or a job", pool.checkedout()),
-            "checked_in": ("Idle connections in the pool", pool.checkedin()),
-            "overflow": ("Connections opened beyond the pool's size", max(pool.overflow(), 0)),
+            "size": pool.size(),
+            "checked_out": pool.checkedout(),
+            "checked_in": pool.checkedin(),
+            "overflow": max(pool.overflow(), 0),
         }
-        for name, (doc, value) in values.items():
-            yield GaugeMetricFamily(f"vigil_backend_db_pool_{name}", doc, value=value)
+        for name, doc in _POOL_GAUGES.items():
+            yield GaugeMetricFamily(f"vigil_backend_db_pool_{name}", doc, value=values[name])
 
 
 REGISTRY.register(_PoolCollector())
