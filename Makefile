@@ -68,7 +68,7 @@ bench-ui: ## a 12-panel dashboard over 1,000 series: time to interactive in Chro
 	@test -d e2e/node_modules || (cd e2e && npm ci --no-audit --no-fund)
 	@source infra/lib.sh && cd e2e && VIGIL_BASE_URL=$$VIGIL_BACKEND_URL VIGIL_GATEWAY_URL=$$VIGIL_GATEWAY_URL node bench/ui-dashboard.mjs
 BENCH = .vigil/venv/bin/vigil-bench
-bench-small: ## every benchmark scenario in small mode (~3 min)
+bench-small: ## every benchmark scenario in small mode (~5 min)
 	@bench/install.sh && $(BENCH) all --small
 bench-storage: ## vigil-storage vs stock VictoriaMetrics ingesting the same line protocol (ratio)
 	@bench/install.sh vm && $(BENCH) storage-ingest $(ARGS)
@@ -79,7 +79,7 @@ bench-ingest: ## agent -> gateway -> Kafka -> consumer -> storage vs straight to
 bench-fairness: ## workspace B's latency while workspace A floods queries and ingest (ratio; needs make up)
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
 	@source infra/lib.sh && $(BENCH) fairness $(ARGS)
-bench-%: ## one scenario of BENCHMARKS.md: write-cost, write-saturation, query-latency, disk-footprint, batch-size, concurrency
+bench-%: ## one scenario of BENCHMARKS.md: write-cost, write-saturation, query-latency, disk-footprint, batch-size, concurrency, point-queries, read-write-mix, soak
 	@bench/install.sh && $(BENCH) $* $(ARGS)
 clean: ## remove builds and caches (keeps .vigil/data)
 	rm -rf .vigil/bin .vigil/venv frontend/dist frontend/node_modules e2e/node_modules

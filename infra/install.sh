@@ -11,7 +11,7 @@ want_test=${1:-}
 # installed from Debian's packages when this release has a version that works; otherwise
 # install.sh stops and says what to install.
 go_min=$(sed -n 's/^go \([0-9.]*\)$/\1/p' "$VIGIL_ROOT"/storage/go.mod "$VIGIL_ROOT"/ingest/agent/go.mod \
-  "$VIGIL_ROOT"/infra/compose/go.mod "$VIGIL_ROOT"/infra/vmagent/go.mod | sort -V | tail -n 1)
+  "$VIGIL_ROOT"/infra/compose/go.mod "$VIGIL_ROOT"/infra/vmagent/go.mod "$VIGIL_ROOT"/infra/promtool/go.mod | sort -V | tail -n 1)
 node_min=20.19 # Vite: ^20.19 or >= 22.12
 java_min=17    # Kafka 4
 python_min=3.11
@@ -153,6 +153,7 @@ fi
 if [ "$want_test" = test ]; then
   npm_ci "$VIGIL_ROOT/e2e"
   "$VIGIL_ROOT/infra/vmagent/install.sh"
+  "$VIGIL_ROOT/infra/promtool/install.sh" # backend: tests/api/routes/test_promtool.py
   "$VIGIL_ROOT/infra/golangci-lint/install.sh" # make lint
   "$VIGIL_ROOT/bench/install.sh" || die "building the benchmark reference systems failed (bench/install.sh)"
 fi

@@ -34,8 +34,14 @@ export VIGIL_CONSUMER_URL="${VIGIL_CONSUMER_URL:-http://$VIGIL_HOST:$VIGIL_CONSU
 export VIGIL_BACKEND_URL="${VIGIL_BACKEND_URL:-http://$VIGIL_HOST:$VIGIL_BACKEND_PORT}"
 export VIGIL_ALERTING_URL="${VIGIL_ALERTING_URL:-http://$VIGIL_HOST:$VIGIL_ALERTING_PORT}"
 export VIGIL_MAIL_URL="${VIGIL_MAIL_URL:-http://$VIGIL_HOST:$VIGIL_MAIL_HTTP_PORT}"
-# links in notifications point at the UI the backend serves
+# where people open the UI: the base of the links in emails and notifications
 export VIGIL_PUBLIC_URL="${VIGIL_PUBLIC_URL:-$VIGIL_BACKEND_URL}"
+# The stacks this script starts are a developer's own: the backend may run with generated or
+# placeholder secrets here. Images and production never set this (they refuse placeholders).
+export VIGIL_ENVIRONMENT="${VIGIL_ENVIRONMENT:-development}"
+# Every test journey signs people up from this machine's one address; a deployment keeps the
+# backend's default (10 sign-up or reset requests per client and hour).
+export VIGIL_EMAIL_REQUESTS_PER_CLIENT_PER_HOUR="${VIGIL_EMAIL_REQUESTS_PER_CLIENT_PER_HOUR:-1000}"
 # Email leaves through the local mail sink unless an SMTP server is configured.
 if [ -z "${VIGIL_SMTP_HOST:-}" ]; then
   export VIGIL_SMTP_HOST="$VIGIL_HOST" VIGIL_SMTP_PORT="$VIGIL_MAIL_SMTP_PORT"

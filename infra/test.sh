@@ -78,7 +78,7 @@ names+=("stack-up"); results+=("$stack"); times+=(0)
 if [ "$stack" -eq 0 ]; then
   set -a; source "$VIGIL_HOME/demo.env"; set +a
   export VIGIL_BASE_URL="$VIGIL_BACKEND_URL" VIGIL_INTERNAL_TOKEN VIGIL_SECRET_KEY
-  suite backend "$py/pytest" -q "$VIGIL_ROOT/backend/tests"
+  suite backend env VIGIL_REQUIRE_PROMTOOL=1 "$py/pytest" -q "$VIGIL_ROOT/backend/tests"
   suite ingest-integration env VIGIL_REQUIRE_SERVICES=1 "$py/pytest" -q -m integration "$VIGIL_ROOT/ingest/tests"
   suite stack "$py/pytest" -q "$VIGIL_ROOT/infra/tests"
   suite e2e bash -c "cd '$VIGIL_ROOT/e2e' && npx playwright test"

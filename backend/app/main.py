@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.routing import APIRoute
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.api import prometheus_errors
 from app.api.main import api_router, root_router
 from app.api.middleware import (
     BodySizeLimitMiddleware,
     DqlJsonBodyMiddleware,
     RequestMetricsMiddleware,
+    SecurityHeadersMiddleware,
     ServerTimingMiddleware,
 )
 from app.api.routes import health, metrics
@@ -43,6 +45,7 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     422: "validation_error",
     429: "limit_exceeded",
+    503: "busy",
 }
 
 
@@ -124,6 +127,29 @@ async def unicode_error_handler(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": detail, "code": "validation_error"}, status_code=422)
 
 
+async def internal_error_handler(request: Request, exc: Exception) -> Response:
+    """What Starlette answers to an unexpected exception, in Prometheus' envelope under its
+    prefixes (the exception is still logged and re-raised by Starlette)."""
+    if prometheus_errors.is_prometheus_path(request.url.path):
+        return prometheus_errors.error_response(500, "internal server error")
+    return PlainTextResponse("Internal Server Error", status_code=500)
+
+
+Handler = Callable[[Request, Exception], Awaitable[Response]]
+
+
+def prometheus_aware(handler: Handler) -> Handler:
+    """``handler``, answering in Prometheus' envelope under the Prometheus prefixes."""
+
+    async def wrapped(request: Request, exc: Exception) -> Response:
+        response = await handler(request, exc)
+        if prometheus_errors.is_prometheus_path(request.url.path):
+            return prometheus_errors.rewrite(response)
+        return response
+
+    return wrapped
+
+
 def _flush_counters() -> None:
     try:
         with get_sessionmaker()() as db:
@@ -184,11 +210,13 @@ def create_app(
     app.add_middleware(DqlJsonBodyMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.MAX_REQUEST_BYTES)
     app.add_middleware(ServerTimingMiddleware)
-    app.add_exception_handler(VigilError, vigil_error_handler)
-    app.add_exception_handler(StarletteHTTPException, http_error_handler)
-    app.add_exception_handler(RequestValidationError, validation_error_handler)
-    app.add_exception_handler(DataError, data_error_handler)
-    app.add_exception_handler(UnicodeEncodeError, unicode_error_handler)
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_exception_handler(VigilError, prometheus_aware(vigil_error_handler))
+    app.add_exception_handler(StarletteHTTPException, prometheus_aware(http_error_handler))
+    app.add_exception_handler(RequestValidationError, prometheus_aware(validation_error_handler))
+    app.add_exception_handler(DataError, prometheus_aware(data_error_handler))
+    app.add_exception_handler(UnicodeEncodeError, prometheus_aware(unicode_error_handler))
+    app.add_exception_handler(Exception, internal_error_handler)
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(api_router, prefix=settings.API_V1_STR)

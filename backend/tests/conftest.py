@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +23,7 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
+from tests.smtp_server import SmtpServer, smtp_server
 from tests.storage_mock import StorageMock
 
 if TYPE_CHECKING:
@@ -67,6 +71,22 @@ def pytest_configure(config: pytest.Config) -> None:
             / "internal_token"
         ),
     )
+    # A real SMTP server on loopback receives every email the app sends (sign-up links,
+    # password resets); tests read the links from it (tests/smtp_server.py).
+    import logging
+
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
+    mail = smtp_server()
+    _state.update(mail_context=mail, mail=mail.__enter__())
+    os.environ.update(
+        VIGIL_SMTP_HOST=_state["mail"].host,
+        VIGIL_SMTP_PORT=str(_state["mail"].port),
+        VIGIL_SMTP_SECURITY="none",
+        VIGIL_PUBLIC_URL="http://vigil.test",
+        # factories sign many people up from one test client
+        VIGIL_EMAIL_REQUESTS_PER_CLIENT_PER_HOUR="1000000",
+        VIGIL_EMAILS_PER_ADDRESS_PER_HOUR="1000",
+    )
     os.environ.update(
         VIGIL_DATABASE_URL=url,
         VIGIL_ENVIRONMENT="test",
@@ -86,6 +106,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if "mail_context" in _state:
+        _state["mail_context"].__exit__(None, None, None)
     if "name" not in _state:
         return
     try:
@@ -118,6 +140,17 @@ def real_storage() -> tuple[str, str]:
     if not ok or not token:
         pytest.skip(f"no vigil-storage at {url} (start the stack: make up / make test)")
     return url, token
+
+
+def mail_server() -> SmtpServer:
+    """The SMTP server every email of the test run goes to."""
+    server: SmtpServer = _state["mail"]
+    return server
+
+
+@pytest.fixture(scope="session")
+def mailbox() -> SmtpServer:
+    return mail_server()
 
 
 @pytest.fixture(scope="session")
@@ -158,3 +191,26 @@ def client(app: FastAPI) -> Iterator[TestClient]:
     address = f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{secrets.randbelow(254) + 1}"
     with TestClient(app, client=(address, 50000)) as c:
         yield c
+
+
+@pytest.fixture()
+def live_server(app: Any) -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port, for real HTTP clients."""
+    import uvicorn
+
+    # the server gets the bound socket itself: a port closed and bound again could be taken
+    # in between (by any outgoing connection)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(5)
+    sock.close()

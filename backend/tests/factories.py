@@ -29,10 +29,23 @@ class SignedUpUser:
 
 
 def signup(
-    client: TestClient, *, email: str | None = None, password: str = PASSWORD
+    client: TestClient,
+    *,
+    email: str | None = None,
+    password: str = PASSWORD,
+    full_name: str | None = None,
 ) -> SignedUpUser:
+    """Sign up the way people do: the address gets a link, the link's page sets the password."""
+    from tests.conftest import mail_server
+
     email = email or random_email()
-    r = client.post("/api/v1/auth/signup", json={"email": email, "password": password})
+    r = client.post("/api/v1/auth/signup", json={"email": email})
+    assert r.status_code == 202, r.text
+    token = mail_server().link_token(email, "/signup/complete")
+    r = client.post(
+        "/api/v1/auth/signup/complete",
+        json={"token": token, "password": password, "full_name": full_name},
+    )
     assert r.status_code == 201, r.text
     body = r.json()
     return SignedUpUser(

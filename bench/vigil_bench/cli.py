@@ -33,7 +33,10 @@ def _scenarios() -> dict[str, ModuleType]:
         dql,
         fairness,
         ingest,
+        point_queries,
         query_latency,
+        read_write_mix,
+        soak,
         storage_ingest,
         write_cost,
         write_saturation,
@@ -46,6 +49,9 @@ def _scenarios() -> dict[str, ModuleType]:
         "disk-footprint": disk_footprint,
         "batch-size": batch_size,
         "concurrency": concurrency,
+        "point-queries": point_queries,
+        "read-write-mix": read_write_mix,
+        "soak": soak,
         "storage-ingest": storage_ingest,
         "dql": dql,
         "ingest": ingest,
@@ -53,7 +59,7 @@ def _scenarios() -> dict[str, ModuleType]:
     }
 
 
-#: what `vigil-bench all` runs, in order: scenarios 1-6 of the methodology, then the
+#: what `vigil-bench all` runs, in order: scenarios 1-9 of the methodology, then the
 #: component benchmarks.
 ALL = [
     "write-cost",
@@ -62,6 +68,9 @@ ALL = [
     "disk-footprint",
     "batch-size",
     "concurrency",
+    "point-queries",
+    "read-write-mix",
+    "soak",
     "storage-ingest",
     "dql",
     "ingest",
@@ -129,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         mod.add_arguments(p)
     p = sub.add_parser(
         "all",
-        help="every scenario in turn (scenarios 1-6, then storage-ingest, dql, ingest, fairness)",
+        help="every scenario in turn (scenarios 1-9, then storage-ingest, dql, ingest, fairness)",
     )
     _add_common(p)
     p.add_argument(

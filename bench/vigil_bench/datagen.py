@@ -4,7 +4,8 @@ A virtual host has a fixed *shape*: lines of one measurement and a tag set, each
 several fields. The ``node`` shape has 1,383 series per host (CPU per core and total, memory,
 filesystems, block devices, network interfaces, interrupts, vmstat and nstat counters), the
 size of a node_exporter target; the ``cpu`` shape keeps only the 17 ``cpu`` lines (170 series)
-and is what the batch-size sweep calls a *row* (one line, ten values).
+and is what the batch-size sweep calls a *row* (one line, ten values); the ``point`` shape is
+one series per host, for the scenarios that pick series at random.
 
 Values depend only on (host, series, tick): a chunk can be rendered on its own, in any
 order, for any system, and every system receives exactly the same numbers. Timestamps are
@@ -156,7 +157,12 @@ def _cpu_shape() -> list[LineSpec]:
     return [ls for ls in _node_shape() if ls.measurement == "cpu"]
 
 
-SHAPES = {"node": _node_shape, "cpu": _cpu_shape}
+def _point_shape() -> list[LineSpec]:
+    """One series per host (``pq`` ``v``, an integer gauge): a host number is a series number."""
+    return [LineSpec("pq", (), ("v",), GAUGE)]
+
+
+SHAPES = {"node": _node_shape, "cpu": _cpu_shape, "point": _point_shape}
 
 
 @dataclass

@@ -35,7 +35,8 @@ def _os_name() -> str:
     return platform.system()
 
 
-def _glibc() -> str:
+def glibc_version() -> str:
+    """The C library version this process runs on (what `ldd --version` prints first)."""
     lib, version = platform.libc_ver()
     if lib == "glibc" and version:
         return version
@@ -65,7 +66,7 @@ def capture(system_versions: dict[str, str] | None = None) -> Environment:
         memory_bytes=psutil.virtual_memory().total,
         kernel=platform.release(),
         os=_os_name(),
-        glibc=_glibc(),
+        glibc=glibc_version(),
         python=platform.python_version(),
         go=_go_version(),
         system_versions=dict(system_versions or {}),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from .schema import BenchmarkRun, ScenarioResult
 
@@ -95,27 +96,36 @@ def run_text(run: BenchmarkRun) -> str:
     return "\n\n".join(scenario_text(s) for s in run.scenarios)
 
 
+# A cell a spreadsheet would read as a formula (OWASP, CSV injection) is written after a "'";
+# plain numbers are not. frontend/src/lib/csv.ts (the UI's export) does the same.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|nan|Infinity|NaN)$")
+
+
+def csv_cell(value: str) -> str:
+    return "'" + value if value.startswith(_FORMULA_START) and not _NUMBER.match(value) else value
+
+
 def to_csv(run: BenchmarkRun) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for sc in run.scenarios:
         for m in sc.measurements:
-            w.writerow(
-                [
-                    run.run_id,
-                    sc.scenario,
-                    sc.mode,
-                    m.system,
-                    m.metric,
-                    "" if m.value is None else repr(m.value),
-                    m.unit,
-                    "" if m.x is None else repr(m.x),
-                    _labels(m.labels),
-                    " ".join(repr(r) for r in m.repetitions),
-                    str(sc.valid).lower(),
-                ]
-            )
+            row = [
+                run.run_id,
+                sc.scenario,
+                sc.mode,
+                m.system,
+                m.metric,
+                "" if m.value is None else repr(m.value),
+                m.unit,
+                "" if m.x is None else repr(m.x),
+                _labels(m.labels),
+                " ".join(repr(r) for r in m.repetitions),
+                str(sc.valid).lower(),
+            ]
+            w.writerow([csv_cell(cell) for cell in row])
     return buf.getvalue()
 
 

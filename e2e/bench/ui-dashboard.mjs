@@ -14,6 +14,7 @@
 //
 // Prints a table, then one JSON object as the last line.
 //   VIGIL_BASE_URL (default http://127.0.0.1:8000), VIGIL_GATEWAY_URL (default :8001),
+//   VIGIL_MAIL_URL (the stack's mail sink, default :8026: the sign-up link is read there),
 //   BENCH_UI_RUNS (default 5), VIGIL_CHROMIUM (default /usr/bin/chromium),
 //   BENCH_UI_PROFILE=FILE.cpuprofile to keep a CPU profile of the first measured open,
 //   BENCH_UI_SCREENSHOT=FILE.png to keep a screenshot of it (taken after the timing).
@@ -23,6 +24,7 @@ import { chromium } from "@playwright/test";
 
 const baseURL = process.env.VIGIL_BASE_URL ?? "http://127.0.0.1:8000";
 const gatewayURL = process.env.VIGIL_GATEWAY_URL ?? "http://127.0.0.1:8001";
+const mailURL = process.env.VIGIL_MAIL_URL ?? "http://127.0.0.1:8026";
 const runs = Number(process.env.BENCH_UI_RUNS ?? 5);
 const executablePath = process.env.VIGIL_CHROMIUM ?? "/usr/bin/chromium";
 const GOAL_MS = 1500;
@@ -46,14 +48,30 @@ async function api(method, path, token, body, expected) {
   return text ? JSON.parse(text) : null;
 }
 
+/** The token of the sign-up link emailed to `email`, read from the mail sink. */
+async function signupToken(email) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${mailURL}/messages?to=${encodeURIComponent(email)}`);
+    const messages = res.ok ? await res.json() : [];
+    for (const m of messages.reverse()) {
+      const match = /\/signup\/complete#token=(vge_[A-Za-z0-9_-]+)/.exec(m.text);
+      if (match) return match[1];
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no sign-up link for ${email} reached the mail sink at ${mailURL}`);
+}
+
 async function setup() {
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const email = `bench-ui-${suffix}@example.com`;
+  await api("POST", "/api/v1/auth/signup", null, { email }, 202);
   const { access_token: token } = await api(
     "POST",
-    "/api/v1/auth/signup",
+    "/api/v1/auth/signup/complete",
     null,
-    { email, password: `pw-${suffix}-Secret!`, full_name: "UI benchmark" },
+    { token: await signupToken(email), password: `pw-${suffix}-Secret!`, full_name: "UI benchmark" },
     201,
   );
   const ws = await api("POST", "/api/v1/workspaces", token, { name: `bench-ui ${suffix}` }, 201);

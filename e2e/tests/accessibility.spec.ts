@@ -55,7 +55,8 @@ async function chartsReady(page: Page): Promise<void> {
 }
 
 test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dark)", () => {
-  test("sign-in, sign-up, the first workspace and its getting-started page", async ({ page }) => {
+  test("sign-in, password reset, sign-up by email, the first workspace and its getting-started page", async ({ page }) => {
+    test.slow(); // eight pages, each scanned in both colour schemes
     const login = new LoginPage(page);
     await login.goto();
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
@@ -64,6 +65,9 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
     await expectAccessible(page, "sign-in with errors");
+    await page.getByRole("link", { name: "Forgot your password?" }).click();
+    await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
+    await expectAccessible(page, "forgot password");
 
     const signup = new SignupPage(page);
     await signup.goto();
@@ -71,7 +75,12 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
     await expectAccessible(page, "sign-up");
 
     const suffix = uniqueSuffix();
-    await signup.signUp("Ally Axe", `e2e-a11y-${suffix}@example.com`, `pw-${suffix}-Secret!`);
+    const email = `e2e-a11y-${suffix}@example.com`;
+    await signup.requestLink(email);
+    await expectAccessible(page, "sign-up link sent");
+    await signup.openEmailedLink(email);
+    await expectAccessible(page, "finish sign-up");
+    await signup.choosePassword("Ally Axe", `pw-${suffix}-Secret!`);
     await expect(page.getByRole("heading", { name: "Create your first workspace" })).toBeVisible();
     await expectAccessible(page, "first workspace");
 
@@ -86,6 +95,8 @@ test.describe("accessibility (axe: WCAG 2.1 AA and best practices, light and dar
   test.describe("a workspace with hosts, dashboards and a benchmark run", () => {
     let own: OwnWorkspace;
     let run: UploadedRun;
+    // each test scans four to eight pages and popovers, in both colour schemes
+    test.beforeEach(() => test.slow());
 
     test.beforeAll(async ({ request }) => {
       own = await createOwnWorkspace(request, "a11y");

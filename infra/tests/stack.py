@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import shlex
 import signal
 import socket
@@ -115,16 +116,42 @@ class NewWorkspace:
         return dict(r.json())
 
 
-def new_workspace(kind: str) -> NewWorkspace:
-    """Sign up a new user, create a workspace named after ``kind`` and an ingest key in it."""
-    suffix = uuid.uuid4().hex[:10]
+def emailed_token(to: str, path: str) -> str:
+    """The token of the newest link to ``path`` the stack emailed to ``to`` (its mail sink)."""
+
+    def find() -> str:
+        r = httpx.get(f"{MAIL}/messages", params={"to": to}, timeout=5)
+        r.raise_for_status()
+        for mail in reversed(r.json()):
+            match = re.search(re.escape(path) + r"#token=(vge_[A-Za-z0-9_-]+)", mail["text"])
+            if match:
+                return match.group(1)
+        return ""
+
+    token: str = poll(find, timeout=20, every=0.2, what=f"a {path} link emailed to {to}")
+    return token
+
+
+def sign_up(email: str, password: str) -> dict[str, Any]:
+    """Sign up as people do: the address gets a link, whose token sets the password; returns
+    the session (access and refresh tokens)."""
+    r = httpx.post(f"{BACKEND}/api/v1/auth/signup", json={"email": email}, timeout=15)
+    assert r.status_code == 202, r.text
+    token = emailed_token(email, "/signup/complete")
     r = httpx.post(
-        f"{BACKEND}/api/v1/auth/signup",
-        json={"email": f"{kind}-{suffix}@example.com", "password": f"pw-{suffix}-Secret!"},
+        f"{BACKEND}/api/v1/auth/signup/complete",
+        json={"token": token, "password": password},
         timeout=15,
     )
     assert r.status_code == 201, r.text
-    auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
+    return dict(r.json())
+
+
+def new_workspace(kind: str) -> NewWorkspace:
+    """Sign up a new user, create a workspace named after ``kind`` and an ingest key in it."""
+    suffix = uuid.uuid4().hex[:10]
+    session = sign_up(f"{kind}-{suffix}@example.com", f"pw-{suffix}-Secret!")
+    auth = {"Authorization": f"Bearer {session['access_token']}"}
     r = httpx.post(
         f"{BACKEND}/api/v1/workspaces", json={"name": f"{kind} {suffix}"}, headers=auth, timeout=15
     )

@@ -118,3 +118,35 @@ func TestRemoteDeleteRightAfterWrite(t *testing.T) {
 		t.Fatalf("series written just before the delete survived it: %s", got)
 	}
 }
+
+// In remote mode too, a label search over more than 100k series answers from the workspace's
+// own series only. Against a single-node VictoriaMetrics every workspace shares one tenant,
+// and its label API, past 100k matching series, ignores the selection and answers with every
+// workspace's names and values: before, BIG was told OTHER's field names.
+func TestRemoteLabelSearchesOfHugeSelectionsNeverLeak(t *testing.T) {
+	vs := startRemote(t)
+	ts := time.Now().UnixMilli()
+	var b strings.Builder
+	for i := 0; i <= 100_000; i++ {
+		fmt.Fprintf(&b, "big,id=%d f=1 %d\n", i, ts)
+	}
+	vs.WriteLines(t, "BIG", "ms", b.String())
+	vs.WriteLines(t, "OTHER", "ms", fmt.Sprintf("other,secret_tag=x g1=1,g2=2,g3=3 %d\n", ts))
+	waitForSeries(t, vs, "OTHER", `{__measurement__="other"}`, 3)
+	waitForQuery(t, vs, "BIG", `count({__measurement__="big"})`, `"100001"`)
+
+	args := url.Values{"match[]": {`{__measurement__="big"}`}, "start": {fmt.Sprint(ts/1000 - 3600)}}
+	values := vs.Get(t, "/api/v1/label/__field__/values", "BIG", args)
+	if values.Status != http.StatusOK || !strings.Contains(values.Body, `"data":["f"]`) {
+		t.Fatalf("label values over 100k series: %s; want only f (another workspace's fields leaked?)", values)
+	}
+	names := vs.Get(t, "/api/v1/labels", "BIG", args)
+	if names.Status != http.StatusOK || !strings.Contains(names.Body, `"data":["__field__","__measurement__","__name__","id"]`) {
+		t.Fatalf("label names over 100k series: %s", names)
+	}
+	// a small selection is read from its series, exactly
+	small := vs.Get(t, "/api/v1/label/__field__/values", "OTHER", url.Values{"start": {fmt.Sprint(ts/1000 - 3600)}})
+	if small.Status != http.StatusOK || !strings.Contains(small.Body, `"data":["g1","g2","g3"]`) {
+		t.Fatalf("label values of a small workspace: %s", small)
+	}
+}

@@ -18,8 +18,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from app.clients.storage import AsyncStorageClient, StorageClient
+from app.core.config import settings
 from app.core.db import get_db
 from app.core.errors import Forbidden, NotFound, Unauthorized
+from app.core.network import client_address
 from app.core.permissions import MIN_ROLE, QUERY_KEY_PERMISSIONS, Permission, allows
 from app.core.security import INGEST_KEY_PREFIX, QUERY_KEY_PREFIX
 from app.models import ApiKey, Role, User, Workspace
@@ -53,7 +55,11 @@ AsyncStorageDep = Annotated[AsyncStorageClient, Depends(get_async_storage)]
 
 
 def client_ip(request: Request) -> str | None:
-    return request.client.host if request.client else None
+    """The client's address, behind the proxies of ``VIGIL_TRUSTED_PROXIES``."""
+    peer = request.client.host if request.client else None
+    return client_address(
+        peer, request.headers.getlist("x-forwarded-for"), settings.trusted_proxies
+    )
 
 
 def request_actor(request: Request) -> Actor:
@@ -69,7 +75,16 @@ def request_actor(request: Request) -> Actor:
 RequestActorDep = Annotated[Actor, Depends(request_actor)]
 
 
-def extract_token(request: Request) -> str | None:
+@dataclass(frozen=True)
+class Credential:
+    """A secret a request carries and how: ``bearer`` (``Authorization: Bearer``), ``token``
+    (``Authorization: Token``), ``basic`` (the HTTP Basic password) or ``query`` (``?token=``)."""
+
+    value: str
+    how: str
+
+
+def request_credential(request: Request) -> Credential | None:
     """``Authorization: Bearer|Token <t>``, HTTP Basic (the password), or ``?token=``."""
     header = request.headers.get("authorization")
     if header:
@@ -77,15 +92,37 @@ def extract_token(request: Request) -> str | None:
         scheme = scheme.lower()
         value = value.strip()
         if scheme in ("bearer", "token") and value:
-            return value
+            return Credential(value, scheme)
         if scheme == "basic" and value:
             try:
                 decoded = base64.b64decode(value, validate=True).decode()
             except (binascii.Error, UnicodeDecodeError):
                 return None
-            return decoded.partition(":")[2] or None
+            password = decoded.partition(":")[2]
+            return Credential(password, "basic") if password else None
         return None
-    return request.query_params.get("token") or None
+    token = request.query_params.get("token")
+    return Credential(token, "query") if token else None
+
+
+def extract_token(request: Request) -> str | None:
+    """The secret of ``request_credential``, however it came."""
+    credential = request_credential(request)
+    return credential.value if credential else None
+
+
+SESSION_ONLY_AS_BEARER = (
+    "Session tokens are accepted only as 'Authorization: Bearer <token>'; "
+    "?token= and HTTP Basic are for query keys"
+)
+
+
+def session_token(credential: Credential) -> str:
+    """The session token of a credential that is not an API key: only a bearer one counts,
+    so a session never travels in a URL (logs, history, Referer) or as a Basic password."""
+    if credential.how != "bearer":
+        raise Unauthorized(SESSION_ONLY_AS_BEARER, code="invalid_token")
+    return credential.value
 
 
 def is_api_key(token: str) -> bool:
@@ -100,11 +137,12 @@ class CurrentSession:
 
 
 def get_current_session(request: Request, db: SessionDep, _: BearerDep) -> CurrentSession:
-    token = extract_token(request)
-    if token is None:
+    credential = request_credential(request)
+    if credential is None:
         raise Unauthorized("Not authenticated")
-    if is_api_key(token):
+    if is_api_key(credential.value):
         raise Unauthorized("API keys are accepted only by the query endpoints; sign in instead")
+    token = session_token(credential)
     resolved = users.resolve_access_token(db, token=token)
     if resolved is None:
         raise Unauthorized("Access token is invalid or expired", code="invalid_token")
@@ -152,9 +190,10 @@ def workspace_context(
     db: Session, request: Request, workspace_id: uuid.UUID, permission: Permission
 ) -> WorkspaceContext:
     """The workspace of the path and who acts on it, or 401/403/404 (see ``WorkspaceDep``)."""
-    token = extract_token(request)
-    if token is None:
+    credential = request_credential(request)
+    if credential is None:
         raise Unauthorized("Not authenticated")
+    token = credential.value
     base = request_actor(request)
     if is_api_key(token):
         if permission not in QUERY_KEY_PERMISSIONS:
@@ -167,7 +206,7 @@ def workspace_context(
             raise NotFound("Workspace not found")
         actor = Actor(None, f"key:{key.key_prefix}", base.ip, base.user_agent)
         return WorkspaceContext(workspace=workspace, actor=actor, key=key)
-    resolved = users.resolve_access_token(db, token=token)
+    resolved = users.resolve_access_token(db, token=session_token(credential))
     if resolved is None:
         raise Unauthorized("Access token is invalid or expired", code="invalid_token")
     user, _session_id = resolved

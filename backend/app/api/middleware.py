@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api import prometheus_errors
 from app.core import metrics
 
 
@@ -33,7 +34,7 @@ class BodySizeLimitMiddleware:
                 except ValueError:
                     too_large = False
                 if too_large:
-                    await self._refuse(send)
+                    await self._refuse(scope, send)
                     return
         received = 0
         exceeded = False
@@ -58,20 +59,19 @@ class BodySizeLimitMiddleware:
             if exceeded:
                 if not replaced:
                     replaced = True
-                    await self._refuse(send)
+                    await self._refuse(scope, send)
                 return
             await send(message)
 
         await self.app(scope, limited_receive, guarded_send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {
-                "detail": f"request body larger than {self.max_bytes} bytes",
-                "code": "too_large",
-                "limit": "max_request_bytes",
-            }
-        ).encode()
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        detail = f"request body larger than {self.max_bytes} bytes"
+        if prometheus_errors.is_prometheus_path(scope.get("path", "")):
+            error: dict[str, str] = prometheus_errors.body("too_large", detail)
+        else:
+            error = {"detail": detail, "code": "too_large", "limit": "max_request_bytes"}
+        body = json.dumps(error).encode()
         await send(
             {
                 "type": "http.response.start",
@@ -137,6 +137,56 @@ class ServerTimingMiddleware:
             await send(message)
 
         await self.app(scope, receive, timed_send)
+
+
+# What the UI needs and nothing more: its own scripts (no inline script, no eval), its own
+# styles plus the style attributes React and ECharts set, images of its own, data: URIs and
+# https images a dashboard's author wrote into a text panel, API calls to itself; and no page
+# may frame it (clickjacking).
+UI_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+# /api/docs is FastAPI's Swagger UI, which loads from its CDN and starts with an inline script.
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: https:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    # no address (with its query: invitation codes, tokens) ever leaves in a Referer header
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+
+
+class SecurityHeadersMiddleware:
+    """Adds the security headers to every answer: a Content-Security-Policy, nosniff, a
+    Referrer-Policy, and framing refused (``frame-ancestors 'none'``, X-Frame-Options)."""
+
+    def __init__(self, app: ASGIApp, *, docs_path: str = "/api/docs") -> None:
+        self.app = app
+        self.docs_path = docs_path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        csp = (DOCS_CSP if scope["path"].startswith(self.docs_path) else UI_CSP).encode()
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                extra = [(b"content-security-policy", csp), *SECURITY_HEADERS]
+                headers.extend((n, v) for n, v in extra if n not in present)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class RequestMetricsMiddleware:

@@ -8,7 +8,6 @@ there when the variable itself is not set.
 from __future__ import annotations
 
 import ipaddress
-import warnings
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -18,12 +17,15 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 PLACEHOLDER_SECRET = "changethis"
+MIN_SECRET_CHARS = 16
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="VIGIL_", extra="ignore", case_sensitive=False)
 
-    ENVIRONMENT: Literal["local", "test", "production"] = "local"
+    # "development" (set by `make up` and `make test`, never by the images) is the only one that
+    # runs with the placeholder secret; anything else refuses to start without real secrets.
+    ENVIRONMENT: Literal["development", "test", "production"] = "production"
     PROJECT_NAME: str = "Vigil"
     API_V1_STR: str = "/api/v1"
 
@@ -38,6 +40,13 @@ class Settings(BaseSettings):
     # the gateway's default port 8001.
     PUBLIC_GATEWAY_URL: str | None = None
     UI_DIR: Path = REPO_ROOT / "frontend" / "dist"
+    # Where people open Vigil: the base of the links in the emails and notifications it sends.
+    # Never taken from a request's Host header, which whoever sends the request chooses.
+    PUBLIC_URL: str = "http://127.0.0.1:8000"
+    # Proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For is believed:
+    # when a request comes from one, the client is the last address in that header that is
+    # not itself a trusted proxy. Empty: the client is the connection's peer.
+    TRUSTED_PROXIES: str = ""
 
     SECRET_KEY: str = ""
     INTERNAL_TOKEN: str = ""
@@ -50,24 +59,44 @@ class Settings(BaseSettings):
     PASSWORD_HASH_TIME_COST: int = Field(default=3, ge=1)
     PASSWORD_HASH_MEMORY_KIB: int = Field(default=65536, ge=8)
 
-    # Login throttling: failed attempts allowed within the window before 429.
-    LOGIN_WINDOW_SECONDS: int = Field(default=900, ge=1)
-    LOGIN_MAX_FAILURES_PER_ACCOUNT: int = Field(default=5, ge=1)
-    LOGIN_MAX_FAILURES_PER_ADDRESS: int = Field(default=20, ge=1)
+    # Sign-in throttling is a backoff, never a lockout (app/services/throttle.py): after the
+    # free failures each further one doubles the wait before the next try (1 s, 2 s, 4 s …)
+    # up to the maximum. Counted per account and client, per client, and per account for
+    # clients that never signed in to it; forgotten after LOGIN_FORGET_AFTER_SECONDS quiet.
+    LOGIN_FREE_FAILURES_PER_ACCOUNT_CLIENT: int = Field(default=5, ge=1)
+    LOGIN_FREE_FAILURES_PER_CLIENT: int = Field(default=30, ge=1)
+    LOGIN_FREE_FAILURES_PER_ACCOUNT: int = Field(default=20, ge=1)
+    LOGIN_MAX_DELAY_SECONDS: int = Field(default=900, ge=1)
+    LOGIN_MAX_DELAY_PER_ACCOUNT_SECONDS: int = Field(default=60, ge=1)
+    LOGIN_FORGET_AFTER_SECONDS: int = Field(default=86400, ge=60)
+    # A client that signed in to an account within this many days is not slowed down by other
+    # clients' failures on it.
+    LOGIN_KNOWN_CLIENT_DAYS: int = Field(default=30, ge=1)
+
+    # Sign-up and password reset by email.
+    SIGNUP_TOKEN_EXPIRE_HOURS: int = Field(default=24, ge=1)
+    PASSWORD_RESET_EXPIRE_MINUTES: int = Field(default=60, ge=5)
+    # requests per client and hour (429 past it), emails per address and hour (more are not
+    # sent, and the answer stays the same, so it tells nothing about the address)
+    EMAIL_REQUESTS_PER_CLIENT_PER_HOUR: int = Field(default=10, ge=1)
+    EMAILS_PER_ADDRESS_PER_HOUR: int = Field(default=3, ge=1)
+
+    # Password work (argon2id hashes, zxcvbn) runs on its own threads, never on the pool that
+    # serves every other request: at most this many at once, and this many waiting (503 past it).
+    PASSWORD_WORK_THREADS: int = Field(default=2, ge=1, le=64)
+    PASSWORD_WORK_QUEUE: int = Field(default=64, ge=1)
 
     # "json": one JSON object per log line (time, level, logger, message) for log pipelines.
     LOG_FORMAT: Literal["text", "json"] = "text"
-    # Who may read GET /metrics (Prometheus): client addresses or CIDR ranges, comma-separated.
-    # Loopback only by default, like the other services' /metrics, which listen on loopback.
+    # Who may read GET /metrics (Prometheus) without the internal token: client addresses or
+    # CIDR ranges, comma-separated (the client as VIGIL_TRUSTED_PROXIES resolves it). Loopback
+    # only by default; anyone else needs `Authorization: Bearer <VIGIL_INTERNAL_TOKEN>`.
     METRICS_ALLOW: str = "127.0.0.0/8,::1"
 
     MAX_REQUEST_BYTES: int = Field(default=4 * 1024 * 1024, ge=1024)
     HEALTH_TIMEOUT_SECONDS: float = Field(default=2.0, gt=0)
     KAFKA_CONSUMER_GROUP: str = "vigil-consumer"
     STORAGE_TIMEOUT_SECONDS: float = Field(default=120.0, gt=0)
-
-    # Where people open the UI, for links in notifications (default: the backend's address).
-    PUBLIC_URL: str = "http://127.0.0.1:8000"
 
     # The alerting service (app.alerting): its address (health), how many monitors it
     # evaluates at once, how many groups one monitor may track, notification delivery.
@@ -91,7 +120,7 @@ class Settings(BaseSettings):
     SMTP_FROM: str = "Vigil <vigil@localhost>"
     SMTP_TIMEOUT_SECONDS: float = Field(default=10.0, gt=0)
 
-    @field_validator("PUBLIC_URL", "ALERTING_URL")
+    @field_validator("ALERTING_URL")
     @classmethod
     def _no_trailing_slash(cls, value: str) -> str:
         return value.strip().rstrip("/")
@@ -117,32 +146,57 @@ class Settings(BaseSettings):
             return None
         return value.strip().rstrip("/") or None
 
+    @field_validator("PUBLIC_URL")
+    @classmethod
+    def _public_base(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")):
+            raise ValueError(f"must be an http:// or https:// URL, got {value!r}")
+        return value
+
+    @field_validator("TRUSTED_PROXIES", "METRICS_ALLOW")
+    @classmethod
+    def _network_list(cls, value: str) -> str:
+        for item in _split(value):
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(f"{item!r} is not an address or a CIDR range") from None
+        return value
+
+    @property
+    def trusted_proxies(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        return _networks(self.TRUSTED_PROXIES)
+
+    @property
+    def metrics_allow(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        return _networks(self.METRICS_ALLOW)
+
     @model_validator(mode="after")
     def _secrets(self) -> Settings:
         if not self.SECRET_KEY:
             self.SECRET_KEY = _read_secret(self.HOME / "secret_key") or PLACEHOLDER_SECRET
         if not self.INTERNAL_TOKEN:
             self.INTERNAL_TOKEN = _read_secret(self.HOME / "internal_token") or PLACEHOLDER_SECRET
+        if not self.SMTP_PASSWORD:
+            self.SMTP_PASSWORD = _read_secret(self.HOME / "smtp_password") or ""
+        if self.ENVIRONMENT == "development":
+            return self
         for name in ("SECRET_KEY", "INTERNAL_TOKEN"):
-            if getattr(self, name) == PLACEHOLDER_SECRET:
-                message = (
-                    f"VIGIL_{name} is not set and {self.HOME}/{name.lower()} does not exist; "
-                    f"using the placeholder {PLACEHOLDER_SECRET!r}"
+            value = getattr(self, name)
+            if value == PLACEHOLDER_SECRET:
+                raise ValueError(
+                    f"VIGIL_{name} is not set and {self.HOME}/{name.lower()} does not exist: "
+                    f"refusing to run with the placeholder {PLACEHOLDER_SECRET!r}. Set it to a "
+                    "random secret (openssl rand -hex 32), or VIGIL_ENVIRONMENT=development "
+                    "on a machine of your own"
                 )
-                if self.ENVIRONMENT == "production":
-                    raise ValueError(message + " (refused in production)")
-                warnings.warn(message, stacklevel=1)
+            if len(value) < MIN_SECRET_CHARS:
+                raise ValueError(
+                    f"VIGIL_{name} is {len(value)} characters long: use at least "
+                    f"{MIN_SECRET_CHARS} random ones (openssl rand -hex 32)"
+                )
         return self
-
-    @field_validator("METRICS_ALLOW")
-    @classmethod
-    def _metrics_allow(cls, value: str) -> str:
-        _networks(value)
-        return value
-
-    @property
-    def metrics_allow_networks(self) -> list[IPNetwork]:
-        return _networks(self.METRICS_ALLOW)
 
     @property
     def sqlalchemy_url(self) -> str:
@@ -152,20 +206,13 @@ class Settings(BaseSettings):
         return url
 
 
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+def _split(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def _networks(value: str) -> list[IPNetwork]:
-    out: list[IPNetwork] = []
-    for item in value.split(","):
-        if item.strip():
-            try:
-                out.append(ipaddress.ip_network(item.strip(), strict=False))
-            except ValueError:
-                raise ValueError(
-                    f"VIGIL_METRICS_ALLOW: {item.strip()!r} is not an address or CIDR range"
-                ) from None
-    return out
+@lru_cache(maxsize=8)
+def _networks(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(item, strict=False) for item in _split(value))
 
 
 def _read_secret(path: Path) -> str:

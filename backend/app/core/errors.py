@@ -8,10 +8,13 @@
     ├── Forbidden              403  forbidden
     ├── NotFound               404  not_found
     ├── Conflict               409  conflict
+    ├── FieldInvalid           422  validation_error (one field, shaped like request validation)
     ├── LimitExceeded          429  limit_exceeded   (names the limit, may set Retry-After)
     ├── InvalidValue           422  validation_error (names the field, and the limit if one)
     ├── QueryError             400  dql_* / query_error
-    └── QueryRejected          400  storage's code   (a saved query storage refused; line/column)
+    ├── QueryRejected          400  storage's code   (a saved query storage refused; line/column)
+    ├── StorageUnavailable     502  storage_unavailable
+    └── Busy                   503  busy / email_unavailable  (may set Retry-After)
 
 Every response body is ``{"detail": <human text>, "code": <stable code>}`` plus any extra
 fields a subclass adds (``limit``, ``position``).
@@ -77,6 +80,25 @@ class Conflict(VigilError):
 
     status_code = 409
     code = "conflict"
+
+
+class FieldInvalid(VigilError):
+    """One field of the body is refused by a check that runs after validation (a password
+    too easy to guess); the answer looks exactly like a validation error of that field."""
+
+    status_code = 422
+    code = "validation_error"
+
+    def __init__(self, field: str, reason: str) -> None:
+        self.loc: list[str | int] = ["body", field]
+        self.msg = f"Value error, {reason}"
+        super().__init__(f"body.{field}: {self.msg}")
+
+    def body(self) -> dict[str, Any]:
+        return {
+            **super().body(),
+            "errors": [{"loc": self.loc, "msg": self.msg, "type": "value_error"}],
+        }
 
 
 class LimitExceeded(VigilError):
@@ -157,3 +179,18 @@ class QueryRejected(VigilError):
         if self.position is not None:
             body["position"] = self.position
         return body
+
+
+class Busy(VigilError):
+    """The server cannot take this now (a bounded queue is full, a service it needs is not
+    configured); ``retry_after`` says when to try again, if it will help."""
+
+    status_code = 503
+    code = "busy"
+
+    def __init__(self, detail: str, *, code: str | None = None, retry_after: int | None = None):
+        super().__init__(detail, code=code)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str] | None:
+        return {"Retry-After": str(self.retry_after)} if self.retry_after else None

@@ -103,3 +103,8 @@ def new_refresh_token() -> str:
 
 def new_invitation_code() -> str:
     return "vginv_" + secrets.token_urlsafe(18)
+
+
+def new_email_token() -> str:
+    """The secret of a link sent by email (sign-up, password reset)."""
+    return "vge_" + secrets.token_urlsafe(32)

@@ -10,7 +10,14 @@ from app.models.monitor import AlertEvent, Monitor, MonitorGroup
 from app.models.recording_rule import RecordingRule
 from app.models.saved_query import SavedQuery
 from app.models.silence import Silence
-from app.models.user import LoginAttempt, User, UserSession
+from app.models.user import (
+    EmailToken,
+    LoginAttempt,
+    SpentRefreshToken,
+    ThrottleCounter,
+    User,
+    UserSession,
+)
 from app.models.workspace import (
     Invitation,
     Membership,
@@ -33,6 +40,7 @@ __all__ = [
     "Channel",
     "Dashboard",
     "DashboardVersion",
+    "EmailToken",
     "Invitation",
     "LoginAttempt",
     "Membership",
@@ -43,6 +51,8 @@ __all__ = [
     "Role",
     "SavedQuery",
     "Silence",
+    "SpentRefreshToken",
+    "ThrottleCounter",
     "User",
     "UserSession",
     "Workspace",

@@ -34,4 +34,5 @@ class AuditEvent(Base):
     __table_args__ = (
         Index("ix_audit_log_workspace_id_created_at", "workspace_id", "created_at"),
         Index("ix_audit_log_actor_user_id_created_at", "actor_user_id", "created_at"),
+        Index("ix_audit_log_target_id_created_at", "target_id", "created_at"),
     )

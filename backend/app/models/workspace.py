@@ -14,9 +14,12 @@ from sqlalchemy import (
     Enum,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
+    cast,
+    func,
 )
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
@@ -34,6 +37,9 @@ class Role(enum.StrEnum):
 ROLE_ENUM = Enum(Role, name="workspace_role", values_callable=lambda e: [m.value for m in e])
 
 
+STORAGE_TENANT_INDEX = "uq_workspaces_storage_tenant"
+
+
 class Workspace(Base):
     __tablename__ = "workspaces"
 
@@ -44,6 +50,13 @@ class Workspace(Base):
     )
     created_at: Mapped[datetime] = timestamp_now()
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        # vigil-storage's remote (cluster) mode stores a workspace in the VictoriaMetrics
+        # tenant <accountID>:<projectID> read from the first 8 bytes of its id
+        # (storage/app/remote): unique here, so no two workspaces ever share a tenant.
+        Index(STORAGE_TENANT_INDEX, func.left(cast(id, Text), 18), unique=True),
+    )
 
 
 class Membership(Base):

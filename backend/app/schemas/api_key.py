@@ -24,6 +24,10 @@ class ApiKeyPublic(BaseModel):
     key_prefix: str = Field(description="First 12 characters, for recognising the key")
     created_at: datetime
     created_by: uuid.UUID | None
+    created_by_email: str | None = Field(
+        default=None, description="Who created it (null when their account is gone)"
+    )
+    created_by_name: str | None = None
     last_used_at: datetime | None
     revoked_at: datetime | None
 

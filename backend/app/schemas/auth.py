@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+import uuid
+from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, EmailStr, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, EmailStr, Field
 
-from app.core.security import password_weakness
 from app.schemas.user import UserPublic
 
 PASSWORD_RULE = (
@@ -14,20 +15,49 @@ PASSWORD_RULE = (
 
 
 class SignupRequest(BaseModel):
+    """Step 1 of signing up: the address, which gets a link to finish (step 2)."""
+
     email: EmailStr = Field(examples=["ada@example.com"])
+
+
+class EmailSent(BaseModel):
+    """The same answer whether or not the address has an account."""
+
+    message: str = Field(
+        examples=["If the address can receive mail, a link is on its way; it works once."]
+    )
+
+
+class EmailLink(BaseModel):
+    """The token of a link sent by email (after ``#token=`` in the link)."""
+
+    token: str = Field(min_length=1, max_length=200)
+
+
+class EmailLinkPublic(BaseModel):
+    """What a link sent by email is for: the address it was sent to, and until when it works."""
+
+    email: str
+    expires_at: datetime
+
+
+class SignupComplete(BaseModel):
+    """Step 2 of signing up, from the link sent to the address: choose the password."""
+
+    token: str = Field(min_length=1, max_length=200, description="From the link's #token=")
     full_name: str | None = Field(default=None, max_length=200, examples=["Ada Lovelace"])
     password: str = Field(
         min_length=8, max_length=128, description=PASSWORD_RULE, examples=["correct horse battery"]
     )
 
-    @field_validator("password")
-    @classmethod
-    def _strong(cls, password: str, info: ValidationInfo) -> str:
-        inputs = [v for v in (info.data.get("email"), info.data.get("full_name")) if v]
-        weakness = password_weakness(password, user_inputs=inputs)
-        if weakness:
-            raise ValueError(weakness)
-        return password
+
+class PasswordResetRequest(BaseModel):
+    email: str = Field(min_length=1, max_length=320, examples=["ada@example.com"])
+
+
+class PasswordResetComplete(BaseModel):
+    token: str = Field(min_length=1, max_length=200, description="From the link's #token=")
+    new_password: str = Field(min_length=8, max_length=128, description=PASSWORD_RULE)
 
 
 class LoginRequest(BaseModel):
@@ -59,10 +89,24 @@ class PasswordChange(BaseModel):
     current_password: str = Field(min_length=1, max_length=128)
     new_password: str = Field(min_length=8, max_length=128, description=PASSWORD_RULE)
 
-    @field_validator("new_password")
-    @classmethod
-    def _strong(cls, password: str) -> str:
-        weakness = password_weakness(password)
-        if weakness:
-            raise ValueError(weakness)
-        return password
+
+class SessionPublic(BaseModel):
+    """An open session of the signed-in account: a sign-in on some browser or device."""
+
+    id: uuid.UUID
+    created_at: datetime = Field(description="When it signed in")
+    last_active_at: datetime = Field(description="Its sign-in or last token renewal")
+    expires_at: datetime
+    ip: str | None
+    user_agent: str | None
+    current: bool = Field(description="The session making this request")
+
+
+class SessionsPublic(BaseModel):
+    data: list[SessionPublic]
+    count: int
+
+
+class SessionsEnded(BaseModel):
+    message: str
+    ended: int = Field(description="How many sessions ended")

@@ -202,8 +202,10 @@ class TopListPanel(_PanelBase):
 class TextPanel(_Repeatable):
     """Notes beside the charts: Markdown (CommonMark with tables), no query.
 
-    ``$name`` in the text is replaced by the variable's value. HTML in it is kept, sanitised
-    when drawn: scripts, styles, event handlers and ``javascript:`` links are removed.
+    ``$name`` in the text reads the variable's value, filled in as plain text after the
+    Markdown is drawn (URL-encoded inside links and images): a value can add no markup. HTML in
+    the text is kept, sanitised when drawn: scripts, styles, event handlers and ``javascript:``
+    links are removed.
     """
 
     type: Literal["text"] = "text"

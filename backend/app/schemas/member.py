@@ -26,6 +26,12 @@ class MemberUpdate(BaseModel):
     role: Role
 
 
+class MemberRemoved(BaseModel):
+    message: str
+    invitations_revoked: int = Field(description="Their pending invitations, now revoked")
+    keys_revoked: int = Field(description="Their API keys revoked (revoke_keys=true)")
+
+
 class InvitationCreate(BaseModel):
     email: EmailStr = Field(examples=["grace@example.com"])
     role: Role = Role.viewer

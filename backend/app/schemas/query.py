@@ -78,3 +78,11 @@ class DqlResponse(BaseModel):
 class DqlError(BaseModel):
     error_code: str = Field(examples=["dql.parse_error"])
     message: str
+
+
+class PrometheusError(BaseModel):
+    """Every error under the Prometheus-compatible prefixes (Prometheus' own envelope)."""
+
+    status: str = Field(examples=["error"])
+    errorType: str = Field(examples=["bad_data"])  # noqa: N815 - Prometheus' field name
+    error: str = Field(examples=['invalid parameter "type": not supported value "x"'])

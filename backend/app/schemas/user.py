@@ -13,6 +13,7 @@ class UserPublic(BaseModel):
     email: str  # validated at signup; shown as stored
     full_name: str | None
     created_at: datetime
+    email_verified_at: datetime = Field(description="When the address answered its link")
 
 
 class UserUpdate(BaseModel):

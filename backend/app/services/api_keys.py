@@ -8,26 +8,67 @@ import hmac
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.orm import Session
 
 from app.core import security
 from app.core.config import settings
 from app.core.errors import NotFound
-from app.models import ApiKey, Workspace
+from app.models import ApiKey, User, Workspace
 from app.services import audit
 from app.services.audit import Actor
 
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
-def list_keys(db: Session, *, workspace_id: uuid.UUID) -> list[ApiKey]:
-    return list(
-        db.scalars(
-            select(ApiKey)
-            .where(ApiKey.workspace_id == workspace_id)
-            .order_by(ApiKey.created_at.desc(), ApiKey.id)
-        ).all()
+def list_keys(db: Session, *, workspace_id: uuid.UUID) -> list[tuple[ApiKey, User | None]]:
+    """The workspace's keys, newest first, each with the person who created it (None when
+    their account is gone). Keys belong to the workspace: they outlive their creator's
+    membership unless revoked."""
+    rows = db.execute(
+        select(ApiKey, User)
+        .outerjoin(User, User.id == ApiKey.created_by)
+        .where(ApiKey.workspace_id == workspace_id)
+        .order_by(ApiKey.created_at.desc(), ApiKey.id)
+    ).all()
+    return [(k, u) for k, u in rows]
+
+
+def _live_keys_of(workspace_id: uuid.UUID, user_id: uuid.UUID) -> Select[ApiKey]:
+    return select(ApiKey).where(
+        ApiKey.workspace_id == workspace_id,
+        ApiKey.created_by == user_id,
+        ApiKey.revoked_at.is_(None),
+    )
+
+
+def count_live_keys_of(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID) -> int:
+    query = _live_keys_of(workspace_id, user_id).subquery()
+    return db.scalar(select(func.count()).select_from(query)) or 0
+
+
+def revoke_keys_of(
+    db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID, reason: str, actor: Actor
+) -> int:
+    """Revoke every live key ``user_id`` created in the workspace (each audited); the caller
+    commits."""
+    rows = db.scalars(_live_keys_of(workspace_id, user_id).with_for_update()).all()
+    for row in rows:
+        _revoke(db, row, actor=actor, reason=reason)
+    return len(rows)
+
+
+def _revoke(db: Session, row: ApiKey, *, actor: Actor, reason: str | None = None) -> None:
+    row.revoked_at = datetime.now(UTC)
+    details = {"name": row.name, "scope": row.scope, "key_prefix": row.key_prefix}
+    audit.record(
+        db,
+        actor=actor,
+        action="api_key.revoke",
+        workspace_id=row.workspace_id,
+        target_type="api_key",
+        target_id=row.id,
+        details={**details, "reason": reason} if reason else details,
     )
 
 
@@ -63,16 +104,7 @@ def revoke_key(db: Session, *, workspace_id: uuid.UUID, key_id: uuid.UUID, actor
     if row is None or row.workspace_id != workspace_id:
         raise NotFound("API key not found")
     if row.revoked_at is None:
-        row.revoked_at = datetime.now(UTC)
-        audit.record(
-            db,
-            actor=actor,
-            action="api_key.revoke",
-            workspace_id=workspace_id,
-            target_type="api_key",
-            target_id=row.id,
-            details={"name": row.name, "scope": row.scope, "key_prefix": row.key_prefix},
-        )
+        _revoke(db, row, actor=actor)
         db.commit()
     return row
 

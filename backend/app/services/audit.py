@@ -89,3 +89,30 @@ def list_events(
         query.order_by(AuditEvent.created_at.desc(), AuditEvent.id).limit(limit).offset(offset)
     ).all()
     return list(rows), count
+
+
+def list_user_events(
+    db: Session,
+    *,
+    user_id: uuid.UUID,
+    since: datetime | None = None,
+    renewals: bool = True,
+    limit: int = 50,
+    offset: int = 0,
+) -> tuple[list[AuditEvent], int]:
+    """A person's security log: the events about their account (``user.*`` with the account
+    as target: sign-ins and failed ones, sessions, passwords, profile), newest first."""
+    query = select(AuditEvent).where(
+        AuditEvent.target_type == "user",
+        AuditEvent.target_id == str(user_id),
+        AuditEvent.action.startswith("user."),
+    )
+    if since is not None:
+        query = query.where(AuditEvent.created_at >= since)
+    if not renewals:
+        query = query.where(AuditEvent.action != "user.token_refresh")
+    count = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = db.scalars(
+        query.order_by(AuditEvent.created_at.desc(), AuditEvent.id).limit(limit).offset(offset)
+    ).all()
+    return list(rows), count

@@ -63,8 +63,10 @@ def create_dashboard(
     data: DashboardCreate,
     user_id: uuid.UUID | None,
     message: str = "created",
+    actor: Actor | None = None,
 ) -> Dashboard:
-    """Add a dashboard (version 1) to the session; the caller commits."""
+    """Add a dashboard (version 1) to the session; the caller commits. With ``actor``, it is
+    audited (``dashboard.create``, or ``dashboard.import`` for an imported one)."""
     dashboard = Dashboard(
         workspace_id=workspace_id,
         title=data.title,
@@ -78,6 +80,16 @@ def create_dashboard(
     db.add(dashboard)
     db.flush()
     _snapshot(db, dashboard, user_id=user_id, message=message)
+    if actor is not None:
+        audit.record(
+            db,
+            actor=actor,
+            action="dashboard.import" if message == "imported" else "dashboard.create",
+            workspace_id=workspace_id,
+            target_type="dashboard",
+            target_id=dashboard.id,
+            details={"title": dashboard.title},
+        )
     return dashboard
 
 
@@ -136,7 +148,11 @@ def update_dashboard(
     dashboard_id: uuid.UUID,
     data: DashboardUpdate,
     user_id: uuid.UUID | None,
+    actor: Actor | None = None,
+    restored_from: int | None = None,
 ) -> Dashboard:
+    """Save a new version; with ``actor``, audited (``dashboard.update``, or
+    ``dashboard.restore`` when ``restored_from`` names the version copied forward)."""
     dashboard = db.scalar(select(Dashboard).where(Dashboard.id == dashboard_id).with_for_update())
     if dashboard is None or dashboard.workspace_id != workspace_id:
         raise NotFound("Dashboard not found")
@@ -158,6 +174,21 @@ def update_dashboard(
     dashboard.updated_at = datetime.now(UTC)
     dashboard.updated_by = user_id
     _snapshot(db, dashboard, user_id=user_id, message=data.message)
+    if actor is not None:
+        details: dict[str, Any] = {"title": dashboard.title, "version": dashboard.version}
+        if restored_from is not None:
+            details["restored_version"] = restored_from
+        elif data.message:
+            details["message"] = data.message
+        audit.record(
+            db,
+            actor=actor,
+            action="dashboard.update" if restored_from is None else "dashboard.restore",
+            workspace_id=workspace_id,
+            target_type="dashboard",
+            target_id=dashboard.id,
+            details=details,
+        )
     db.commit()
     return dashboard
 
@@ -213,6 +244,7 @@ def restore_version(
     dashboard_id: uuid.UUID,
     version: int,
     user_id: uuid.UUID | None,
+    actor: Actor | None = None,
 ) -> Dashboard:
     old = get_version(db, workspace_id=workspace_id, dashboard_id=dashboard_id, version=version)
     spec = DashboardSpec.model_validate(old.spec)
@@ -228,4 +260,6 @@ def restore_version(
             message=f"restored version {version}",
         ),
         user_id=user_id,
+        actor=actor,
+        restored_from=version,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
@@ -11,10 +12,10 @@ from sqlalchemy.orm import Session
 from app.core import security
 from app.core.config import settings
 from app.core.errors import BadRequest, Conflict, Forbidden, NotFound
-from app.core.permissions import outranks_or_equals
+from app.core.permissions import Permission, allows, outranks_or_equals
 from app.models import Invitation, Membership, Role, User, Workspace
 from app.schemas.member import InvitationState
-from app.services import audit
+from app.services import api_keys, audit, workspaces
 from app.services.audit import Actor
 
 
@@ -39,11 +40,87 @@ def _owner_count(db: Session, *, workspace_id: uuid.UUID) -> int:
     )
 
 
+def _lock_members(db: Session, *, workspace_id: uuid.UUID) -> None:
+    """Serialise every change of the workspace's memberships (roles, removals, leaving) on the
+    workspace's row, so that checks like "is this the last owner?" see every change committed
+    before them: two owners demoting each other at once cannot leave the workspace ownerless."""
+    db.execute(select(Workspace.id).where(Workspace.id == workspace_id).with_for_update())
+
+
 def _get_membership(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID) -> Membership:
-    membership = db.get(Membership, (workspace_id, user_id))
+    """The membership, read fresh under the workspace's lock (``_lock_members``)."""
+    _lock_members(db, workspace_id=workspace_id)
+    membership = db.get(Membership, (workspace_id, user_id), populate_existing=True)
     if membership is None:
         raise NotFound("Member not found")
     return membership
+
+
+def _revoke_invitations_of(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    inviter_id: uuid.UUID,
+    above: Role | None,
+    reason: str,
+    actor: Actor,
+) -> int:
+    """Revoke the pending invitations ``inviter_id`` sent to the workspace that they may no
+    longer send: all of them (``above`` None), or those offering a role above ``above``."""
+    now = datetime.now(UTC)
+    pending = db.scalars(
+        select(Invitation)
+        .where(
+            Invitation.workspace_id == workspace_id,
+            Invitation.invited_by == inviter_id,
+            Invitation.accepted_at.is_(None),
+            Invitation.revoked_at.is_(None),
+            Invitation.expires_at > now,
+        )
+        .with_for_update()
+    ).all()
+    revoked = 0
+    for invitation in pending:
+        if above is not None and outranks_or_equals(above, invitation.role):
+            continue
+        _revoke(db, invitation, actor=actor, reason=reason)
+        revoked += 1
+    return revoked
+
+
+def _revoke(db: Session, invitation: Invitation, *, actor: Actor, reason: str) -> None:
+    invitation.revoked_at = datetime.now(UTC)
+    audit.record(
+        db,
+        actor=actor,
+        action="invitation.revoke",
+        workspace_id=invitation.workspace_id,
+        target_type="invitation",
+        target_id=invitation.id,
+        details={"email": invitation.email, "role": invitation.role.value, "reason": reason},
+    )
+
+
+def _revoke_lost_invitations(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    user_id: uuid.UUID,
+    role: Role | None,
+    reason: str,
+    actor: Actor,
+) -> int:
+    """After ``user_id``'s role became ``role`` (None: no longer a member), revoke the pending
+    invitations they sent that the new role could not send."""
+    may_invite = role is not None and allows(role, Permission.MEMBERS_MANAGE)
+    return _revoke_invitations_of(
+        db,
+        workspace_id=workspace_id,
+        inviter_id=user_id,
+        above=role if may_invite else None,
+        reason=reason,
+        actor=actor,
+    )
 
 
 def _a(role: Role, *, capital: bool = False) -> str:
@@ -80,6 +157,14 @@ def change_role(
         raise Conflict("A workspace needs at least one owner", code="last_owner")
     old = membership.role
     membership.role = role
+    revoked = _revoke_lost_invitations(
+        db,
+        workspace_id=workspace_id,
+        user_id=user_id,
+        role=role,
+        reason="inviter_role_lowered",
+        actor=actor,
+    )
     audit.record(
         db,
         actor=actor,
@@ -87,7 +172,7 @@ def change_role(
         workspace_id=workspace_id,
         target_type="user",
         target_id=user_id,
-        details={"from": old.value, "to": role.value},
+        details={"from": old.value, "to": role.value, "invitations_revoked": revoked},
     )
     db.commit()
     user = db.get(User, user_id)
@@ -95,15 +180,46 @@ def change_role(
     return membership, user
 
 
+@dataclass(frozen=True)
+class Removal:
+    """What removing a member ended besides the membership."""
+
+    invitations_revoked: int
+    keys_revoked: int
+
+
 def remove_member(
-    db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID, actor_role: Role, actor: Actor
-) -> None:
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    user_id: uuid.UUID,
+    actor_role: Role,
+    actor: Actor,
+    revoke_keys: bool = False,
+) -> Removal:
+    """Remove a member. Their pending invitations are revoked; the API keys they created
+    belong to the workspace and keep working unless ``revoke_keys``."""
     membership = _get_membership(db, workspace_id=workspace_id, user_id=user_id)
     if not outranks_or_equals(actor_role, membership.role):
         raise Forbidden(f"{_a(actor_role, capital=True)} cannot remove {_a(membership.role)}")
     if membership.role == Role.owner and _owner_count(db, workspace_id=workspace_id) == 1:
         raise Conflict("A workspace needs at least one owner", code="last_owner")
     db.delete(membership)
+    invitations = _revoke_lost_invitations(
+        db,
+        workspace_id=workspace_id,
+        user_id=user_id,
+        role=None,
+        reason="inviter_removed",
+        actor=actor,
+    )
+    keys = (
+        api_keys.revoke_keys_of(
+            db, workspace_id=workspace_id, user_id=user_id, reason="creator_removed", actor=actor
+        )
+        if revoke_keys
+        else 0
+    )
     audit.record(
         db,
         actor=actor,
@@ -111,9 +227,17 @@ def remove_member(
         workspace_id=workspace_id,
         target_type="user",
         target_id=user_id,
-        details={"role": membership.role.value},
+        details={
+            "role": membership.role.value,
+            "invitations_revoked": invitations,
+            "keys_revoked": keys,
+            "keys_kept": api_keys.count_live_keys_of(
+                db, workspace_id=workspace_id, user_id=user_id
+            ),
+        },
     )
     db.commit()
+    return Removal(invitations, keys)
 
 
 def leave(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID, actor: Actor) -> None:
@@ -125,6 +249,14 @@ def leave(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID, actor: Ac
             code="last_owner",
         )
     db.delete(membership)
+    revoked = _revoke_lost_invitations(
+        db,
+        workspace_id=workspace_id,
+        user_id=user_id,
+        role=None,
+        reason="inviter_left",
+        actor=actor,
+    )
     audit.record(
         db,
         actor=actor,
@@ -132,7 +264,7 @@ def leave(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID, actor: Ac
         workspace_id=workspace_id,
         target_type="user",
         target_id=user_id,
-        details={"role": membership.role.value},
+        details={"role": membership.role.value, "invitations_revoked": revoked},
     )
     db.commit()
 
@@ -287,6 +419,24 @@ def accept_invitation(
         raise NotFound("Invitation not found")
     if db.get(Membership, (workspace.id, user.id)) is not None:
         raise Conflict("You are already a member of this workspace", code="already_member")
+    if invitation.invited_by is not None:
+        # Whoever sent it must still be allowed to: an invitation never outlives its sender's
+        # right to invite (they are revoked when that right is lost; this covers the rest).
+        inviter_role = workspaces.get_role(
+            db, workspace_id=workspace.id, user_id=invitation.invited_by
+        )
+        if (
+            inviter_role is None
+            or not allows(inviter_role, Permission.MEMBERS_MANAGE)
+            or not outranks_or_equals(inviter_role, invitation.role)
+        ):
+            _revoke(db, invitation, actor=actor, reason="inviter_no_longer_allowed")
+            db.commit()
+            raise Conflict(
+                "This invitation is no longer valid: the person who sent it can no longer "
+                "invite to this workspace. Ask for a new invitation",
+                code="invitation_revoked",
+            )
     db.add(Membership(workspace_id=workspace.id, user_id=user.id, role=invitation.role))
     invitation.accepted_at = now
     invitation.accepted_by = user.id

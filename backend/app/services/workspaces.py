@@ -6,6 +6,7 @@ import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.clients.storage import StorageClient
@@ -19,6 +20,7 @@ from app.models import (
     Workspace,
     WorkspaceLimits,
 )
+from app.models.workspace import STORAGE_TENANT_INDEX
 from app.services import audit, dashboards
 from app.services.audit import Actor
 from app.services.builtin_dashboards import host_overview
@@ -40,9 +42,7 @@ DEFAULT_LIMITS = {
 
 def create_workspace(db: Session, *, name: str, owner: User, actor: Actor) -> Workspace:
     """A workspace with its creator as owner, default limits and the shipped dashboards."""
-    workspace = Workspace(name=name, created_by=owner.id)
-    db.add(workspace)
-    db.flush()
+    workspace = _insert_workspace(db, name=name, owner=owner)
     db.add(Membership(workspace_id=workspace.id, user_id=owner.id, role=Role.owner))
     db.add(WorkspaceLimits(workspace_id=workspace.id, **DEFAULT_LIMITS))
     dashboards.create_dashboard(
@@ -59,6 +59,24 @@ def create_workspace(db: Session, *, name: str, owner: User, actor: Actor) -> Wo
     )
     db.commit()
     return workspace
+
+
+def _insert_workspace(db: Session, *, name: str, owner: User) -> Workspace:
+    """Insert the workspace's row with a fresh id. The first 8 bytes of the id name its tenant
+    in vigil-storage's cluster mode and must be unique (``uq_workspaces_storage_tenant``):
+    the rare id that repeats another's draws again."""
+    for _ in range(8):
+        workspace = Workspace(id=uuid.uuid4(), name=name, created_by=owner.id)
+        try:
+            with db.begin_nested():
+                db.add(workspace)
+                db.flush()
+        except IntegrityError as exc:
+            if STORAGE_TENANT_INDEX not in str(exc.orig):
+                raise
+            continue
+        return workspace
+    raise RuntimeError("could not draw a workspace id with an unused storage tenant")
 
 
 def list_for_user(db: Session, *, user_id: uuid.UUID) -> list[tuple[Workspace, Role]]:

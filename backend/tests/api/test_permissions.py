@@ -80,6 +80,18 @@ def _fill(path: str, workspace_id: str) -> str:
     )
 
 
+def _error(r: Any) -> dict[str, Any]:
+    """An error body as ``{"detail", "code"}``: the Prometheus API answers in Prometheus'
+    envelope (``error``, ``errorType``), checked to say the same thing."""
+    if not r.headers.get("content-type", "").startswith("application/json"):
+        return {}
+    body: dict[str, Any] = r.json()
+    if "/prometheus/" in r.url.path and body.get("status") == "error":
+        assert set(body) == {"status", "errorType", "error"}, body
+        return {"detail": body["error"], "code": body["errorType"]}
+    return body
+
+
 def _request(client: TestClient, method: str, url: str, user: SignedUpUser) -> Any:
     # An empty JSON object: allowed callers get past the permission check and then fail
     # validation (422) or lookup (404 "… not found"), never 403 or "Workspace not found".
@@ -122,11 +134,7 @@ def test_roles_against_the_table(setup: dict[str, Any]) -> None:
             url = _fill(path, ws["id"])
             for role, user in users.items():
                 r = _request(client, method, url, user)
-                body = (
-                    r.json()
-                    if r.headers.get("content-type", "").startswith("application/json")
-                    else {}
-                )
+                body = _error(r)
                 denied = r.status_code == 403 and body.get("code") == "forbidden"
                 hidden = r.status_code == 404 and body.get("detail") == "Workspace not found"
                 if allows(role, permission):
@@ -144,7 +152,7 @@ def test_non_members_get_404_everywhere(setup: dict[str, Any]) -> None:
         for method, path, _ in workspace_routes(app):
             r = _request(client, method, _fill(path, ws["id"]), outsider)
             assert r.status_code == 404, (method, path, r.text)
-            assert r.json() == {"detail": "Workspace not found", "code": "not_found"}
+            assert _error(r) == {"detail": "Workspace not found", "code": "not_found"}
             r = _request(client, method, _fill(path, str(uuid.uuid4())), outsider)
             assert r.status_code == 404, (method, path, r.text)
 
@@ -155,7 +163,7 @@ def test_anonymous_gets_401_everywhere(setup: dict[str, Any]) -> None:
         for method, path, _ in workspace_routes(app):
             r = client.request(method, _fill(path, ws["id"]))
             assert r.status_code == 401, (method, path, r.text)
-            assert r.json()["code"] == "unauthorized"
+            assert _error(r)["code"] == "unauthorized"
 
 
 def test_the_table_itself() -> None:

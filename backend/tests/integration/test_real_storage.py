@@ -255,3 +255,40 @@ def test_retention_sweep_deletes_older_points_by_the_clock(
     (mine,) = [s for s in done if str(s.workspace_id) == ws["id"]]
     assert (mine.series, mine.kept_points, mine.error) == (1, 1, None)
     assert stored() == [int(recent.timestamp() * 1000)]
+
+
+def test_metadata_and_format_query_through_real_storage(
+    stack_client: TestClient, real_storage: tuple[str, str]
+) -> None:
+    owner = signup(stack_client)
+    ws_a, ws_b = create_workspace(stack_client, owner), create_workspace(stack_client, owner)
+    now = int(time.time() * 1000)
+    write_line(real_storage, ws_a["id"], f"disk,host=a used=1 {now}")
+    write_line(real_storage, ws_b["id"], f"net,host=b bytes=5 {now}")
+    key_a = create_key(stack_client, owner, ws_a["id"], "query")["key"]
+    auth = {"Authorization": f"Bearer {key_a}"}
+
+    def metadata() -> dict[str, Any]:
+        r = stack_client.get("/prometheus/api/v1/metadata", headers=auth)
+        assert r.status_code == 200, r.text
+        return dict(r.json()["data"])
+
+    assert eventually(metadata) == {"disk:used": [{"type": "unknown", "help": "", "unit": ""}]}
+    r = stack_client.get(
+        "/prometheus/api/v1/format_query",
+        params={"query": 'sum(rate(disk:used{host="a"}[5m]))by(host)'},
+        headers=auth,
+    )
+    assert r.status_code == 200, r.text
+    assert r.json() == {"status": "success", "data": 'sum(rate(disk:used{host="a"}[5m])) by(host)'}
+    r = stack_client.get(
+        "/prometheus/api/v1/format_query",
+        params={"query": f'up{{vigil_workspace="{ws_b["id"]}"}}'},
+        headers=auth,
+    )
+    assert r.status_code == 400
+    assert r.json() == {
+        "status": "error",
+        "errorType": "bad_data",
+        "error": 'the query must not reference the reserved label "vigil_workspace"',
+    }

@@ -102,6 +102,52 @@ def _backfill(
     return res.sent / elapsed, elapsed, series
 
 
+def write_probe(gw: Http, run: str, n: int) -> None:
+    """One probe point (``bench_probe`` ``seq=n``, tag ``run``) through the gateway."""
+    line = f"bench_probe,run={run} seq={n} {int(time.time() * 1000)}\n".encode()
+    gw.expect("POST", "/v1/write/metric", params={"precision": "ms"}, body=line)
+
+
+def newest_probe(client: Http, run: str) -> int | None:
+    """The highest probe number of run that storage answers with (None: none yet)."""
+    q = f'max_over_time(bench_probe:seq{{run="{run}"}}[10m])'
+    try:
+        body = client.expect("GET", "/api/v1/query", ok=(200,), params={"query": q, "nocache": "1"})
+        res = json.loads(body)["data"]["result"]
+    except Exception:  # noqa: BLE001 - a failed poll is retried 50 ms later
+        return None
+    return int(float(res[0]["value"][1])) if res else None
+
+
+def wait_for_probe(client: Http, run: str, n: int, limit: float) -> float | None:
+    """Seconds until probe n of run is queryable, polled every 50 ms (None: not within limit)."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < limit:
+        top = newest_probe(client, run)
+        if top is not None and top >= n:
+            return time.monotonic() - t0
+        time.sleep(0.05)
+    return None
+
+
+def establish_fleet(s: VigilStack, *, hosts: int, agent_args: list[str]) -> int:
+    """One tick of every simulated host, written and stored before a measurement starts
+    (creating ~1,383 series per host is far slower than adding samples to them); returns
+    the ticks written."""
+    before = s.consumer_lines()
+    pre = start_agent(
+        s,
+        s.workdir,
+        hosts=hosts,
+        interval_s=1,
+        extra=["-simulate.backfill=60s", f"-simulate.maxPoints={hosts * 1383}", *agent_args],
+        name="vigil-agent-fleet",
+    )
+    res = finish_agent(pre, time.monotonic(), timeout=300)
+    s.wait_written(before, res.lines)
+    return res.ticks
+
+
 def _lag(
     s: VigilStack, *, rate_pps: float, seconds: int, prefix: str, senders: int
 ) -> tuple[list[float], int, float | None, list[ResourceSeries]]:
@@ -114,46 +160,9 @@ def _lag(
     gw = Http(s.gateway_url, headers={"Authorization": f"Token {s.ingest_key}"})
     http = s.storage_http()
 
-    def probe(run: str, n: int) -> None:
-        line = f"bench_probe,run={run} seq={n} {int(time.time() * 1000)}\n".encode()
-        gw.expect("POST", "/v1/write/metric", params={"precision": "ms"}, body=line)
-
-    def newest(client: Http, run: str) -> int | None:
-        q = f'max_over_time(bench_probe:seq{{run="{run}"}}[10m])'
-        try:
-            body = client.expect(
-                "GET", "/api/v1/query", ok=(200,), params={"query": q, "nocache": "1"}
-            )
-            res = json.loads(body)["data"]["result"]
-        except Exception:  # noqa: BLE001 - a failed poll is retried 50 ms later
-            return None
-        return int(float(res[0]["value"][1])) if res else None
-
-    def wait_for(run: str, n: int, limit: float) -> float | None:
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < limit:
-            top = newest(http, run)
-            if top is not None and top >= n:
-                return time.monotonic() - t0
-            time.sleep(0.05)
-        return None
-
-    # The fleet exists before it is measured: one tick of every simulated host, and the
-    # probe series, written and queryable first (creating ~1,383 series per host is far
-    # slower than adding samples to them).
-    before = s.consumer_lines()
-    pre = start_agent(
-        s,
-        s.workdir,
-        hosts=hosts,
-        interval_s=1,
-        extra=["-simulate.backfill=60s", f"-simulate.maxPoints={hosts * 1383}", *common],
-        name="vigil-agent-lag-series",
-    )
-    res = finish_agent(pre, time.monotonic(), timeout=300)
-    s.wait_written(before, res.lines)
-    probe(run_tag, 0)
-    if wait_for(run_tag, 0, NEW_SERIES_MAX_S) is None:
+    establish_fleet(s, hosts=hosts, agent_args=common)
+    write_probe(gw, run_tag, 0)
+    if wait_for_probe(http, run_tag, 0, NEW_SERIES_MAX_S) is None:
         raise RuntimeError(f"the probe series was not queryable within {NEW_SERIES_MAX_S:.0f} s")
 
     smp = sampler_for(s, generator=False)
@@ -175,7 +184,7 @@ def _lag(
     def poll() -> None:
         client = s.storage_http()
         while not stop.is_set():
-            top = newest(client, run_tag)
+            top = newest_probe(client, run_tag)
             now = time.monotonic()
             if top is not None:
                 for n in list(sent):
@@ -193,7 +202,7 @@ def _lag(
         n += 1
         t = time.monotonic()
         sent[n] = t
-        probe(run_tag, n)
+        write_probe(gw, run_tag, n)
         time.sleep(max(0.0, 0.2 - (time.monotonic() - t)))
     deadline = time.monotonic() + 30
     while len(seen) < len(sent) and time.monotonic() < deadline:
@@ -202,8 +211,8 @@ def _lag(
     poller.join()
     # Under the same load, the first point of a series nobody wrote before.
     fresh = secrets.token_hex(4)
-    probe(fresh, 1)
-    first = wait_for(fresh, 1, NEW_SERIES_MAX_S)
+    write_probe(gw, fresh, 1)
+    first = wait_for_probe(http, fresh, 1, NEW_SERIES_MAX_S)
     log(
         f"first point of a new series queryable after {first:.2f} s"
         if first is not None

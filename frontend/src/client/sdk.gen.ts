@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
+import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthCompletePasswordResetData, AuthCompletePasswordResetErrors, AuthCompletePasswordResetResponses, AuthCompleteSignupData, AuthCompleteSignupErrors, AuthCompleteSignupResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthReadPendingPasswordResetData, AuthReadPendingPasswordResetErrors, AuthReadPendingPasswordResetResponses, AuthReadPendingSignupData, AuthReadPendingSignupErrors, AuthReadPendingSignupResponses, AuthReadSecurityLogData, AuthReadSecurityLogErrors, AuthReadSecurityLogResponses, AuthReadSessionsData, AuthReadSessionsResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRequestPasswordResetData, AuthRequestPasswordResetErrors, AuthRequestPasswordResetResponses, AuthRevokeOtherSessionsData, AuthRevokeOtherSessionsResponses, AuthRevokeSessionData, AuthRevokeSessionErrors, AuthRevokeSessionResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, QueryPrometheusAlertsGetByKeyData, QueryPrometheusAlertsGetByKeyErrors, QueryPrometheusAlertsGetByKeyResponses, QueryPrometheusAlertsGetData, QueryPrometheusAlertsGetErrors, QueryPrometheusAlertsGetResponses, QueryPrometheusFormatQueryGetByKeyData, QueryPrometheusFormatQueryGetByKeyErrors, QueryPrometheusFormatQueryGetByKeyResponses, QueryPrometheusFormatQueryGetData, QueryPrometheusFormatQueryGetErrors, QueryPrometheusFormatQueryGetResponses, QueryPrometheusFormatQueryPostByKeyData, QueryPrometheusFormatQueryPostByKeyErrors, QueryPrometheusFormatQueryPostByKeyResponses, QueryPrometheusFormatQueryPostData, QueryPrometheusFormatQueryPostErrors, QueryPrometheusFormatQueryPostResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusMetadataGetByKeyData, QueryPrometheusMetadataGetByKeyErrors, QueryPrometheusMetadataGetByKeyResponses, QueryPrometheusMetadataGetData, QueryPrometheusMetadataGetErrors, QueryPrometheusMetadataGetResponses, QueryPrometheusQueryExemplarsGetByKeyData, QueryPrometheusQueryExemplarsGetByKeyErrors, QueryPrometheusQueryExemplarsGetByKeyResponses, QueryPrometheusQueryExemplarsGetData, QueryPrometheusQueryExemplarsGetErrors, QueryPrometheusQueryExemplarsGetResponses, QueryPrometheusQueryExemplarsPostByKeyData, QueryPrometheusQueryExemplarsPostByKeyErrors, QueryPrometheusQueryExemplarsPostByKeyResponses, QueryPrometheusQueryExemplarsPostData, QueryPrometheusQueryExemplarsPostErrors, QueryPrometheusQueryExemplarsPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusRulesGetByKeyData, QueryPrometheusRulesGetByKeyErrors, QueryPrometheusRulesGetByKeyResponses, QueryPrometheusRulesGetData, QueryPrometheusRulesGetErrors, QueryPrometheusRulesGetResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryPrometheusStatusBuildinfoGetByKeyData, QueryPrometheusStatusBuildinfoGetByKeyErrors, QueryPrometheusStatusBuildinfoGetByKeyResponses, QueryPrometheusStatusBuildinfoGetData, QueryPrometheusStatusBuildinfoGetErrors, QueryPrometheusStatusBuildinfoGetResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -30,10 +30,40 @@ export const healthReadHealth = <ThrowOnError extends boolean = false>(options?:
 /**
  * Signup
  *
- * Create an account and sign in.
+ * Start creating an account: a link to finish it is emailed to the address (an address
+ * that has an account gets an email saying so instead). The answer is the same either way.
  */
 export const authSignup = <ThrowOnError extends boolean = false>(options: Options<AuthSignupData, ThrowOnError>) => (options.client ?? client).post<AuthSignupResponses, AuthSignupErrors, ThrowOnError>({
     url: '/api/v1/auth/signup',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Pending Signup
+ *
+ * The address a sign-up link was sent to, before choosing the password.
+ */
+export const authReadPendingSignup = <ThrowOnError extends boolean = false>(options: Options<AuthReadPendingSignupData, ThrowOnError>) => (options.client ?? client).post<AuthReadPendingSignupResponses, AuthReadPendingSignupErrors, ThrowOnError>({
+    url: '/api/v1/auth/signup/pending',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Complete Signup
+ *
+ * Finish creating the account from the emailed link: choose the password (and a name).
+ * The address is then verified, and the answer signs in.
+ */
+export const authCompleteSignup = <ThrowOnError extends boolean = false>(options: Options<AuthCompleteSignupData, ThrowOnError>) => (options.client ?? client).post<AuthCompleteSignupResponses, AuthCompleteSignupErrors, ThrowOnError>({
+    url: '/api/v1/auth/signup/complete',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -58,7 +88,8 @@ export const authLogin = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Refresh
  *
- * Exchange a refresh token for a new access token; the refresh token is rotated.
+ * Exchange a refresh token for a new access token; the refresh token is rotated, and an
+ * old one presented again ends the whole session.
  */
 export const authRefresh = <ThrowOnError extends boolean = false>(options: Options<AuthRefreshData, ThrowOnError>) => (options.client ?? client).post<AuthRefreshResponses, AuthRefreshErrors, ThrowOnError>({
     url: '/api/v1/auth/refresh',
@@ -85,6 +116,39 @@ export const authLogout = <ThrowOnError extends boolean = false>(options?: Optio
 });
 
 /**
+ * Read Sessions
+ *
+ * The account's open sessions (browsers and devices signed in), the latest active first.
+ */
+export const authReadSessions = <ThrowOnError extends boolean = false>(options?: Options<AuthReadSessionsData, ThrowOnError>) => (options?.client ?? client).get<AuthReadSessionsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions',
+    ...options
+});
+
+/**
+ * Revoke Session
+ *
+ * Sign out one session of the account (its tokens stop working at once).
+ */
+export const authRevokeSession = <ThrowOnError extends boolean = false>(options: Options<AuthRevokeSessionData, ThrowOnError>) => (options.client ?? client).delete<AuthRevokeSessionResponses, AuthRevokeSessionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions/{session_id}',
+    ...options
+});
+
+/**
+ * Revoke Other Sessions
+ *
+ * Sign out every other session of the account; this one stays.
+ */
+export const authRevokeOtherSessions = <ThrowOnError extends boolean = false>(options?: Options<AuthRevokeOtherSessionsData, ThrowOnError>) => (options?.client ?? client).post<AuthRevokeOtherSessionsResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/sessions/revoke-others',
+    ...options
+});
+
+/**
  * Change Password
  *
  * Change the password; every other session of the account is revoked.
@@ -97,6 +161,62 @@ export const authChangePassword = <ThrowOnError extends boolean = false>(options
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Request Password Reset
+ *
+ * Email a link to choose a new password to the account of this address. The answer is
+ * the same whether or not the address has an account.
+ */
+export const authRequestPasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthRequestPasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthRequestPasswordResetResponses, AuthRequestPasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Pending Password Reset
+ *
+ * The account a password-reset link is for, before choosing the new password.
+ */
+export const authReadPendingPasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthReadPendingPasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthReadPendingPasswordResetResponses, AuthReadPendingPasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset/pending',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Complete Password Reset
+ *
+ * Choose a new password from the emailed link: every session of the account ends, and
+ * the answer signs in.
+ */
+export const authCompletePasswordReset = <ThrowOnError extends boolean = false>(options: Options<AuthCompletePasswordResetData, ThrowOnError>) => (options.client ?? client).post<AuthCompletePasswordResetResponses, AuthCompletePasswordResetErrors, ThrowOnError>({
+    url: '/api/v1/auth/password-reset/complete',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Security Log
+ *
+ * Your account's security log, newest first: sign-ins (failed ones too), sign-outs,
+ * token renewals, sessions ended, password changes and resets, profile changes.
+ */
+export const authReadSecurityLog = <ThrowOnError extends boolean = false>(options?: Options<AuthReadSecurityLogData, ThrowOnError>) => (options?.client ?? client).get<AuthReadSecurityLogResponses, AuthReadSecurityLogErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/auth/security-log',
+    ...options
 });
 
 /**
@@ -208,7 +328,7 @@ export const membersReadMembers = <ThrowOnError extends boolean = false>(options
 /**
  * Delete Member
  *
- * Remove a member from the workspace.
+ * Remove a member from the workspace. Their pending invitations are revoked.
  */
 export const membersDeleteMember = <ThrowOnError extends boolean = false>(options: Options<MembersDeleteMemberData, ThrowOnError>) => (options.client ?? client).delete<MembersDeleteMemberResponses, MembersDeleteMemberErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -307,7 +427,8 @@ export const membersReadInvitationByCode = <ThrowOnError extends boolean = false
 /**
  * Read Keys
  *
- * The workspace's keys, revoked ones included (the key text is never shown again).
+ * The workspace's keys, revoked ones included (the key text is never shown again), with
+ * who created each: keys belong to the workspace and outlive their creator's membership.
  */
 export const keysReadKeys = <ThrowOnError extends boolean = false>(options: Options<KeysReadKeysData, ThrowOnError>) => (options.client ?? client).get<KeysReadKeysResponses, KeysReadKeysErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -651,7 +772,7 @@ export const queryQueryRaw = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Prometheus API: Instant query (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryGetResponses, QueryPrometheusQueryGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -662,7 +783,7 @@ export const queryPrometheusQueryGet = <ThrowOnError extends boolean = false>(op
 /**
  * Prometheus API: Instant query (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryPostResponses, QueryPrometheusQueryPostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -673,7 +794,7 @@ export const queryPrometheusQueryPost = <ThrowOnError extends boolean = false>(o
 /**
  * Prometheus API: Range query (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryRangeGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryRangeGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangeGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -684,7 +805,7 @@ export const queryPrometheusQueryRangeGet = <ThrowOnError extends boolean = fals
 /**
  * Prometheus API: Range query (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryRangePost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryRangePostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryRangePostResponses, QueryPrometheusQueryRangePostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -695,7 +816,7 @@ export const queryPrometheusQueryRangePost = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Series matching selectors (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusSeriesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusSeriesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -706,7 +827,7 @@ export const queryPrometheusSeriesGet = <ThrowOnError extends boolean = false>(o
 /**
  * Prometheus API: Series matching selectors (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusSeriesPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusSeriesPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusSeriesPostResponses, QueryPrometheusSeriesPostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -717,7 +838,7 @@ export const queryPrometheusSeriesPost = <ThrowOnError extends boolean = false>(
 /**
  * Prometheus API: Label names (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -728,7 +849,7 @@ export const queryPrometheusLabelsGet = <ThrowOnError extends boolean = false>(o
 /**
  * Prometheus API: Label names (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelsPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelsPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelsPostResponses, QueryPrometheusLabelsPostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -739,7 +860,7 @@ export const queryPrometheusLabelsPost = <ThrowOnError extends boolean = false>(
 /**
  * Prometheus API: Values of a label (GET)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelValuesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesGetErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -750,11 +871,99 @@ export const queryPrometheusLabelValuesGet = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Values of a label (POST)
  *
- * Prometheus HTTP API, scoped to this workspace. Session or query key.
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelValuesPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelValuesPostResponses, QueryPrometheusLabelValuesPostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusFormatQueryGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusFormatQueryGetResponses, QueryPrometheusFormatQueryGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusFormatQueryPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusFormatQueryPostResponses, QueryPrometheusFormatQueryPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Metric metadata (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusMetadataGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusMetadataGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusMetadataGetResponses, QueryPrometheusMetadataGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/metadata',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryExemplarsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryExemplarsGetResponses, QueryPrometheusQueryExemplarsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryExemplarsPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryExemplarsPostResponses, QueryPrometheusQueryExemplarsPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Build information (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusStatusBuildinfoGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusStatusBuildinfoGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusStatusBuildinfoGetResponses, QueryPrometheusStatusBuildinfoGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/status/buildinfo',
+    ...options
+});
+
+/**
+ * Prometheus API: Alerting and recording rules (monitors) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusRulesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusRulesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusRulesGetResponses, QueryPrometheusRulesGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/rules',
+    ...options
+});
+
+/**
+ * Prometheus API: Active alerts (monitors) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusAlertsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusAlertsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusAlertsGetResponses, QueryPrometheusAlertsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/alerts',
     ...options
 });
 
@@ -1137,7 +1346,7 @@ export const queryQueryRawByKey = <ThrowOnError extends boolean = false>(options
 /**
  * Prometheus API: Instant query (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1148,7 +1357,7 @@ export const queryPrometheusQueryGetByKey = <ThrowOnError extends boolean = fals
 /**
  * Prometheus API: Instant query (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1159,7 +1368,7 @@ export const queryPrometheusQueryPostByKey = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Range query (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryRangeGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryRangeGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1170,7 +1379,7 @@ export const queryPrometheusQueryRangeGetByKey = <ThrowOnError extends boolean =
 /**
  * Prometheus API: Range query (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusQueryRangePostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryRangePostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1181,7 +1390,7 @@ export const queryPrometheusQueryRangePostByKey = <ThrowOnError extends boolean 
 /**
  * Prometheus API: Series matching selectors (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusSeriesGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusSeriesGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1192,7 +1401,7 @@ export const queryPrometheusSeriesGetByKey = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Series matching selectors (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusSeriesPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusSeriesPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1203,7 +1412,7 @@ export const queryPrometheusSeriesPostByKey = <ThrowOnError extends boolean = fa
 /**
  * Prometheus API: Label names (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusLabelsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1214,7 +1423,7 @@ export const queryPrometheusLabelsGetByKey = <ThrowOnError extends boolean = fal
 /**
  * Prometheus API: Label names (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelsPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusLabelsPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1225,7 +1434,7 @@ export const queryPrometheusLabelsPostByKey = <ThrowOnError extends boolean = fa
 /**
  * Prometheus API: Values of a label (GET, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelValuesGetByKey = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesGetByKeyData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1236,10 +1445,98 @@ export const queryPrometheusLabelValuesGetByKey = <ThrowOnError extends boolean 
 /**
  * Prometheus API: Values of a label (POST, key picks the workspace)
  *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace.
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
  */
 export const queryPrometheusLabelValuesPostByKey = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesPostByKeyData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostByKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/prometheus/api/v1/label/{label_name}/values',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusFormatQueryGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusFormatQueryGetByKeyResponses, QueryPrometheusFormatQueryGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusFormatQueryPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusFormatQueryPostByKeyResponses, QueryPrometheusFormatQueryPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Metric metadata (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusMetadataGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusMetadataGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusMetadataGetByKeyResponses, QueryPrometheusMetadataGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/metadata',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryExemplarsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryExemplarsGetByKeyResponses, QueryPrometheusQueryExemplarsGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryExemplarsPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryExemplarsPostByKeyResponses, QueryPrometheusQueryExemplarsPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Build information (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusStatusBuildinfoGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusStatusBuildinfoGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusStatusBuildinfoGetByKeyResponses, QueryPrometheusStatusBuildinfoGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/status/buildinfo',
+    ...options
+});
+
+/**
+ * Prometheus API: Alerting and recording rules (monitors) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusRulesGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusRulesGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusRulesGetByKeyResponses, QueryPrometheusRulesGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/rules',
+    ...options
+});
+
+/**
+ * Prometheus API: Active alerts (monitors) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusAlertsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusAlertsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusAlertsGetByKeyResponses, QueryPrometheusAlertsGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/alerts',
     ...options
 });

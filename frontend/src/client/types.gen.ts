@@ -331,6 +331,16 @@ export type ApiKeyCreated = {
      */
     created_by: string | null;
     /**
+     * Created By Email
+     *
+     * Who created it (null when their account is gone)
+     */
+    created_by_email?: string | null;
+    /**
+     * Created By Name
+     */
+    created_by_name?: string | null;
+    /**
      * Last Used At
      */
     last_used_at: string | null;
@@ -380,6 +390,16 @@ export type ApiKeyPublic = {
      * Created By
      */
     created_by: string | null;
+    /**
+     * Created By Email
+     *
+     * Who created it (null when their account is gone)
+     */
+    created_by_email?: string | null;
+    /**
+     * Created By Name
+     */
+    created_by_name?: string | null;
     /**
      * Last Used At
      */
@@ -1832,6 +1852,46 @@ export type EmailConfig = {
 };
 
 /**
+ * EmailLink
+ *
+ * The token of a link sent by email (after ``#token=`` in the link).
+ */
+export type EmailLink = {
+    /**
+     * Token
+     */
+    token: string;
+};
+
+/**
+ * EmailLinkPublic
+ *
+ * What a link sent by email is for: the address it was sent to, and until when it works.
+ */
+export type EmailLinkPublic = {
+    /**
+     * Email
+     */
+    email: string;
+    /**
+     * Expires At
+     */
+    expires_at: string;
+};
+
+/**
+ * EmailSent
+ *
+ * The same answer whether or not the address has an account.
+ */
+export type EmailSent = {
+    /**
+     * Message
+     */
+    message: string;
+};
+
+/**
  * ErrorPublic
  *
  * Every error the API itself raises has this shape.
@@ -2455,6 +2515,28 @@ export type MemberPublic = {
 };
 
 /**
+ * MemberRemoved
+ */
+export type MemberRemoved = {
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * Invitations Revoked
+     *
+     * Their pending invitations, now revoked
+     */
+    invitations_revoked: number;
+    /**
+     * Keys Revoked
+     *
+     * Their API keys revoked (revoke_keys=true)
+     */
+    keys_revoked: number;
+};
+
+/**
  * MemberUpdate
  */
 export type MemberUpdate = {
@@ -3001,6 +3083,34 @@ export type PasswordChange = {
 };
 
 /**
+ * PasswordResetComplete
+ */
+export type PasswordResetComplete = {
+    /**
+     * Token
+     *
+     * From the link's #token=
+     */
+    token: string;
+    /**
+     * New Password
+     *
+     * 8 to 128 characters, not easy to guess (common passwords, keyboard walks, names, dates and the account's email are refused)
+     */
+    new_password: string;
+};
+
+/**
+ * PasswordResetRequest
+ */
+export type PasswordResetRequest = {
+    /**
+     * Email
+     */
+    email: string;
+};
+
+/**
  * PreviewAlert
  */
 export type PreviewAlert = {
@@ -3153,6 +3263,26 @@ export type PreviewSeries = {
         number,
         number | null
     ]>;
+};
+
+/**
+ * PrometheusError
+ *
+ * Every error under the Prometheus-compatible prefixes (Prometheus' own envelope).
+ */
+export type PrometheusError = {
+    /**
+     * Status
+     */
+    status: string;
+    /**
+     * Errortype
+     */
+    errorType: string;
+    /**
+     * Error
+     */
+    error: string;
 };
 
 /**
@@ -3518,13 +3648,89 @@ export type SavedQueryUpdate = {
 };
 
 /**
- * SignupRequest
+ * SessionPublic
+ *
+ * An open session of the signed-in account: a sign-in on some browser or device.
  */
-export type SignupRequest = {
+export type SessionPublic = {
     /**
-     * Email
+     * Id
      */
-    email: string;
+    id: string;
+    /**
+     * Created At
+     *
+     * When it signed in
+     */
+    created_at: string;
+    /**
+     * Last Active At
+     *
+     * Its sign-in or last token renewal
+     */
+    last_active_at: string;
+    /**
+     * Expires At
+     */
+    expires_at: string;
+    /**
+     * Ip
+     */
+    ip: string | null;
+    /**
+     * User Agent
+     */
+    user_agent: string | null;
+    /**
+     * Current
+     *
+     * The session making this request
+     */
+    current: boolean;
+};
+
+/**
+ * SessionsEnded
+ */
+export type SessionsEnded = {
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * Ended
+     *
+     * How many sessions ended
+     */
+    ended: number;
+};
+
+/**
+ * SessionsPublic
+ */
+export type SessionsPublic = {
+    /**
+     * Data
+     */
+    data: Array<SessionPublic>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
+ * SignupComplete
+ *
+ * Step 2 of signing up, from the link sent to the address: choose the password.
+ */
+export type SignupComplete = {
+    /**
+     * Token
+     *
+     * From the link's #token=
+     */
+    token: string;
     /**
      * Full Name
      */
@@ -3535,6 +3741,18 @@ export type SignupRequest = {
      * 8 to 128 characters, not easy to guess (common passwords, keyboard walks, names, dates and the account's email are refused)
      */
     password: string;
+};
+
+/**
+ * SignupRequest
+ *
+ * Step 1 of signing up: the address, which gets a link to finish (step 2).
+ */
+export type SignupRequest = {
+    /**
+     * Email
+     */
+    email: string;
 };
 
 /**
@@ -3796,8 +4014,10 @@ export type TablePanel = {
  *
  * Notes beside the charts: Markdown (CommonMark with tables), no query.
  *
- * ``$name`` in the text is replaced by the variable's value. HTML in it is kept, sanitised
- * when drawn: scripts, styles, event handlers and ``javascript:`` links are removed.
+ * ``$name`` in the text reads the variable's value, filled in as plain text after the
+ * Markdown is drawn (URL-encoded inside links and images): a value can add no markup. HTML in
+ * the text is kept, sanitised when drawn: scripts, styles, event handlers and ``javascript:``
+ * links are removed.
  */
 export type TextPanel = {
     /**
@@ -4176,6 +4396,12 @@ export type UserPublic = {
      * Created At
      */
     created_at: string;
+    /**
+     * Email Verified At
+     *
+     * When the address answered its link
+     */
+    email_verified_at: string;
 };
 
 /**
@@ -4367,13 +4593,17 @@ export type AuthSignupData = {
 
 export type AuthSignupErrors = {
     /**
-     * Email already registered
-     */
-    409: ErrorPublic;
-    /**
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * Too many requests from this client
+     */
+    429: ErrorPublic;
+    /**
+     * No SMTP server is configured
+     */
+    503: ErrorPublic;
 };
 
 export type AuthSignupError = AuthSignupErrors[keyof AuthSignupErrors];
@@ -4382,10 +4612,76 @@ export type AuthSignupResponses = {
     /**
      * Successful Response
      */
-    201: TokenPublic;
+    202: EmailSent;
 };
 
 export type AuthSignupResponse = AuthSignupResponses[keyof AuthSignupResponses];
+
+export type AuthReadPendingSignupData = {
+    body: EmailLink;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/signup/pending';
+};
+
+export type AuthReadPendingSignupErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadPendingSignupError = AuthReadPendingSignupErrors[keyof AuthReadPendingSignupErrors];
+
+export type AuthReadPendingSignupResponses = {
+    /**
+     * Successful Response
+     */
+    200: EmailLinkPublic;
+};
+
+export type AuthReadPendingSignupResponse = AuthReadPendingSignupResponses[keyof AuthReadPendingSignupResponses];
+
+export type AuthCompleteSignupData = {
+    body: SignupComplete;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/signup/complete';
+};
+
+export type AuthCompleteSignupErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * The address has an account already
+     */
+    409: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
+};
+
+export type AuthCompleteSignupError = AuthCompleteSignupErrors[keyof AuthCompleteSignupErrors];
+
+export type AuthCompleteSignupResponses = {
+    /**
+     * Successful Response
+     */
+    201: TokenPublic;
+};
+
+export type AuthCompleteSignupResponse = AuthCompleteSignupResponses[keyof AuthCompleteSignupResponses];
 
 export type AuthLoginData = {
     body: LoginRequest;
@@ -4404,9 +4700,13 @@ export type AuthLoginErrors = {
      */
     422: HttpValidationError;
     /**
-     * Too many failed logins (names the limit)
+     * Wait before the next try (names the limit)
      */
     429: ErrorPublic;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
 };
 
 export type AuthLoginError = AuthLoginErrors[keyof AuthLoginErrors];
@@ -4429,7 +4729,7 @@ export type AuthRefreshData = {
 
 export type AuthRefreshErrors = {
     /**
-     * Refresh token invalid or revoked
+     * Refresh token invalid or revoked; refresh_reused: it was spent already, and its session has been ended
      */
     401: ErrorPublic;
     /**
@@ -4477,6 +4777,72 @@ export type AuthLogoutResponses = {
 
 export type AuthLogoutResponse = AuthLogoutResponses[keyof AuthLogoutResponses];
 
+export type AuthReadSessionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/sessions';
+};
+
+export type AuthReadSessionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: SessionsPublic;
+};
+
+export type AuthReadSessionsResponse = AuthReadSessionsResponses[keyof AuthReadSessionsResponses];
+
+export type AuthRevokeSessionData = {
+    body?: never;
+    path: {
+        /**
+         * Session Id
+         */
+        session_id: string;
+    };
+    query?: never;
+    url: '/api/v1/auth/sessions/{session_id}';
+};
+
+export type AuthRevokeSessionErrors = {
+    /**
+     * No open session of yours has it
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthRevokeSessionError = AuthRevokeSessionErrors[keyof AuthRevokeSessionErrors];
+
+export type AuthRevokeSessionResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type AuthRevokeSessionResponse = AuthRevokeSessionResponses[keyof AuthRevokeSessionResponses];
+
+export type AuthRevokeOtherSessionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/sessions/revoke-others';
+};
+
+export type AuthRevokeOtherSessionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: SessionsEnded;
+};
+
+export type AuthRevokeOtherSessionsResponse = AuthRevokeOtherSessionsResponses[keyof AuthRevokeOtherSessionsResponses];
+
 export type AuthChangePasswordData = {
     body: PasswordChange;
     path?: never;
@@ -4493,6 +4859,10 @@ export type AuthChangePasswordErrors = {
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * Wait before the next try
+     */
+    429: ErrorPublic;
 };
 
 export type AuthChangePasswordError = AuthChangePasswordErrors[keyof AuthChangePasswordErrors];
@@ -4505,6 +4875,147 @@ export type AuthChangePasswordResponses = {
 };
 
 export type AuthChangePasswordResponse = AuthChangePasswordResponses[keyof AuthChangePasswordResponses];
+
+export type AuthRequestPasswordResetData = {
+    body: PasswordResetRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset';
+};
+
+export type AuthRequestPasswordResetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many requests from this client
+     */
+    429: ErrorPublic;
+    /**
+     * No SMTP server is configured
+     */
+    503: ErrorPublic;
+};
+
+export type AuthRequestPasswordResetError = AuthRequestPasswordResetErrors[keyof AuthRequestPasswordResetErrors];
+
+export type AuthRequestPasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    202: EmailSent;
+};
+
+export type AuthRequestPasswordResetResponse = AuthRequestPasswordResetResponses[keyof AuthRequestPasswordResetResponses];
+
+export type AuthReadPendingPasswordResetData = {
+    body: EmailLink;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset/pending';
+};
+
+export type AuthReadPendingPasswordResetErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadPendingPasswordResetError = AuthReadPendingPasswordResetErrors[keyof AuthReadPendingPasswordResetErrors];
+
+export type AuthReadPendingPasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    200: EmailLinkPublic;
+};
+
+export type AuthReadPendingPasswordResetResponse = AuthReadPendingPasswordResetResponses[keyof AuthReadPendingPasswordResetResponses];
+
+export type AuthCompletePasswordResetData = {
+    body: PasswordResetComplete;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/password-reset/complete';
+};
+
+export type AuthCompletePasswordResetErrors = {
+    /**
+     * Link invalid, used or expired (code link_*)
+     */
+    400: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Too many password checks at once
+     */
+    503: ErrorPublic;
+};
+
+export type AuthCompletePasswordResetError = AuthCompletePasswordResetErrors[keyof AuthCompletePasswordResetErrors];
+
+export type AuthCompletePasswordResetResponses = {
+    /**
+     * Successful Response
+     */
+    200: TokenPublic;
+};
+
+export type AuthCompletePasswordResetResponse = AuthCompletePasswordResetResponses[keyof AuthCompletePasswordResetResponses];
+
+export type AuthReadSecurityLogData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Since
+         *
+         * Events at or after this time
+         */
+        since?: string | null;
+        /**
+         * Renewals
+         *
+         * Include token renewals (one per session every few minutes)
+         */
+        renewals?: boolean;
+        /**
+         * Limit
+         */
+        limit?: number;
+        /**
+         * Offset
+         */
+        offset?: number;
+    };
+    url: '/api/v1/auth/security-log';
+};
+
+export type AuthReadSecurityLogErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type AuthReadSecurityLogError = AuthReadSecurityLogErrors[keyof AuthReadSecurityLogErrors];
+
+export type AuthReadSecurityLogResponses = {
+    /**
+     * Successful Response
+     */
+    200: AuditEventsPublic;
+};
+
+export type AuthReadSecurityLogResponse = AuthReadSecurityLogResponses[keyof AuthReadSecurityLogResponses];
 
 export type AuthReadMeData = {
     body?: never;
@@ -4805,7 +5316,14 @@ export type MembersDeleteMemberData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Revoke Keys
+         *
+         * Also revoke the API keys this member created. Keys belong to the workspace, so by default they keep working (the keys list shows who created each)
+         */
+        revoke_keys?: boolean;
+    };
     url: '/api/v1/workspaces/{workspace_id}/members/{user_id}';
 };
 
@@ -4838,7 +5356,7 @@ export type MembersDeleteMemberResponses = {
     /**
      * Successful Response
      */
-    200: Message;
+    200: MemberRemoved;
 };
 
 export type MembersDeleteMemberResponse = MembersDeleteMemberResponses[keyof MembersDeleteMemberResponses];
@@ -6506,21 +7024,37 @@ export type QueryPrometheusQueryGetData = {
 
 export type QueryPrometheusQueryGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryGetError = QueryPrometheusQueryGetErrors[keyof QueryPrometheusQueryGetErrors];
@@ -6546,21 +7080,37 @@ export type QueryPrometheusQueryPostData = {
 
 export type QueryPrometheusQueryPostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryPostError = QueryPrometheusQueryPostErrors[keyof QueryPrometheusQueryPostErrors];
@@ -6586,21 +7136,37 @@ export type QueryPrometheusQueryRangeGetData = {
 
 export type QueryPrometheusQueryRangeGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryRangeGetError = QueryPrometheusQueryRangeGetErrors[keyof QueryPrometheusQueryRangeGetErrors];
@@ -6626,21 +7192,37 @@ export type QueryPrometheusQueryRangePostData = {
 
 export type QueryPrometheusQueryRangePostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryRangePostError = QueryPrometheusQueryRangePostErrors[keyof QueryPrometheusQueryRangePostErrors];
@@ -6666,21 +7248,37 @@ export type QueryPrometheusSeriesGetData = {
 
 export type QueryPrometheusSeriesGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusSeriesGetError = QueryPrometheusSeriesGetErrors[keyof QueryPrometheusSeriesGetErrors];
@@ -6706,21 +7304,37 @@ export type QueryPrometheusSeriesPostData = {
 
 export type QueryPrometheusSeriesPostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusSeriesPostError = QueryPrometheusSeriesPostErrors[keyof QueryPrometheusSeriesPostErrors];
@@ -6746,21 +7360,37 @@ export type QueryPrometheusLabelsGetData = {
 
 export type QueryPrometheusLabelsGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelsGetError = QueryPrometheusLabelsGetErrors[keyof QueryPrometheusLabelsGetErrors];
@@ -6786,21 +7416,37 @@ export type QueryPrometheusLabelsPostData = {
 
 export type QueryPrometheusLabelsPostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelsPostError = QueryPrometheusLabelsPostErrors[keyof QueryPrometheusLabelsPostErrors];
@@ -6830,21 +7476,37 @@ export type QueryPrometheusLabelValuesGetData = {
 
 export type QueryPrometheusLabelValuesGetErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelValuesGetError = QueryPrometheusLabelValuesGetErrors[keyof QueryPrometheusLabelValuesGetErrors];
@@ -6874,26 +7536,490 @@ export type QueryPrometheusLabelValuesPostData = {
 
 export type QueryPrometheusLabelValuesPostErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelValuesPostError = QueryPrometheusLabelValuesPostErrors[keyof QueryPrometheusLabelValuesPostErrors];
 
 export type QueryPrometheusLabelValuesPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryGetError = QueryPrometheusFormatQueryGetErrors[keyof QueryPrometheusFormatQueryGetErrors];
+
+export type QueryPrometheusFormatQueryGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryPostError = QueryPrometheusFormatQueryPostErrors[keyof QueryPrometheusFormatQueryPostErrors];
+
+export type QueryPrometheusFormatQueryPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusMetadataGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/metadata';
+};
+
+export type QueryPrometheusMetadataGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusMetadataGetError = QueryPrometheusMetadataGetErrors[keyof QueryPrometheusMetadataGetErrors];
+
+export type QueryPrometheusMetadataGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsGetError = QueryPrometheusQueryExemplarsGetErrors[keyof QueryPrometheusQueryExemplarsGetErrors];
+
+export type QueryPrometheusQueryExemplarsGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsPostError = QueryPrometheusQueryExemplarsPostErrors[keyof QueryPrometheusQueryExemplarsPostErrors];
+
+export type QueryPrometheusQueryExemplarsPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusStatusBuildinfoGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/status/buildinfo';
+};
+
+export type QueryPrometheusStatusBuildinfoGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusStatusBuildinfoGetError = QueryPrometheusStatusBuildinfoGetErrors[keyof QueryPrometheusStatusBuildinfoGetErrors];
+
+export type QueryPrometheusStatusBuildinfoGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusRulesGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/rules';
+};
+
+export type QueryPrometheusRulesGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusRulesGetError = QueryPrometheusRulesGetErrors[keyof QueryPrometheusRulesGetErrors];
+
+export type QueryPrometheusRulesGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusAlertsGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/alerts';
+};
+
+export type QueryPrometheusAlertsGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusAlertsGetError = QueryPrometheusAlertsGetErrors[keyof QueryPrometheusAlertsGetErrors];
+
+export type QueryPrometheusAlertsGetResponses = {
     /**
      * Successful Response
      */
@@ -8330,17 +9456,37 @@ export type QueryPrometheusQueryGetByKeyData = {
 
 export type QueryPrometheusQueryGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryGetByKeyError = QueryPrometheusQueryGetByKeyErrors[keyof QueryPrometheusQueryGetByKeyErrors];
@@ -8361,17 +9507,37 @@ export type QueryPrometheusQueryPostByKeyData = {
 
 export type QueryPrometheusQueryPostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryPostByKeyError = QueryPrometheusQueryPostByKeyErrors[keyof QueryPrometheusQueryPostByKeyErrors];
@@ -8392,17 +9558,37 @@ export type QueryPrometheusQueryRangeGetByKeyData = {
 
 export type QueryPrometheusQueryRangeGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryRangeGetByKeyError = QueryPrometheusQueryRangeGetByKeyErrors[keyof QueryPrometheusQueryRangeGetByKeyErrors];
@@ -8423,17 +9609,37 @@ export type QueryPrometheusQueryRangePostByKeyData = {
 
 export type QueryPrometheusQueryRangePostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusQueryRangePostByKeyError = QueryPrometheusQueryRangePostByKeyErrors[keyof QueryPrometheusQueryRangePostByKeyErrors];
@@ -8454,17 +9660,37 @@ export type QueryPrometheusSeriesGetByKeyData = {
 
 export type QueryPrometheusSeriesGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusSeriesGetByKeyError = QueryPrometheusSeriesGetByKeyErrors[keyof QueryPrometheusSeriesGetByKeyErrors];
@@ -8485,17 +9711,37 @@ export type QueryPrometheusSeriesPostByKeyData = {
 
 export type QueryPrometheusSeriesPostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusSeriesPostByKeyError = QueryPrometheusSeriesPostByKeyErrors[keyof QueryPrometheusSeriesPostByKeyErrors];
@@ -8516,17 +9762,37 @@ export type QueryPrometheusLabelsGetByKeyData = {
 
 export type QueryPrometheusLabelsGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelsGetByKeyError = QueryPrometheusLabelsGetByKeyErrors[keyof QueryPrometheusLabelsGetByKeyErrors];
@@ -8547,17 +9813,37 @@ export type QueryPrometheusLabelsPostByKeyData = {
 
 export type QueryPrometheusLabelsPostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelsPostByKeyError = QueryPrometheusLabelsPostByKeyErrors[keyof QueryPrometheusLabelsPostByKeyErrors];
@@ -8583,21 +9869,37 @@ export type QueryPrometheusLabelValuesGetByKeyData = {
 
 export type QueryPrometheusLabelValuesGetByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelValuesGetByKeyError = QueryPrometheusLabelValuesGetByKeyErrors[keyof QueryPrometheusLabelValuesGetByKeyErrors];
@@ -8623,26 +9925,450 @@ export type QueryPrometheusLabelValuesPostByKeyData = {
 
 export type QueryPrometheusLabelValuesPostByKeyErrors = {
     /**
-     * Missing or invalid credentials
+     * bad_data: a parameter or the query is wrong
      */
-    401: ErrorPublic;
+    400: PrometheusError;
     /**
-     * Your role or key scope does not allow this
+     * unauthorized: missing or invalid credentials
      */
-    403: ErrorPublic;
+    401: PrometheusError;
     /**
-     * Not found (or not a member of the workspace)
+     * forbidden: the role or key scope does not allow this
      */
-    404: ErrorPublic;
+    403: PrometheusError;
     /**
-     * Validation Error
+     * not_found: no such workspace (or not a member)
      */
-    422: HttpValidationError;
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
 };
 
 export type QueryPrometheusLabelValuesPostByKeyError = QueryPrometheusLabelValuesPostByKeyErrors[keyof QueryPrometheusLabelValuesPostByKeyErrors];
 
 export type QueryPrometheusLabelValuesPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryGetByKeyError = QueryPrometheusFormatQueryGetByKeyErrors[keyof QueryPrometheusFormatQueryGetByKeyErrors];
+
+export type QueryPrometheusFormatQueryGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryPostByKeyError = QueryPrometheusFormatQueryPostByKeyErrors[keyof QueryPrometheusFormatQueryPostByKeyErrors];
+
+export type QueryPrometheusFormatQueryPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusMetadataGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/metadata';
+};
+
+export type QueryPrometheusMetadataGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusMetadataGetByKeyError = QueryPrometheusMetadataGetByKeyErrors[keyof QueryPrometheusMetadataGetByKeyErrors];
+
+export type QueryPrometheusMetadataGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyError = QueryPrometheusQueryExemplarsGetByKeyErrors[keyof QueryPrometheusQueryExemplarsGetByKeyErrors];
+
+export type QueryPrometheusQueryExemplarsGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyError = QueryPrometheusQueryExemplarsPostByKeyErrors[keyof QueryPrometheusQueryExemplarsPostByKeyErrors];
+
+export type QueryPrometheusQueryExemplarsPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/status/buildinfo';
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyError = QueryPrometheusStatusBuildinfoGetByKeyErrors[keyof QueryPrometheusStatusBuildinfoGetByKeyErrors];
+
+export type QueryPrometheusStatusBuildinfoGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusRulesGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/rules';
+};
+
+export type QueryPrometheusRulesGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusRulesGetByKeyError = QueryPrometheusRulesGetByKeyErrors[keyof QueryPrometheusRulesGetByKeyErrors];
+
+export type QueryPrometheusRulesGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusAlertsGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/alerts';
+};
+
+export type QueryPrometheusAlertsGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusAlertsGetByKeyError = QueryPrometheusAlertsGetByKeyErrors[keyof QueryPrometheusAlertsGetByKeyErrors];
+
+export type QueryPrometheusAlertsGetByKeyResponses = {
     /**
      * Successful Response
      */

@@ -4,6 +4,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { ShortcutsDialog } from "@/components/ui/ShortcutsDialog";
 import { Spinner } from "@/components/ui/Spinner";
+import { AlertsNavLink } from "@/features/alerting/components/AlertsNavLink";
 import { useCurrentUser, useLogout } from "@/features/auth/hooks/useAuth";
 import { WorkspaceSwitcher } from "@/features/workspaces/components/WorkspaceSwitcher";
 import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
@@ -56,6 +57,7 @@ export function AppShell(): ReactElement {
         <nav aria-label="Main" className="app-nav">
           <NavLink to={`/w/${workspaceId}/explore`}>Explore</NavLink>
           <NavLink to={`/w/${workspaceId}/dashboards`}>Dashboards</NavLink>
+          {workspace ? <AlertsNavLink workspaceId={workspace.id} /> : null}
           <NavLink to={`/w/${workspaceId}/benchmarks`}>Benchmarks</NavLink>
           <NavLink to={`/w/${workspaceId}/settings`}>Settings</NavLink>
         </nav>

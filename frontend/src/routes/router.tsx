@@ -2,8 +2,12 @@ import { createBrowserRouter, Navigate, useRouteError, type LoaderFunctionArgs }
 import type { ReactElement } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
+import { alertingRoutes } from "@/features/alerting/alertingRoutes";
 import { currentUserQuery } from "@/features/auth/hooks/useAuth";
+import { CompleteSignupPage } from "@/features/auth/CompleteSignupPage";
+import { ForgotPasswordPage } from "@/features/auth/ForgotPasswordPage";
 import { LoginPage } from "@/features/auth/LoginPage";
+import { ResetPasswordPage } from "@/features/auth/ResetPasswordPage";
 import { dashboardQuery } from "@/features/dashboards/hooks/useDashboards";
 import { prefetchPanels } from "@/features/dashboards/panelQuery";
 import { SettingsPage } from "@/features/workspace-admin/SettingsPage";
@@ -38,6 +42,7 @@ const explore = async () => ({ Component: (await import("@/features/explore/Expl
 const dashboards = async () => ({ Component: (await import("@/features/dashboards/DashboardsPage")).DashboardsPage });
 const dashboard = async () => ({ Component: (await import("@/features/dashboards/DashboardPage")).DashboardPage });
 const benchmarks = async () => ({ Component: (await import("@/features/benchmarks/BenchmarksPage")).BenchmarksPage });
+const alerting = async () => ({ Component: (await import("@/features/alerting/AlertingLayout")).AlertingLayout });
 const account = async () => ({ Component: (await import("@/features/auth/AccountPage")).AccountPage });
 const benchmarkRun = async () => ({
   Component: (await import("@/features/benchmarks/BenchmarkRunPage")).BenchmarkRunPage,
@@ -81,6 +86,9 @@ const loadingApp = (
 export const router = createBrowserRouter([
   { path: "/login", element: <LoginPage />, errorElement: <RouteError /> },
   { path: "/signup", element: <LoginPage mode="signup" />, errorElement: <RouteError /> },
+  { path: "/signup/complete", element: <CompleteSignupPage />, errorElement: <RouteError /> },
+  { path: "/forgot-password", element: <ForgotPasswordPage />, errorElement: <RouteError /> },
+  { path: "/reset-password", element: <ResetPasswordPage />, errorElement: <RouteError /> },
   { path: "/invite", element: <AcceptInvitationPage />, errorElement: <RouteError /> },
   {
     element: <RequireAuth />,
@@ -106,6 +114,7 @@ export const router = createBrowserRouter([
             loader: prefetchDashboard,
             shouldRevalidate: prefetchOnEntry,
           },
+          { path: "alerts", lazy: alerting, children: alertingRoutes },
           { path: "benchmarks", lazy: benchmarks },
           { path: "benchmarks/:runId", lazy: benchmarkRun },
           { path: "account", lazy: account },

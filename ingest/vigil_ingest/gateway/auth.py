@@ -3,6 +3,14 @@
 Keys are looked up by their SHA-256 (lowercase hex) with the read-only query of
 docs/internals.md; answers, including "no such key", are cached for at most
 ``VIGIL_AUTH_CACHE_SECONDS`` (≤ 5 s), so a revoked key stops working within that time.
+
+A spray of made-up keys must not slow anyone else down, so lookups run in two lanes with
+connections of their own: keys seen valid before (whose entry expired) in one, keys never seen
+valid in the other, which alone waits (and past a bounded queue answers 503) when the spray is
+heavy. Valid keys in use are looked up again shortly before their entry expires, in the
+background, so their requests never wait for the database at all. The caches are bounded and
+evict their oldest entries: unknown keys have a cache of their own and can only push each
+other out. Usage counts and ``last_used_at`` go through a third connection.
 """
 
 from __future__ import annotations
@@ -14,9 +22,10 @@ import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import LiteralString
+from typing import Any, LiteralString
 
 import psycopg
 
@@ -34,6 +43,8 @@ WHERE k.key_hash = %(hash)s AND k.revoked_at IS NULL
 """
 TOUCH_QUERY = "UPDATE api_keys SET last_used_at = now() WHERE id = %(id)s"
 TOUCH_INTERVAL_S = 60.0
+# how long before its entry expires a key in use is looked up again in the background
+REFRESH_AHEAD_S = 1.0
 MAX_KEY_LEN = 512
 INGEST_SCOPE = "ingest"
 
@@ -96,9 +107,86 @@ def extract_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str:
     return key
 
 
+Connect = Callable[[], Awaitable[Any]]
+
+
+class _Lane:
+    """Up to ``size`` database connections, each doing one statement at a time; at most
+    ``queue`` callers wait for one (past that: Retryable, 503)."""
+
+    def __init__(self, name: str, size: int, queue: int, connect: Connect, retry_after: int):
+        self.name = name
+        self._size = size
+        self._queue = queue
+        self._connect = connect
+        self._retry_after = retry_after
+        self._idle: list[Any] = []
+        self._sem: asyncio.Semaphore | None = None
+        self.waiting = 0
+        self.busy = 0
+
+    async def run(self, fn: Callable[[Any], Awaitable[Any]]) -> Any:
+        if self._sem is None:
+            self._sem = asyncio.Semaphore(self._size)
+        if self.waiting >= self._queue:
+            raise Retryable(
+                "too many unknown keys are being checked right now; retry shortly",
+                retry_after=self._retry_after,
+            )
+        self.waiting += 1
+        try:
+            await self._sem.acquire()
+        finally:
+            self.waiting -= 1
+        self.busy += 1
+        try:
+            conn = self._idle.pop() if self._idle else None
+            if conn is None or conn.closed:
+                conn = await self._connect()
+            try:
+                result = await fn(conn)
+            except BaseException:
+                # a failed or interrupted statement leaves the connection in doubt
+                with contextlib.suppress(Exception):
+                    await conn.close()
+                raise
+            self._idle.append(conn)
+            return result
+        finally:
+            self.busy -= 1
+            self._sem.release()
+
+    async def close(self) -> None:
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+
+
+class _Bounded(OrderedDict[str, Any]):
+    """A dict that forgets its least recently stored or read entries past ``size``."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key: str, value: Any) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+    def read(self, key: str) -> Any:
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+
 class KeyResolver:
-    """Resolves keys against PostgreSQL with a short TTL cache and one query per key at a
-    time (concurrent requests with the same new key wait for the same answer)."""
+    """Resolves keys against PostgreSQL with short-lived bounded caches, two lookup lanes
+    (keys known valid, keys never seen valid) and one query per key at a time (concurrent
+    requests with the same new key wait for the same answer)."""
 
     def __init__(
         self,
@@ -107,33 +195,52 @@ class KeyResolver:
         ttl_s: float = 5.0,
         connect_timeout_s: int = 3,
         retry_after_s: int = 5,
+        known_connections: int = 2,
+        unknown_connections: int = 2,
+        unknown_queue: int = 256,
+        cache_size: int = 100_000,
+        connect: Connect | None = None,
     ) -> None:
         self._retry_after = retry_after_s
-        self._url = database_url
         self._ttl = ttl_s
-        self._connect_timeout = connect_timeout_s
-        self._cache: dict[str, tuple[float, Principal | None]] = {}
+
+        async def connect_pg() -> psycopg.AsyncConnection[tuple[object, ...]]:
+            return await psycopg.AsyncConnection.connect(
+                database_url, autocommit=True, connect_timeout=connect_timeout_s
+            )
+
+        opener = connect or connect_pg
+        # known keys wait behind at most each other; nobody waits behind the unknown lane
+        self._known = _Lane("known", known_connections, 1 << 30, opener, retry_after_s)
+        self._unknown = _Lane("unknown", unknown_connections, unknown_queue, opener, retry_after_s)
+        self._writes = _Lane("writes", 1, 1 << 30, opener, retry_after_s)
+        # hash -> (expires, principal); entries stay after expiring: they mark a key known valid
+        self._valid = _Bounded(cache_size)
+        # hash -> expires, for keys that resolved to nothing
+        self._invalid = _Bounded(cache_size)
         self._inflight: dict[str, asyncio.Future[Principal | None]] = {}
-        self._touched: dict[str, float] = {}
-        self._conn: psycopg.AsyncConnection[tuple[object, ...]] | None = None
-        self._lock = asyncio.Lock()
+        self._touched = _Bounded(cache_size)
         self._bg: set[asyncio.Task[None]] = set()
 
     async def close(self) -> None:
         for t in list(self._bg):
             t.cancel()
-        if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+        for lane in (self._known, self._unknown, self._writes):
+            await lane.close()
 
     async def resolve(self, key: str) -> Principal:
         """The principal of an ingest key; Unauthorized, Forbidden, or Retryable when the
         database cannot be asked."""
         h = hash_key(key)
         now = time.monotonic()
-        hit = self._cache.get(h)
-        if hit is not None and hit[0] > now:
-            principal = hit[1]
+        principal: Principal | None
+        valid = self._valid.read(h)
+        if valid is not None and valid[0] > now:
+            principal = valid[1]
+            if valid[0] - now < REFRESH_AHEAD_S and h not in self._inflight:
+                self._background(self._lookup_once(h))
+        elif valid is None and (self._invalid.read(h) or 0.0) > now:
+            principal = None
         else:
             principal = await self._lookup_once(h)
         if principal is None:
@@ -160,32 +267,31 @@ class KeyResolver:
         finally:
             self._inflight.pop(h, None)
         fut.set_result(principal)
-        if len(self._cache) > 100_000:
-            self._cache.clear()
-        self._cache[h] = (time.monotonic() + self._ttl, principal)
+        expires = time.monotonic() + self._ttl
+        if principal is not None:
+            self._valid.put(h, (expires, principal))
+            self._invalid.pop(h, None)
+        else:
+            self._valid.pop(h, None)
+            self._invalid.put(h, expires)
         return principal
 
-    async def _connection(self) -> psycopg.AsyncConnection[tuple[object, ...]]:
-        if self._conn is None or self._conn.closed:
-            self._conn = await psycopg.AsyncConnection.connect(
-                self._url, autocommit=True, connect_timeout=self._connect_timeout
-            )
-        return self._conn
-
     async def _query(self, h: str) -> Principal | None:
-        async with self._lock:
-            try:
-                conn = await self._connection()
-                async with conn.cursor() as cur:
-                    await cur.execute(KEY_QUERY, {"hash": h})
-                    row = await cur.fetchone()
-            except psycopg.Error as e:
-                await self._drop_connection()
-                log.warning("key lookup failed: %s", e)
-                raise Retryable(
-                    "cannot verify the ingest key right now (database unavailable)",
-                    retry_after=self._retry_after,
-                ) from e
+        lane = self._known if h in self._valid else self._unknown
+
+        async def fetch(conn: Any) -> Any:
+            async with conn.cursor() as cur:
+                await cur.execute(KEY_QUERY, {"hash": h})
+                return await cur.fetchone()
+
+        try:
+            row = await lane.run(fetch)
+        except psycopg.Error as e:
+            log.warning("key lookup failed: %s", e)
+            raise Retryable(
+                "cannot verify the ingest key right now (database unavailable)",
+                retry_after=self._retry_after,
+            ) from e
         if row is None:
             return None
         key_id, workspace_id, scope, pps, burst, max_body, retention_days, active_series = row
@@ -193,45 +299,41 @@ class KeyResolver:
             key_id=str(key_id),
             workspace_id=str(workspace_id),
             scope=str(scope),
-            points_per_second=float(pps),  # type: ignore[arg-type]
-            burst=float(burst),  # type: ignore[arg-type]
-            max_body_bytes=int(max_body),  # type: ignore[call-overload]
-            retention_days=int(retention_days),  # type: ignore[call-overload]
-            active_series=int(active_series),  # type: ignore[call-overload]
+            points_per_second=float(pps),
+            burst=float(burst),
+            max_body_bytes=int(max_body),
+            retention_days=int(retention_days),
+            active_series=int(active_series),
         )
 
     async def execute(self, sql: LiteralString, params: Mapping[str, object]) -> None:
-        """Run one statement on the key lookups' connection (the usage counts' upsert);
+        """Run one statement on the writes' own connection (the usage counts' upsert);
         psycopg.Error when the database cannot take it."""
-        async with self._lock:
-            try:
-                conn = await self._connection()
-                await conn.execute(sql, params)
-            except psycopg.Error:
-                await self._drop_connection()
-                raise
 
-    async def _drop_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(psycopg.Error):
-                await conn.close()
+        async def run(conn: Any) -> None:
+            await conn.execute(sql, params)
 
-    def _maybe_touch(self, key_id: str, now: float) -> None:
-        last = self._touched.get(key_id)
-        if last is not None and now - last < TOUCH_INTERVAL_S:
-            return
-        self._touched[key_id] = now
-        task = asyncio.get_running_loop().create_task(self._touch(key_id))
+        await self._writes.run(run)
+
+    def _background(self, work: Awaitable[object]) -> None:
+        async def run() -> None:
+            with contextlib.suppress(Exception):
+                await work
+
+        task = asyncio.get_running_loop().create_task(run())
         self._bg.add(task)
         task.add_done_callback(self._bg.discard)
 
+    def _maybe_touch(self, key_id: str, now: float) -> None:
+        last = self._touched.read(key_id)
+        if last is not None and now - last < TOUCH_INTERVAL_S:
+            return
+        self._touched.put(key_id, now)
+        self._background(self._touch(key_id))
+
     async def _touch(self, key_id: str) -> None:
-        async with self._lock:
-            try:
-                conn = await self._connection()
-                await conn.execute(TOUCH_QUERY, {"id": key_id})
-            except psycopg.Error as e:
-                # last_used_at is informational; a read-only role or a blip must not fail writes.
-                await self._drop_connection()
-                log.info("could not update last_used_at of key %s: %s", key_id, e)
+        try:
+            await self.execute(TOUCH_QUERY, {"id": key_id})
+        except psycopg.Error as e:
+            # last_used_at is informational; a read-only role or a blip must not fail writes.
+            log.info("could not update last_used_at of key %s: %s", key_id, e)

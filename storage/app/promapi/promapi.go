@@ -76,6 +76,8 @@ func Handler(w http.ResponseWriter, r *http.Request, path, ws string) (bool, err
 		h = labelsHandler
 	case "/api/v1/export":
 		h = exportHandler
+	case "/api/v1/format_query":
+		h = formatQueryHandler
 	default:
 		if name, ok := strings.CutPrefix(path, "/api/v1/label/"); ok {
 			if name, ok = strings.CutSuffix(name, "/values"); ok && name != "" && !strings.Contains(name, "/") {
@@ -215,6 +217,28 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 	return nil
+}
+
+// formatQueryHandler answers /api/v1/format_query: the query, parsed as /api/v1/query parses
+// it (a query that names a tenant label is refused the same way), printed back in MetricsQL's
+// pretty form. It reads no data.
+func formatQueryHandler(w http.ResponseWriter, r *http.Request, _ string, _ querylimits.Limits) error {
+	q := r.Form.Get("query")
+	if q == "" {
+		return apierror.BadData("missing `query` parameter")
+	}
+	if err := checkQueryLen("query", q); err != nil {
+		return err
+	}
+	if _, err := tenancy.ParseQuery(q); err != nil {
+		return apierror.BadData("%s", err)
+	}
+	pretty, err := metricsql.Prettify(q)
+	if err != nil {
+		return apierror.BadData("cannot format query %q: %s", q, err)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	return json.NewEncoder(w).Encode(map[string]string{"status": "success", "data": pretty})
 }
 
 // embeddedQuery runs VictoriaMetrics' own query handlers in-process.

@@ -3,6 +3,7 @@ package promapi
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -83,4 +84,38 @@ func TestScopeFormLeavesOnlyTheWorkspaceFilter(t *testing.T) {
 	f(`/api/v1/query?query=up&extra_filters[]={vigil_workspace="ws-b"}&extra_filters={a="b"}&trace=1`, "")
 	f("/api/v1/query", "query=up&extra_label=vigil_workspace%3Dws-b&extra_filters[]=%7Bvigil_workspace%3D%22ws-b%22%7D")
 	f("/api/v1/query?extra_label=vigil_workspace%3Dws-b", "query=up&extra_label=vigil_workspace%3Dws-c")
+}
+
+func TestFormatQuery(t *testing.T) {
+	f := func(query string, wantStatus int, wantBody string) {
+		t.Helper()
+		r := httptest.NewRequest(http.MethodGet, "/api/v1/format_query?query="+url.QueryEscape(query), nil)
+		if err := r.ParseForm(); err != nil {
+			t.Fatal(err)
+		}
+		w := httptest.NewRecorder()
+		err := formatQueryHandler(w, r, "ws-a", querylimits.Limits{})
+		if wantStatus != http.StatusOK {
+			if err == nil {
+				t.Fatalf("%q: no error; want %d", query, wantStatus)
+			}
+			ae := asAPIError(err)
+			if ae.StatusCode != wantStatus || ae.Error() != wantBody {
+				t.Fatalf("%q: %d %q; want %d %q", query, ae.StatusCode, ae.Error(), wantStatus, wantBody)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("%q: %s", query, err)
+		}
+		if got := strings.TrimSpace(w.Body.String()); got != wantBody {
+			t.Fatalf("%q: %s; want %s", query, got, wantBody)
+		}
+	}
+	f(`sum(rate(http_requests_total{job="api"}[5m]))by(code)`, 200,
+		`{"data":"sum(rate(http_requests_total{job=\"api\"}[5m])) by(code)","status":"success"}`)
+	f("up", 200, `{"data":"up","status":"success"}`)
+	f("", 400, "missing `query` parameter")
+	f(`up{vigil_workspace="ws-b"}`, 400, `the query must not reference the reserved label "vigil_workspace"`)
+	f("sum(", 400, `cannot parse query "sum(": singleExpr: unexpected token ""; want "(", "{", "-", "+"; unparsed data: ""`)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -45,41 +44,28 @@ type seriesResponse struct {
 
 // Series returns the label sets of the workspace's series matching filterss within [start, end].
 func (s *Source) Series(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]map[string]string, error) {
-	sels, err := selectors(filterss)
-	if err != nil {
-		return nil, err
-	}
-	args := s.scopedArgs()
-	args["match[]"] = sels
-	args.Set("start", secs(start))
-	args.Set("end", secs(end))
 	maxN := s.maxSeries(0)
 	if limit > 0 && limit < maxN {
 		maxN = limit
 	}
-	args.Set("limit", strconv.Itoa(maxN+1))
-	body, err := s.post(ctx, "/api/v1/series", args)
+	data, err := s.seriesOf(ctx, filterss, start, end, maxN+1)
 	if err != nil {
 		return nil, err
 	}
-	var sr seriesResponse
-	if err := json.Unmarshal(body, &sr); err != nil {
-		return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot parse vmselect series answer: %s", err)
-	}
-	if len(sr.Data) > maxN {
+	if len(data) > maxN {
 		if limit > 0 && limit == maxN {
-			sr.Data = sr.Data[:limit]
+			data = data[:limit]
 		} else {
 			return nil, tooManySeries(maxN)
 		}
 	}
-	for _, m := range sr.Data {
+	for _, m := range data {
 		delete(m, tenancy.Label)
 	}
-	if sr.Data == nil {
-		sr.Data = []map[string]string{}
+	if data == nil {
+		data = []map[string]string{}
 	}
-	return sr.Data, nil
+	return data, nil
 }
 
 // SeriesCount returns the number of the workspace's series with samples within [start, end].

@@ -2,14 +2,20 @@
 // storage: writes are forwarded to vminsert and reads go to vmselect, one tenant (accountID)
 // per workspace.
 //
-// Tenancy is enforced twice. Every workspace gets its own accountID in the URL path
-// (/insert/<accountID>/…, /select/<accountID>/…), and every series still carries the
-// vigil_workspace label, which every read filters on (extra_label) and strips from answers.
-// So an accountID collision between two workspaces cannot mix their data, and
-// -remote.clusterPaths=false works against a single-node VictoriaMetrics too.
+// Tenancy is enforced twice. Every workspace gets its own tenant in the URL path
+// (/insert/<accountID>:<projectID>/…, /select/…), and every series still carries the
+// vigil_workspace label, which every read filters on (extra_label) and strips from answers;
+// label searches are verified against the workspace's own series (labelSearch), so even a
+// shared tenant (-remote.clusterPaths=false, a single-node VictoriaMetrics) never leaks
+// another workspace's label names or values.
 //
-// accountID derivation: the FNV-1a 32-bit hash of the workspace id, with 0 (VictoriaMetrics'
-// default tenant) mapped to 1, unless -remote.accountID lists the workspace explicitly.
+// Tenants are collision-free: a workspace id is a UUID, and its tenant is its first 8 bytes
+// (accountID = bytes 0-3, projectID = bytes 4-7), which the backend keeps unique among
+// workspaces (the index uq_workspaces_storage_tenant) and which never has projectID 0 (the
+// UUID's version digit lies in it). -remote.accountID pins a workspace to <accountID> (projectID
+// 0) instead; ids that are no UUID (tests, internal workspaces) get the FNV-1a 32-bit hash of
+// the id as accountID with projectID 0, which is also the scheme of vigil-storage releases
+// before this one (-remote.legacyAccountIDs keeps it for every workspace).
 package remote
 
 import (
@@ -36,8 +42,10 @@ var (
 	vmselectURL  = flag.String("remote.vmselectURL", "", "Base URL of the VictoriaMetrics cluster's vmselect, e.g. http://vmselect:8481. See -remote.vminsertURL")
 	clusterPaths = flag.Bool("remote.clusterPaths", true, "Whether to use the cluster URL layout /insert/<accountID>/… and /select/<accountID>/…. "+
 		"Set to false to point remote mode at a single-node VictoriaMetrics (tenancy is then enforced by the vigil_workspace label alone)")
-	accountIDs = flagutil.NewArrayString("remote.accountID", "Explicit workspace-to-accountID mapping as <workspace>=<accountID>, repeatable or comma-separated. "+
-		"Workspaces not listed get the FNV-1a 32-bit hash of their id")
+	accountIDs = flagutil.NewArrayString("remote.accountID", "Explicit workspace-to-accountID mapping as <workspace>=<accountID> (projectID 0), repeatable or comma-separated. "+
+		"Workspaces not listed get the tenant <accountID>:<projectID> of the first 8 bytes of their id (a UUID), unique per workspace")
+	legacyAccountIDs = flag.Bool("remote.legacyAccountIDs", false, "Give every workspace the tenant of releases before collision-free tenants: the FNV-1a 32-bit hash of its id as accountID, projectID 0. "+
+		"Two workspaces may then share a tenant; only for reading a cluster written by such a release (or list its workspaces with -remote.accountID)")
 	requestTimeout = flag.Duration("remote.requestTimeout", time.Minute, "Timeout for one request to vminsert or vmselect when the caller sets none")
 	deleteSettle   = flag.Duration("remote.deleteSettle", 5*time.Second, "With -remote.clusterPaths, how long a workspace delete waits before deleting a second time, "+
 		"for the series the cluster had not made searchable yet at the first (the workspace takes no writes meanwhile). 0 deletes once")
@@ -63,6 +71,13 @@ func Init() error {
 	m, err := parseAccountIDs(*accountIDs)
 	if err != nil {
 		return err
+	}
+	seen := make(map[uint32]string, len(m))
+	for ws, id := range m {
+		if other, ok := seen[id]; ok {
+			return fmt.Errorf("-remote.accountID gives workspaces %q and %q the same accountID %d: each workspace needs a tenant of its own", other, ws, id)
+		}
+		seen[id] = ws
 	}
 	accountOverrides = m
 	return nil
@@ -92,10 +107,25 @@ func parseAccountIDs(items []string) (map[string]uint32, error) {
 	return m, nil
 }
 
-// AccountID returns the VictoriaMetrics cluster accountID of workspace ws.
-func AccountID(ws string) uint32 {
+// Tenant is a VictoriaMetrics cluster tenant.
+type Tenant struct {
+	AccountID, ProjectID uint32
+}
+
+// String formats t as the cluster URLs want it: <accountID>:<projectID>.
+func (t Tenant) String() string {
+	return fmt.Sprintf("%d:%d", t.AccountID, t.ProjectID)
+}
+
+// TenantOf returns the VictoriaMetrics cluster tenant of workspace ws.
+func TenantOf(ws string) Tenant {
 	if id, ok := accountOverrides[ws]; ok {
-		return id
+		return Tenant{AccountID: id}
+	}
+	if !*legacyAccountIDs {
+		if t, ok := uuidTenant(ws); ok {
+			return t
+		}
 	}
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(ws))
@@ -103,7 +133,27 @@ func AccountID(ws string) uint32 {
 	if id == 0 {
 		id = 1
 	}
-	return id
+	return Tenant{AccountID: id}
+}
+
+// uuidTenant reads the tenant from the first 8 bytes of a workspace id in the canonical
+// lowercase UUID form the backend uses; false for any other id.
+func uuidTenant(ws string) (Tenant, bool) {
+	if len(ws) != 36 || ws[8] != '-' || ws[13] != '-' || ws[18] != '-' || ws[23] != '-' {
+		return Tenant{}, false
+	}
+	for i := 0; i < len(ws); i++ {
+		c := ws[i]
+		if c != '-' && (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return Tenant{}, false
+		}
+	}
+	account, err1 := strconv.ParseUint(ws[0:8], 16, 32)
+	project, err2 := strconv.ParseUint(ws[9:13]+ws[14:18], 16, 32)
+	if err1 != nil || err2 != nil || project == 0 {
+		return Tenant{}, false
+	}
+	return Tenant{AccountID: uint32(account), ProjectID: uint32(project)}, true
 }
 
 // insertURL returns the URL of a vminsert Prometheus-API path for workspace ws.
@@ -124,7 +174,7 @@ func deleteURL(ws, path string) string {
 func joinURL(base, kind, ws, path string) string {
 	base = strings.TrimSuffix(base, "/")
 	if *clusterPaths {
-		return fmt.Sprintf("%s/%s/%d/prometheus%s", base, kind, AccountID(ws), path)
+		return fmt.Sprintf("%s/%s/%s/prometheus%s", base, kind, TenantOf(ws), path)
 	}
 	return base + "/prometheus" + path
 }

@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -16,30 +17,61 @@ import (
 	"vigil/storage/app/ingest"
 )
 
-func TestAccountID(t *testing.T) {
+func TestTenantOf(t *testing.T) {
 	m, err := parseAccountIDs([]string{"ws-1=42, ws-2=7", "ws-3=4294967295"})
 	if err != nil {
 		t.Fatalf("unexpected error: %s", err)
 	}
 	accountOverrides = m
 	defer func() { accountOverrides = nil }()
-	f := func(ws string, want uint32) {
+	f := func(ws string, want string) {
 		t.Helper()
-		if got := AccountID(ws); got != want {
-			t.Fatalf("AccountID(%q) = %d; want %d", ws, got, want)
+		if got := TenantOf(ws).String(); got != want {
+			t.Fatalf("TenantOf(%q) = %s; want %s", ws, got, want)
 		}
 	}
-	f("ws-1", 42)
-	f("ws-2", 7)
-	f("ws-3", 4294967295)
-	// FNV-1a 32-bit of the id.
-	f("a", 0xe40c292c)
-	f("3f0e6c1a-8d5b-4a43-9c1e-2b7d9f0a1c22", 0x497e8438)
+	f("ws-1", "42:0")
+	f("ws-2", "7:0")
+	f("ws-3", "4294967295:0")
+	// A workspace id (a UUID): its first 8 bytes, which the backend keeps unique; the UUID's
+	// version digit lies in the projectID, so it is never 0 and never meets an override.
+	f("3f0e6c1a-8d5b-4a43-9c1e-2b7d9f0a1c22", "1057909786:2371570243")
+	f("00000000-0001-4000-8000-000000000000", "0:81920")
+	// Two ids differing only after the 8th byte share a tenant: the backend never makes both.
+	if TenantOf("3f0e6c1a-8d5b-4a43-0000-000000000000") != TenantOf("3f0e6c1a-8d5b-4a43-9c1e-2b7d9f0a1c22") {
+		t.Fatalf("the tenant must depend on the first 8 bytes only")
+	}
+	// Anything else (tests, internal workspaces, an upper-case id): FNV-1a 32-bit, projectID 0.
+	f("a", "3826002220:0")
+	f("vigil-usage", fmt.Sprintf("%d:0", fnv32("vigil-usage")))
+	f("3F0E6C1A-8D5B-4A43-9C1E-2B7D9F0A1C22", fmt.Sprintf("%d:0", fnv32("3F0E6C1A-8D5B-4A43-9C1E-2B7D9F0A1C22")))
+	// The scheme of earlier releases, for clusters they wrote.
+	*legacyAccountIDs = true
+	defer func() { *legacyAccountIDs = false }()
+	f("3f0e6c1a-8d5b-4a43-9c1e-2b7d9f0a1c22", fmt.Sprintf("%d:0", 0x497e8438))
+	*legacyAccountIDs = false
 
 	for _, bad := range []string{"ws", "ws=-1", "ws=4294967296", "ws=x"} {
 		if _, err := parseAccountIDs([]string{bad}); err == nil {
 			t.Fatalf("expected an error for %q", bad)
 		}
+	}
+}
+
+func fnv32(s string) uint32 {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(s))
+	return h.Sum32()
+}
+
+func TestInitRefusesTwoWorkspacesOnOneTenant(t *testing.T) {
+	*vminsertURL, *vmselectURL = "http://vminsert:8480", "http://vmselect:8481"
+	defer func() { *vminsertURL, *vmselectURL, accountOverrides = "", "", nil }()
+	defer func(v []string) { *accountIDs = v }(*accountIDs)
+	*accountIDs = []string{"ws-a=5,ws-b=5"}
+	err := Init()
+	if err == nil || !strings.Contains(err.Error(), "the same accountID 5") {
+		t.Fatalf("got %v; want an error naming the shared accountID", err)
 	}
 }
 
@@ -54,9 +86,10 @@ func TestURLs(t *testing.T) {
 			t.Fatalf("got %s; want %s", got, want)
 		}
 	}
-	f(insertURL("ws", "/api/v1/import"), "http://vminsert:8480/insert/5/prometheus/api/v1/import")
-	f(selectURL("ws", "/api/v1/export"), "http://vmselect:8481/select/5/prometheus/api/v1/export")
-	f(deleteURL("ws", "/api/v1/admin/tsdb/delete_series"), "http://vmselect:8481/delete/5/prometheus/api/v1/admin/tsdb/delete_series")
+	f(insertURL("ws", "/api/v1/import"), "http://vminsert:8480/insert/5:0/prometheus/api/v1/import")
+	f(selectURL("ws", "/api/v1/export"), "http://vmselect:8481/select/5:0/prometheus/api/v1/export")
+	f(deleteURL("ws", "/api/v1/admin/tsdb/delete_series"), "http://vmselect:8481/delete/5:0/prometheus/api/v1/admin/tsdb/delete_series")
+	f(selectURL("3f0e6c1a-8d5b-4a43-9c1e-2b7d9f0a1c22", "/api/v1/labels"), "http://vmselect:8481/select/1057909786:2371570243/prometheus/api/v1/labels")
 	*clusterPaths = false
 	f(selectURL("ws", "/api/v1/export"), "http://vmselect:8481/prometheus/api/v1/export")
 }

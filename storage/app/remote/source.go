@@ -23,8 +23,11 @@ import (
 )
 
 var (
-	maxResponseSize  = flag.Int64("remote.maxResponseSize", 512<<20, "The maximum size of one vmselect answer read by remote mode")
-	defaultMaxSeries = flag.Int("remote.maxSeries", 100_000, "The maximum number of series one remote call may return when the caller sets no lower limit")
+	maxResponseSize       = flag.Int64("remote.maxResponseSize", 512<<20, "The maximum size of one vmselect answer read by remote mode")
+	defaultMaxSeries      = flag.Int("remote.maxSeries", 100_000, "The maximum number of series one remote call may return when the caller sets no lower limit")
+	maxMetadataCandidates = flag.Int("remote.maxMetadataCandidates", 10_000, "When a label names or values call matches more series than vmselect lists at once "+
+		"(its -search.maxSeries) or than 100000, the names or values vmselect answers are confirmed one by one against the workspace's series: at most this many; "+
+		"more gets an error asking to narrow the filter")
 )
 
 // Source is a dql.Source on a VictoriaMetrics cluster, scoped to one workspace.
@@ -281,9 +284,136 @@ func (s *Source) list(ctx context.Context, path string, filterss [][]metricsql.L
 	return out, nil
 }
 
+// metadataSeriesCeiling is where VictoriaMetrics' label search stops being exact: above 100k
+// matching series its index scan ignores the selection (see app/vmsource), and in a tenant
+// shared by several workspaces (-remote.clusterPaths=false) answers with their label names
+// and values too.
+const metadataSeriesCeiling = 100_000
+
+func isTooManySeries(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "matching timeseries exceeds")
+}
+
+// withFilter adds lf to every filter list of filterss (a copy).
+func withFilter(filterss [][]metricsql.LabelFilter, lf metricsql.LabelFilter) [][]metricsql.LabelFilter {
+	if len(filterss) == 0 {
+		return [][]metricsql.LabelFilter{{lf}}
+	}
+	out := make([][]metricsql.LabelFilter, len(filterss))
+	for i, lfs := range filterss {
+		out[i] = append(append([]metricsql.LabelFilter(nil), lfs...), lf)
+	}
+	return out
+}
+
+// seriesOf lists the workspace's series matching filterss within [start, end], at most maxN
+// of them (then more exist).
+func (s *Source) seriesOf(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, maxN int) ([]map[string]string, error) {
+	sels, err := selectors(filterss)
+	if err != nil {
+		return nil, err
+	}
+	args := s.scopedArgs()
+	args["match[]"] = sels
+	args.Set("start", secs(start))
+	args.Set("end", secs(end))
+	args.Set("limit", strconv.Itoa(maxN))
+	body, err := s.post(ctx, "/api/v1/series", args)
+	if err != nil {
+		return nil, err
+	}
+	var sr seriesResponse
+	if err := json.Unmarshal(body, &sr); err != nil {
+		return nil, apierror.New(http.StatusServiceUnavailable, apierror.TypeUnavailable, "cannot parse vmselect series answer: %s", err)
+	}
+	return sr.Data, nil
+}
+
+// anySeries reports whether at least one of the workspace's series matches filterss.
+func (s *Source) anySeries(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64) (bool, error) {
+	found, err := s.seriesOf(ctx, filterss, start, end, 1)
+	if isTooManySeries(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return len(found) > 0, nil
+}
+
+// labelSearch answers a label names or values call (path) exactly, whatever vmselect's label
+// API does above 100k series or in a shared tenant. The workspace's matching series are listed
+// first (at most 100k+1): while they all fit, the answer is read from them (collect). Past
+// that, or past vmselect's own limit on listed series, the names or values its label API
+// answers are only candidates, each kept if a series of the workspace has it (exists).
+func (s *Source) labelSearch(ctx context.Context, path string, filterss [][]metricsql.LabelFilter, start, end int64, limit int,
+	collect func(m map[string]string, out map[string]struct{}), exists func(candidate string) (bool, error)) ([]string, error) {
+	series, err := s.seriesOf(ctx, filterss, start, end, metadataSeriesCeiling+1)
+	if err != nil && !isTooManySeries(err) {
+		return nil, err
+	}
+	var out []string
+	if err == nil && len(series) <= metadataSeriesCeiling {
+		set := make(map[string]struct{})
+		for _, m := range series {
+			delete(m, tenancy.Label)
+			collect(m, set)
+		}
+		out = make([]string, 0, len(set))
+		for v := range set {
+			out = append(out, v)
+		}
+	} else {
+		maxN := *maxMetadataCandidates
+		candidates, err := s.list(ctx, path, filterss, start, end, maxN+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(candidates) > maxN {
+			return nil, apierror.New(http.StatusUnprocessableEntity, apierror.TypeLimitExceeded,
+				"too many series: the selection matches more than %d series, and more than %d names or values (-remote.maxMetadataCandidates) "+
+					"would have to be checked one by one; narrow the filter or the time range", metadataSeriesCeiling, maxN)
+		}
+		for _, c := range candidates {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			ok, err := exists(c)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out = append(out, c)
+			}
+		}
+	}
+	sort.Strings(out)
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out, nil
+}
+
 // LabelNames returns the label names of the workspace's series matching filterss.
 func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
-	return s.list(ctx, "/api/v1/labels", filterss, start, end, limit)
+	if _, err := selectors(filterss); err != nil {
+		return nil, err
+	}
+	collect := func(m map[string]string, out map[string]struct{}) {
+		for k := range m {
+			out[k] = struct{}{}
+		}
+	}
+	exists := func(name string) (bool, error) {
+		if name == "__name__" {
+			return s.anySeries(ctx, filterss, start, end)
+		}
+		return s.anySeries(ctx, withFilter(filterss, metricsql.LabelFilter{Label: name, Value: "", IsNegative: true}), start, end)
+	}
+	return s.labelSearch(ctx, "/api/v1/labels", filterss, start, end, limit, collect, exists)
 }
 
 // LabelValues returns the values of label name over the workspace's series matching filterss.
@@ -294,5 +424,16 @@ func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metr
 	if name == "" || strings.ContainsAny(name, "/?#") {
 		return nil, apierror.BadData("invalid label name %q", name)
 	}
-	return s.list(ctx, "/api/v1/label/"+url.PathEscape(name)+"/values", filterss, start, end, limit)
+	if _, err := selectors(filterss); err != nil {
+		return nil, err
+	}
+	collect := func(m map[string]string, out map[string]struct{}) {
+		if v, ok := m[name]; ok {
+			out[v] = struct{}{}
+		}
+	}
+	exists := func(value string) (bool, error) {
+		return s.anySeries(ctx, withFilter(filterss, metricsql.LabelFilter{Label: name, Value: value}), start, end)
+	}
+	return s.labelSearch(ctx, "/api/v1/label/"+url.PathEscape(name)+"/values", filterss, start, end, limit, collect, exists)
 }

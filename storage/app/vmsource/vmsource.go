@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -36,10 +37,8 @@ var (
 	defaultMaxSeries = flag.Int("vmsource.maxSeries", 100_000, "The maximum number of series one storage call may select when the caller sets no lower limit. "+
 		"See also -dql.maxSeries")
 	maxPointsPerSeries = flag.Int("vmsource.maxPointsPerSeries", 30_000, "The maximum number of points per series a MetricsQL range evaluation may produce")
-	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series a workspace's series count (/internal/v1/usage) may scan; "+
-		"more gets an error")
-	maxMetadataCandidates = flag.Int("vmsource.maxMetadataCandidates", 10_000, "When a label names or label values call matches more than 100000 series, "+
-		"the names or values of the whole database within its time range are confirmed one by one for the workspace: at most this many; more gets an error asking to narrow the filter")
+	maxMetadataSeries  = flag.Int("vmsource.maxMetadataSeries", 1_000_000, "The maximum number of series a workspace's series count (/internal/v1/usage) may scan, "+
+		"and a label names or values call that matches more than 100000 series may read; more gets an error asking to narrow the filter")
 	nameCacheTTL = flag.Duration("vmsource.nameCacheTTL", time.Second, "How long DQL reuses what it learned about a measurement's tags and fields "+
 		"before checking the names a query references again. A new tag or field is found by DQL at most this long after it became searchable "+
 		"(see -ingest.visibilityInterval); keep the sum of both under 2s. Zero lists every tag and field of the measurement on every query")
@@ -285,61 +284,72 @@ func (s *Source) QueryRange(ctx context.Context, expr metricsql.Expr, start, end
 	return series, nil
 }
 
-// metadataSeriesCeiling is how many matching series a label search collects before it
-// switches to checking candidates.
+// metadataSeriesCeiling is how many matching series a label search asks VictoriaMetrics about
+// before it reads the workspace's own series instead.
 //
 // VictoriaMetrics answers label names and values from the matching series' own entries while
-// they number at most 100k, and above that by scanning the index for every name or value and
-// keeping those with a matching series; to know which series match it first collects them
-// all, refusing past the search's series limit. (Before v1.134.0 that scan ignored the filter
-// — a shadowed variable in index_db.go's searchLabelValuesOnDate and
-// searchLabelNamesWithFiltersOnDate — and answered with other workspaces' names and values;
-// TestMetadataOfHugeSelectionsNeverLeaks pins that the embedded version applies it.) Label
-// searches therefore run with this limit first; when more series match, the names or values
-// of the whole database within the time range are candidates, and each is kept only if a
-// search of its own finds a matching series in the workspace. That answers selections of any
-// size — more than -vmsource.maxMetadataSeries too — at the cost of one bounded existence
-// search per candidate (at most -vmsource.maxMetadataCandidates).
+// they number at most 100k, and above that by scanning the index for every name or value of
+// the database and keeping those with a matching series. (Before v1.134.0 that scan ignored
+// the filter — a shadowed variable in index_db.go's searchLabelValuesOnDate and
+// searchLabelNamesWithFiltersOnDate — and answered with other workspaces' names and values.)
+// Even filtered, the cost of that scan, and whether it runs into a limit, depend on the whole
+// database. Label searches therefore run with this limit first; when more series match, the
+// answer is read from the workspace's own matching series (ownSeries), never from names or
+// values of the whole database: what a workspace gets, an answer or an error, and how long
+// it takes, depend on its own data only. TestMetadataOfHugeSelectionsNeverLeaks pins both.
 const metadataSeriesCeiling = 100_000
 
-// labelSearch runs search (a label names or values call) exactly: within the ceiling
-// directly, above it by confirming every candidate with exists(candidate). search(true, n)
-// searches the workspace's series matching the call's filters, at most n of them;
-// search(false, n) lists at most n names or values of the whole database, unfiltered.
-func labelSearch(ctx context.Context, search func(scoped bool, maxSeries int) ([]string, error), exists func(string) (bool, error)) ([]string, error) {
-	exact, err := search(true, metadataSeriesCeiling)
+// labelSearch runs search (a label names or values call over the workspace's series matching
+// filterss, at most n of them) exactly: within the ceiling directly, above it from the
+// workspace's own matching series, of which collect keeps the names or values.
+func (s *Source) labelSearch(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64,
+	search func(n int) ([]string, error), collect func(mn *storage.MetricName, out map[string]struct{})) ([]string, error) {
+	exact, err := search(metadataSeriesCeiling)
 	if err == nil {
 		return exact, nil
 	}
 	if !isTooManySeries(err) {
 		return nil, mapSearchError(err, metadataSeriesCeiling)
 	}
-	limit := *maxMetadataCandidates
-	candidates, err := search(false, limit+1)
-	if err != nil {
-		return nil, mapSearchError(err, metadataSeriesCeiling)
-	}
-	if len(candidates) > limit {
+	return s.ownSeries(ctx, filterss, start, end, collect)
+}
+
+// ownSeries reads the workspace's series matching filterss within [start, end] (at most
+// -vmsource.maxMetadataSeries of them) and returns what collect keeps of them, sorted.
+func (s *Source) ownSeries(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64,
+	collect func(mn *storage.MetricName, out map[string]struct{})) ([]string, error) {
+	limit := *maxMetadataSeries
+	sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), limit)
+	names, err := netstorage.SearchMetricNames(nil, sq, deadlineFor(ctx))
+	if isTooManySeries(err) {
 		return nil, &apierror.Error{
 			StatusCode: http.StatusUnprocessableEntity,
 			Type:       apierror.TypeLimitExceeded,
-			Err: fmt.Errorf("%w: the selection matches more than %d series, and more than %d names or values (-vmsource.maxMetadataCandidates) "+
-				"would have to be checked one by one; narrow the filter or the time range", ErrTooManySeries, metadataSeriesCeiling, limit),
+			Err: fmt.Errorf("%w: the selection matches more than %d series (-vmsource.maxMetadataSeries); "+
+				"narrow the filter or the time range", ErrTooManySeries, limit),
 		}
 	}
-	out := candidates[:0]
-	for _, c := range candidates {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		ok, err := exists(c)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, c)
-		}
+	if err != nil {
+		return nil, mapSearchError(err, limit)
 	}
+	set := make(map[string]struct{})
+	var mn storage.MetricName
+	for i, n := range names {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if err := mn.UnmarshalString(n); err != nil {
+			return nil, fmt.Errorf("BUG: cannot unmarshal metric name from storage: %w", err)
+		}
+		collect(&mn, set)
+	}
+	out := make([]string, 0, len(set))
+	for v := range set {
+		out = append(out, v)
+	}
+	sort.Strings(out)
 	return out, nil
 }
 
@@ -373,18 +383,6 @@ func (s *Source) AnySeries(ctx context.Context, filterss [][]metricsql.LabelFilt
 	return s.anySeries(ctx, filterss, start, end)
 }
 
-// withFilter adds lf to every filter list of filterss (a copy).
-func withFilter(filterss [][]metricsql.LabelFilter, lf metricsql.LabelFilter) [][]metricsql.LabelFilter {
-	if len(filterss) == 0 {
-		return [][]metricsql.LabelFilter{{lf}}
-	}
-	out := make([][]metricsql.LabelFilter, len(filterss))
-	for i, lfs := range filterss {
-		out[i] = append(append([]metricsql.LabelFilter(nil), lfs...), lf)
-	}
-	return out
-}
-
 // LabelNames returns the label names of the workspace's series matching filterss within
 // [start, end], without the tenant label.
 func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFilter, start, end int64, limit int) ([]string, error) {
@@ -398,23 +396,21 @@ func (s *Source) LabelNames(ctx context.Context, filterss [][]metricsql.LabelFil
 	if limit > 0 {
 		maxNames = limit + 1 // room for the tenant label, dropped below
 	}
-	search := func(scoped bool, n int) ([]string, error) {
-		if !scoped {
-			return netstorage.LabelNames(nil, storage.NewSearchQuery(start, end, nil, 0), n, deadlineFor(ctx))
-		}
+	search := func(n int) ([]string, error) {
 		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
 		return netstorage.LabelNames(nil, sq, maxNames, deadlineFor(ctx))
 	}
-	exists := func(name string) (bool, error) {
-		if name == libtenancy.Label {
-			return true, nil // dropped below
+	collect := func(mn *storage.MetricName, out map[string]struct{}) {
+		if len(mn.MetricGroup) > 0 {
+			out["__name__"] = struct{}{}
 		}
-		if name == "__name__" {
-			return s.anySeries(ctx, filterss, start, end)
+		for _, t := range mn.Tags {
+			if _, ok := out[string(t.Key)]; !ok {
+				out[string(t.Key)] = struct{}{}
+			}
 		}
-		return s.anySeries(ctx, withFilter(filterss, metricsql.LabelFilter{Label: name, Value: "", IsNegative: true}), start, end)
 	}
-	names, err := labelSearch(ctx, search, exists)
+	names, err := s.labelSearch(ctx, filterss, start, end, search, collect)
 	if err != nil {
 		return nil, err
 	}
@@ -442,17 +438,27 @@ func (s *Source) LabelValues(ctx context.Context, name string, filterss [][]metr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	search := func(scoped bool, n int) ([]string, error) {
-		if !scoped {
-			return netstorage.LabelValues(nil, name, storage.NewSearchQuery(start, end, nil, 0), n, deadlineFor(ctx))
-		}
+	search := func(n int) ([]string, error) {
 		sq := storage.NewSearchQuery(start, end, tenancy.ScopeFilterss(s.workspace, filterss), n)
 		return netstorage.LabelValues(nil, name, sq, limit, deadlineFor(ctx))
 	}
-	exists := func(value string) (bool, error) {
-		return s.anySeries(ctx, withFilter(filterss, metricsql.LabelFilter{Label: name, Value: value}), start, end)
+	collect := func(mn *storage.MetricName, out map[string]struct{}) {
+		if name == "__name__" {
+			if len(mn.MetricGroup) > 0 {
+				out[string(mn.MetricGroup)] = struct{}{}
+			}
+			return
+		}
+		for _, t := range mn.Tags {
+			if string(t.Key) == name {
+				if _, ok := out[string(t.Value)]; !ok {
+					out[string(t.Value)] = struct{}{}
+				}
+				return
+			}
+		}
 	}
-	values, err := labelSearch(ctx, search, exists)
+	values, err := s.labelSearch(ctx, filterss, start, end, search, collect)
 	if err != nil {
 		return nil, err
 	}

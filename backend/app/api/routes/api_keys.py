@@ -9,7 +9,7 @@ from fastapi import APIRouter, status
 
 from app.api.deps import SessionDep, WorkspaceContext, WorkspaceDep
 from app.core.permissions import Permission
-from app.models import ApiKey
+from app.models import ApiKey, User
 from app.schemas.api_key import ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, ApiKeysPublic
 from app.schemas.common import ERROR_RESPONSES
 from app.services import api_keys
@@ -21,14 +21,19 @@ router = APIRouter(
 Admins = Annotated[WorkspaceContext, WorkspaceDep(Permission.KEYS_MANAGE)]
 
 
-def _public(key: ApiKey) -> ApiKeyPublic:
-    return ApiKeyPublic.model_validate(key, from_attributes=True)
+def _public(key: ApiKey, creator: User | None) -> ApiKeyPublic:
+    public = ApiKeyPublic.model_validate(key, from_attributes=True)
+    if creator is not None:
+        public.created_by_email = creator.email
+        public.created_by_name = creator.full_name
+    return public
 
 
 @router.get("", response_model=ApiKeysPublic)
 def read_keys(db: SessionDep, ws: Admins) -> ApiKeysPublic:
-    """The workspace's keys, revoked ones included (the key text is never shown again)."""
-    data = [_public(k) for k in api_keys.list_keys(db, workspace_id=ws.id)]
+    """The workspace's keys, revoked ones included (the key text is never shown again), with
+    who created each: keys belong to the workspace and outlive their creator's membership."""
+    data = [_public(k, u) for k, u in api_keys.list_keys(db, workspace_id=ws.id)]
     return ApiKeysPublic(data=data, count=len(data))
 
 
@@ -38,10 +43,11 @@ def create_key(body: ApiKeyCreate, db: SessionDep, ws: Admins) -> ApiKeyCreated:
     row, key = api_keys.create_key(
         db, workspace_id=ws.id, name=body.name, scope=body.scope, actor=ws.actor
     )
-    return ApiKeyCreated(**_public(row).model_dump(), key=key)
+    return ApiKeyCreated(**_public(row, ws.user).model_dump(), key=key)
 
 
 @router.delete("/{key_id}", response_model=ApiKeyPublic)
 def revoke_key(key_id: uuid.UUID, db: SessionDep, ws: Admins) -> ApiKeyPublic:
     """Revoke a key; the gateway stops accepting it within seconds."""
-    return _public(api_keys.revoke_key(db, workspace_id=ws.id, key_id=key_id, actor=ws.actor))
+    row = api_keys.revoke_key(db, workspace_id=ws.id, key_id=key_id, actor=ws.actor)
+    return _public(row, db.get(User, row.created_by) if row.created_by else None)

@@ -84,7 +84,9 @@ def read_dashboards(
 @router.post("", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
 def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> DashboardPublic:
     """Create a dashboard (version 1)."""
-    dashboard = dashboards.create_dashboard(db, workspace_id=ws.id, data=body, user_id=_user_id(ws))
+    dashboard = dashboards.create_dashboard(
+        db, workspace_id=ws.id, data=body, user_id=_user_id(ws), actor=ws.actor
+    )
     db.commit()
     return _public(dashboard)
 
@@ -96,7 +98,7 @@ def import_dashboard(body: DashboardExport, db: SessionDep, ws: Writers) -> Dash
         title=body.title, description=body.description, tags=body.tags, spec=body.spec
     )
     dashboard = dashboards.create_dashboard(
-        db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported"
+        db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported", actor=ws.actor
     )
     db.commit()
     return _public(dashboard)
@@ -118,7 +120,12 @@ def update_dashboard(
 ) -> DashboardPublic:
     """Save changes as a new version. Send ``base_version`` to refuse overwriting others' edits."""
     dashboard = dashboards.update_dashboard(
-        db, workspace_id=ws.id, dashboard_id=dashboard_id, data=body, user_id=_user_id(ws)
+        db,
+        workspace_id=ws.id,
+        dashboard_id=dashboard_id,
+        data=body,
+        user_id=_user_id(ws),
+        actor=ws.actor,
     )
     return _public(dashboard)
 
@@ -165,7 +172,12 @@ def restore_dashboard_version(
 ) -> DashboardPublic:
     """Make an old version current again (saved as a new version)."""
     dashboard = dashboards.restore_version(
-        db, workspace_id=ws.id, dashboard_id=dashboard_id, version=version, user_id=_user_id(ws)
+        db,
+        workspace_id=ws.id,
+        dashboard_id=dashboard_id,
+        version=version,
+        user_id=_user_id(ws),
+        actor=ws.actor,
     )
     return _public(dashboard)
 

@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, Query, Response, status
 
 from app.api.deps import CurrentSessionDep, SessionDep, WorkspaceContext, WorkspaceDep
 from app.core.permissions import Permission
@@ -20,6 +20,7 @@ from app.schemas.member import (
     InvitationPublic,
     InvitationsPublic,
     MemberPublic,
+    MemberRemoved,
     MembersPublic,
     MemberUpdate,
 )
@@ -72,16 +73,36 @@ def update_member(
 
 @router.delete(
     "/members/{user_id}",
-    response_model=Message,
+    response_model=MemberRemoved,
     responses={409: {"model": ErrorPublic, "description": "Would leave no owner"}},
 )
-def delete_member(user_id: uuid.UUID, db: SessionDep, ws: Managers) -> Message:
-    """Remove a member from the workspace."""
+def delete_member(
+    user_id: uuid.UUID,
+    db: SessionDep,
+    ws: Managers,
+    revoke_keys: Annotated[
+        bool,
+        Query(
+            description="Also revoke the API keys this member created. Keys belong to the "
+            "workspace, so by default they keep working (the keys list shows who created each)"
+        ),
+    ] = False,
+) -> MemberRemoved:
+    """Remove a member from the workspace. Their pending invitations are revoked."""
     assert ws.role is not None
-    members.remove_member(
-        db, workspace_id=ws.id, user_id=user_id, actor_role=ws.role, actor=ws.actor
+    removal = members.remove_member(
+        db,
+        workspace_id=ws.id,
+        user_id=user_id,
+        actor_role=ws.role,
+        actor=ws.actor,
+        revoke_keys=revoke_keys,
     )
-    return Message(message="Member removed")
+    return MemberRemoved(
+        message="Member removed",
+        invitations_revoked=removal.invitations_revoked,
+        keys_revoked=removal.keys_revoked,
+    )
 
 
 @router.post(

@@ -20,7 +20,7 @@ def _allowed(host: str | None) -> bool:
         address = ipaddress.ip_address(host)
     except ValueError:
         return False
-    return any(address in network for network in settings.metrics_allow_networks)
+    return any(address in network for network in settings.metrics_allow)
 
 
 @router.get("/metrics")

@@ -15,14 +15,19 @@ UI keep theirs.
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import (
     AsyncStorageDep,
@@ -37,8 +42,8 @@ from app.core.encoding import accepts
 from app.core.errors import BadRequest, Unauthorized
 from app.core.permissions import Permission
 from app.schemas.common import ERROR_RESPONSES, ErrorPublic
-from app.schemas.query import DqlError, DqlRequest, DqlResponse
-from app.services import query
+from app.schemas.query import DqlError, DqlRequest, DqlResponse, PrometheusError
+from app.services import prometheus_rules, query
 
 router = APIRouter(prefix="/workspaces/{workspace_id}", tags=["query"], responses=ERROR_RESPONSES)
 public_router = APIRouter(tags=["query"], responses=ERROR_RESPONSES)
@@ -48,12 +53,6 @@ DQL_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": DqlError, "description": "DQL error (error_code dql.*), from storage"},
     504: {"model": DqlError, "description": "dql.timeout"},
     502: {"model": ErrorPublic, "description": "Storage unreachable"},
-}
-PROM_ENDPOINTS = {
-    "query": "Instant query",
-    "query_range": "Range query",
-    "series": "Series matching selectors",
-    "labels": "Label names",
 }
 MAX_FORM_BYTES = 1024 * 1024
 
@@ -202,88 +201,293 @@ def _label_name(name: str) -> str:
     return name
 
 
-def _register_prometheus() -> None:
-    for endpoint, summary in PROM_ENDPOINTS.items():
-        for method in ("GET", "POST"):
-            _add_scoped(endpoint, summary, method)
-            _add_public(endpoint, summary, method)
-    for method in ("GET", "POST"):
-        _add_scoped("label/{label_name}/values", "Values of a label", method)
-        _add_public("label/{label_name}/values", "Values of a label", method)
+# The Prometheus HTTP API. Every endpoint exists twice: under the workspace's path (a session
+# or a query key of that workspace; ``_scope`` / ``_workspace`` check the permission) and at
+# the root, where the query key picks the workspace. Endpoints that ask storage count as a
+# query and carry the workspace's limits; the others (rules, alerts, build information) only
+# need to know the workspace.
+
+PROM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": PrometheusError, "description": description}
+    for status, description in {
+        400: "bad_data: a parameter or the query is wrong",
+        401: "unauthorized: missing or invalid credentials",
+        403: "forbidden: the role or key scope does not allow this",
+        404: "not_found: no such workspace (or not a member)",
+        422: "execution or limit_exceeded, from storage",
+        429: "limit_exceeded: the workspace's queue of queries is full",
+        502: "unavailable: storage unreachable",
+        503: "timeout or unavailable",
+    }.items()
+}
+# The Prometheus API level these endpoints follow, reported by status/buildinfo: Grafana
+# picks the requests it sends by it.
+PROMETHEUS_VERSION = "2.53.0"
+
+Form = list[tuple[str, str]] | None
+ProxyBody = Callable[
+    [Request, QueryScope, AsyncStorageClient, Form, str | None], Awaitable[Response]
+]
+LocalBody = Callable[[Request, uuid.UUID, Form], Awaitable[Response]]
+
+
+def _workspace(workspace_id: uuid.UUID, request: Request, _: BearerDep) -> uuid.UUID:
+    with get_sessionmaker()() as db:
+        return workspace_context(db, request, workspace_id, Permission.QUERY).id
+
+
+_workspace.permission = Permission.QUERY  # type: ignore[attr-defined]
+
+
+def _key_workspace_only(request: Request, _: BearerDep) -> uuid.UUID:
+    with get_sessionmaker()() as db:
+        return _key_workspace(request, db)
+
+
+def _args(request: Request, form: Form) -> list[tuple[str, str]]:
+    """The request's parameters, URL and form body together, without the key."""
+    return [(k, v) for k, v in request.query_params.multi_items() if k != "token"] + (form or [])
+
+
+def _success(data: Any) -> JSONResponse:
+    return JSONResponse({"status": "success", "data": data})
+
+
+def _bad(name: str, reason: str) -> BadRequest:
+    return BadRequest(f"invalid parameter {_quoted(name)}: {reason}", code="bad_data")
+
+
+def _quoted(value: str) -> str:
+    """``value`` (its first 64 characters) in double quotes, as Prometheus' messages quote."""
+    return json.dumps(value[:64], ensure_ascii=False)
+
+
+def _last(args: list[tuple[str, str]], name: str) -> str | None:
+    values = [v for k, v in args if k == name]
+    return values[-1] if values else None
+
+
+def _int_arg(args: list[tuple[str, str]], name: str) -> int | None:
+    value = _last(args, name)
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise _bad(name, f"{_quoted(value)} is not a number") from None
+
+
+def _check_time(args: list[tuple[str, str]], name: str) -> None:
+    """A time as Prometheus takes it: Unix seconds (with a fraction) or RFC 3339."""
+    value = _last(args, name)
+    if value is None or value == "":
+        return
+    try:
+        float(value)
+        return
+    except ValueError:
+        pass
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise _bad(name, f"cannot parse {_quoted(value)} to a valid timestamp") from None
+
+
+async def _proxy(
+    request: Request, scope: QueryScope, storage: AsyncStorageClient, form: Form, label: str | None
+) -> Response:
+    endpoint = request.url.path.rsplit("/api/v1/", 1)[1]
+    return await _prometheus(request, storage, scope, _endpoint_of(endpoint, label), form)
+
+
+async def _metadata(
+    request: Request, scope: QueryScope, storage: AsyncStorageClient, form: Form, _: str | None
+) -> Response:
+    """The workspace's metric names, each of type ``unknown``: no agent path carries metric
+    types, help or units to Vigil, and Prometheus answers ``unknown`` for a metric without."""
+    args = _args(request, form)
+    limit = _int_arg(args, "limit")
+    _int_arg(args, "limit_per_metric")
+    metric = _last(args, "metric")
+    answer = await query.prometheus_async(
+        workspace_id=scope.workspace_id,
+        limits=scope.limits,
+        storage=storage,
+        method="GET",
+        endpoint="label/__name__/values",
+        params=[],
+        form=None,
+    )
+    if answer.status_code != 200:
+        return _response(answer, request)
+    content = answer.content
+    if answer.content_encoding == "gzip":
+        content = gzip.decompress(content)
+    names = [n for n in json.loads(content).get("data") or [] if metric in (None, "", n)]
+    if limit is not None and limit >= 0:
+        names = names[:limit]
+    return _success({n: [{"type": "unknown", "help": "", "unit": ""}] for n in names})
+
+
+async def _buildinfo(request: Request, workspace_id: uuid.UUID, form: Form) -> Response:
+    return _success(
+        {
+            "version": PROMETHEUS_VERSION,
+            "revision": f"vigil-{request.app.version}",
+            "branch": "",
+            "buildUser": "",
+            "buildDate": "",
+            "goVersion": "",
+        }
+    )
+
+
+async def _exemplars(request: Request, workspace_id: uuid.UUID, form: Form) -> Response:
+    """No agent path carries exemplars to Vigil: the answer is always empty, after the
+    parameters were checked as Prometheus checks them."""
+    args = _args(request, form)
+    if not _last(args, "query"):
+        raise BadRequest("missing `query` parameter", code="bad_data")
+    for name in ("start", "end"):
+        _check_time(args, name)
+    return _success([])
+
+
+UNSUPPORTED_RULE_ARGS = ("match[]", "group_limit", "group_next_token")
+
+
+def _rule_filter(args: list[tuple[str, str]]) -> prometheus_rules.RuleFilter:
+    kind = (_last(args, "type") or "").lower()
+    if kind not in ("", "alert", "record"):
+        raise _bad("type", f"not supported value {_quoted(kind)}")
+    exclude = (_last(args, "exclude_alerts") or "false").lower()
+    if exclude not in ("true", "false", "1", "0"):
+        raise _bad("exclude_alerts", f"{_quoted(exclude)} is not a boolean")
+    for name in UNSUPPORTED_RULE_ARGS:
+        if _last(args, name) is not None:
+            raise _bad(name, "not supported by Vigil")
+    return prometheus_rules.RuleFilter(
+        type=kind,
+        rule_names={v for k, v in args if k == "rule_name[]"},
+        groups={v for k, v in args if k == "rule_group[]"},
+        files={v for k, v in args if k == "file[]"},
+        exclude_alerts=exclude in ("true", "1"),
+    )
+
+
+def _read(work: Callable[[Session], dict[str, Any]]) -> dict[str, Any]:
+    with get_sessionmaker()() as db:
+        return work(db)
+
+
+async def _rules(request: Request, workspace_id: uuid.UUID, form: Form) -> Response:
+    filters = _rule_filter(_args(request, form))
+    data = await run_in_threadpool(
+        _read,
+        lambda db: prometheus_rules.rules(db, workspace_id=workspace_id, filters=filters),
+    )
+    return _success(data)
+
+
+async def _alerts(request: Request, workspace_id: uuid.UUID, form: Form) -> Response:
+    data = await run_in_threadpool(
+        _read, lambda db: prometheus_rules.alerts(db, workspace_id=workspace_id)
+    )
+    return _success(data)
 
 
 def _endpoint_of(path: str, label_name: str | None) -> str:
     return f"label/{_label_name(label_name)}/values" if label_name is not None else path
 
 
-def _name(endpoint: str, method: str) -> str:
-    short = "label_values" if endpoint.startswith("label/") else endpoint
-    return f"prometheus_{short}_{method.lower()}"
+def _proxy_handler(body: ProxyBody, dep: Callable[..., QueryScope], label: bool) -> Any:
+    # a default, not Annotated: the annotations are strings, resolved in the module's globals
+    asker = Depends(dep)
+    if label:
 
-
-def _add_scoped(endpoint: str, summary: str, method: str) -> None:
-    if "{label_name}" in endpoint:
-
-        async def handler_label(
+        async def with_label(
             label_name: str,
             request: Request,
-            scope: ScopeDep,
             storage: AsyncStorageDep,
             form: FormDep,
+            scope: QueryScope = asker,
         ) -> Response:
-            return await _prometheus(request, storage, scope, _endpoint_of("", label_name), form)
+            return await body(request, scope, storage, form, label_name)
 
-        handler: Any = handler_label
-    else:
+        return with_label
 
-        async def handler_plain(
-            request: Request, scope: ScopeDep, storage: AsyncStorageDep, form: FormDep
-        ) -> Response:
-            return await _prometheus(request, storage, scope, endpoint, form)
+    async def plain(
+        request: Request, storage: AsyncStorageDep, form: FormDep, scope: QueryScope = asker
+    ) -> Response:
+        return await body(request, scope, storage, form, None)
 
-        handler = handler_plain
-    router.add_api_route(
-        f"/prometheus/api/v1/{endpoint}",
-        handler,
-        methods=[method],
-        name=_name(endpoint, method),
-        summary=f"Prometheus API: {summary} ({method})",
-        description="Prometheus HTTP API, scoped to this workspace. Session or query key.",
-        response_class=Response,
-    )
+    return plain
 
 
-def _add_public(endpoint: str, summary: str, method: str) -> None:
-    if "{label_name}" in endpoint:
+def _local_handler(body: LocalBody, dep: Callable[..., uuid.UUID]) -> Any:
+    asker = Depends(dep)
 
-        async def handler_label(
-            label_name: str,
-            request: Request,
-            scope: KeyScopeDep,
-            storage: AsyncStorageDep,
-            form: FormDep,
-        ) -> Response:
-            return await _prometheus(request, storage, scope, _endpoint_of("", label_name), form)
+    async def local(request: Request, form: FormDep, asked: uuid.UUID = asker) -> Response:
+        return await body(request, asked, form)
 
-        handler: Any = handler_label
-    else:
+    return local
 
-        async def handler_plain(
-            request: Request, scope: KeyScopeDep, storage: AsyncStorageDep, form: FormDep
-        ) -> Response:
-            return await _prometheus(request, storage, scope, endpoint, form)
 
-        handler = handler_plain
-    public_router.add_api_route(
-        f"/prometheus/api/v1/{endpoint}",
-        handler,
-        methods=[method],
-        name=_name(endpoint, method) + "_by_key",
-        summary=f"Prometheus API: {summary} ({method}, key picks the workspace)",
-        description="Prometheus HTTP API for Grafana's Prometheus data source: the query key "
-        "(Bearer/Token header, Basic password, or ?token=) picks the workspace.",
-        response_class=Response,
-    )
+def _add(
+    endpoint: str,
+    summary: str,
+    methods: tuple[str, ...],
+    *,
+    proxy: ProxyBody | None = None,
+    local: LocalBody | None = None,
+) -> None:
+    """Register ``endpoint`` under the workspace's path and at the root, for each method:
+    ``proxy`` asks storage (a query, counted, with the workspace's limits), ``local`` answers
+    from the backend's own state."""
+    short = "label_values" if endpoint.startswith("label/") else endpoint.replace("/", "_")
+    for public in (False, True):
+        if proxy is not None:
+            handler = _proxy_handler(
+                proxy, _key_scope if public else _scope, "{label_name}" in endpoint
+            )
+        else:
+            assert local is not None
+            handler = _local_handler(local, _key_workspace_only if public else _workspace)
+        for method in methods:
+            (public_router if public else router).add_api_route(
+                f"/prometheus/api/v1/{endpoint}",
+                handler,
+                methods=[method],
+                name=f"prometheus_{short}_{method.lower()}" + ("_by_key" if public else ""),
+                summary=f"Prometheus API: {summary} ({method}"
+                + (", key picks the workspace)" if public else ")"),
+                description=(
+                    "Prometheus HTTP API for Grafana's Prometheus data source: the query key "
+                    "(Bearer/Token header, Basic password, or ?token=) picks the workspace."
+                    if public
+                    else "Prometheus HTTP API, scoped to this workspace. Session or query key."
+                )
+                + " Errors: Prometheus' envelope.",
+                response_class=Response,
+                responses=PROM_RESPONSES,
+            )
+
+
+BOTH = ("GET", "POST")
+
+
+def _register_prometheus() -> None:
+    _add("query", "Instant query", BOTH, proxy=_proxy)
+    _add("query_range", "Range query", BOTH, proxy=_proxy)
+    _add("series", "Series matching selectors", BOTH, proxy=_proxy)
+    _add("labels", "Label names", BOTH, proxy=_proxy)
+    _add("label/{label_name}/values", "Values of a label", BOTH, proxy=_proxy)
+    _add("format_query", "Format a PromQL expression", BOTH, proxy=_proxy)
+    _add("metadata", "Metric metadata", ("GET",), proxy=_metadata)
+    _add("query_exemplars", "Exemplars (always none)", BOTH, local=_exemplars)
+    _add("status/buildinfo", "Build information", ("GET",), local=_buildinfo)
+    _add("rules", "Alerting and recording rules (monitors)", ("GET",), local=_rules)
+    _add("alerts", "Active alerts (monitors)", ("GET",), local=_alerts)
 
 
 _register_prometheus()

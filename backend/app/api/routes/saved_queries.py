@@ -42,7 +42,7 @@ def create_saved_query(body: SavedQueryCreate, db: SessionDep, ws: Writers) -> S
     """Save a query."""
     user_id = ws.user.id if ws.user else None
     row = saved_queries.create_saved(
-        db, workspace_id=ws.id, data=body.model_dump(), user_id=user_id
+        db, workspace_id=ws.id, data=body.model_dump(), user_id=user_id, actor=ws.actor
     )
     return SavedQueryPublic.model_validate(row)
 
@@ -61,12 +61,14 @@ def update_saved_query(
 ) -> SavedQueryPublic:
     """Change a saved query."""
     changes = body.model_dump(exclude_unset=True, exclude_none=True)
-    row = saved_queries.update_saved(db, workspace_id=ws.id, query_id=query_id, changes=changes)
+    row = saved_queries.update_saved(
+        db, workspace_id=ws.id, query_id=query_id, changes=changes, actor=ws.actor
+    )
     return SavedQueryPublic.model_validate(row)
 
 
 @router.delete("/{query_id}", response_model=Message)
 def delete_saved_query(query_id: uuid.UUID, db: SessionDep, ws: Writers) -> Message:
     """Delete a saved query."""
-    saved_queries.delete_saved(db, workspace_id=ws.id, query_id=query_id)
+    saved_queries.delete_saved(db, workspace_id=ws.id, query_id=query_id, actor=ws.actor)
     return Message(message="Saved query deleted")

@@ -319,3 +319,55 @@ def test_usage_history_averages_the_interval_in_progress_over_its_elapsed_part(
     assert in_progress["t"] == (end - step) * 1000
     elapsed = now - (end - step)
     assert in_progress["value"] == pytest.approx(720 / max(1, elapsed), rel=0.05)
+
+
+def test_dashboards_and_saved_queries_are_audited(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    editor = add_member(client, owner, ws["id"], "editor")
+    base = f"/api/v1/workspaces/{ws['id']}"
+    body = {"title": "cpu", "spec": {"schema_version": 1, "panels": []}}
+    d = client.post(f"{base}/dashboards", json=body, headers=editor.headers).json()
+    client.patch(
+        f"{base}/dashboards/{d['id']}",
+        json={"title": "cpu 2", "message": "renamed"},
+        headers=editor.headers,
+    )
+    client.post(f"{base}/dashboards/{d['id']}/versions/1/restore", headers=editor.headers)
+    exported = client.get(f"{base}/dashboards/{d['id']}/export", headers=editor.headers).json()
+    imported = client.post(f"{base}/dashboards/import", json=exported, headers=editor.headers)
+    client.delete(f"{base}/dashboards/{d['id']}", headers=editor.headers)
+    q = client.post(
+        f"{base}/saved-queries",
+        json={"name": "load", "query": "M::cpu:(avg(usage_user))"},
+        headers=editor.headers,
+    ).json()
+    client.patch(f"{base}/saved-queries/{q['id']}", json={"name": "load 2"}, headers=editor.headers)
+    client.delete(f"{base}/saved-queries/{q['id']}", headers=editor.headers)
+
+    r = client.get(f"{base}/audit", params={"actor": editor.email}, headers=owner.headers)
+    events = r.json()["data"]
+    assert [(e["action"], e["target_type"]) for e in events] == [
+        ("saved_query.delete", "saved_query"),
+        ("saved_query.update", "saved_query"),
+        ("saved_query.create", "saved_query"),
+        ("dashboard.delete", "dashboard"),
+        ("dashboard.import", "dashboard"),
+        ("dashboard.restore", "dashboard"),
+        ("dashboard.update", "dashboard"),
+        ("dashboard.create", "dashboard"),
+        ("invitation.accept", "invitation"),
+    ]
+    by_action = {e["action"]: e for e in events}
+    assert by_action["dashboard.update"]["details"] == {
+        "title": "cpu 2",
+        "version": 2,
+        "message": "renamed",
+    }
+    assert by_action["dashboard.restore"]["details"] == {
+        "title": "cpu",
+        "version": 3,
+        "restored_version": 1,
+    }
+    assert by_action["dashboard.import"]["target_id"] == imported.json()["id"]
+    assert by_action["saved_query.update"]["details"] == {"name": "load 2", "changed": ["name"]}

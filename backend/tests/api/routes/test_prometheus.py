@@ -7,40 +7,14 @@ these tests pin what the backend forwards and returns; the storage side is teste
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qsl
 
-import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 from prometheus_api_client import PrometheusConnect
 
 from tests.factories import create_key, create_workspace, signup
 from tests.storage_mock import StorageMock
-
-
-@pytest.fixture()
-def live_server(app: Any) -> Iterator[str]:
-    # the server gets the bound socket itself: a port closed and bound again could be taken
-    # in between (by any outgoing connection)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(5)
-    sock.close()
 
 
 def _setup(client: TestClient) -> tuple[dict[str, Any], str, Any]:
@@ -166,5 +140,9 @@ def test_unauthenticated_and_wrong_content_type(client: TestClient, storage: Sto
         headers={"Authorization": f"Token {key}", "Content-Type": "application/json"},
     )
     assert r.status_code == 400
-    assert r.json()["code"] == "bad_content_type"
+    assert r.json() == {
+        "status": "error",
+        "errorType": "bad_data",
+        "error": "POST bodies must be application/x-www-form-urlencoded",
+    }
     assert storage.requests == []

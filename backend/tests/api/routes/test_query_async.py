@@ -12,6 +12,7 @@ import pytest
 
 from app.clients.storage import AsyncStorageClient
 from app.main import create_app
+from tests.conftest import mail_server
 from tests.storage_mock import INTERNAL_TOKEN, StorageMock
 
 # above the worker threads (40) and the database pool (10 + 20 overflow): were a query to hold
@@ -41,8 +42,12 @@ async def test_slow_queries_do_not_stall_login() -> None:
     transport = httpx.ASGITransport(app=app, client=("10.98.0.1", 50000))
     async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=120) as api:
         email = f"flood-{time.monotonic_ns()}@example.com"
+        r = await api.post("/api/v1/auth/signup", json={"email": email})
+        assert r.status_code == 202, r.text
+        token = mail_server().link_token(email, "/signup/complete")
         r = await api.post(
-            "/api/v1/auth/signup", json={"email": email, "password": "correct horse battery"}
+            "/api/v1/auth/signup/complete",
+            json={"token": token, "password": "correct horse battery"},
         )
         assert r.status_code == 201, r.text
         auth = {"Authorization": f"Bearer {r.json()['access_token']}"}

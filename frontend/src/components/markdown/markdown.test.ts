@@ -53,3 +53,53 @@ describe("renderMarkdown", () => {
     expect(d.querySelector("a")?.hasAttribute("target")).toBe(false);
   });
 });
+
+describe("renderMarkdown with dashboard variables", () => {
+  function withVars(text: string, variables: Record<string, string[]>): HTMLElement {
+    const div = document.createElement("div");
+    div.innerHTML = renderMarkdown(text, variables);
+    return div;
+  }
+
+  it("fills values in as text: a crafted value plants no link, image or markup", () => {
+    const crafted = [
+      "[Reset your password](https://evil.example/login)",
+      "![](https://tracker.example/pixel.gif)",
+      "<img src=https://tracker.example/p.gif>",
+      "https://evil.example/autolink",
+      "**bold** `code` <b>html</b>",
+    ];
+    const d = withVars("Host: $host\n\n- ${host}", { host: crafted });
+    expect(d.querySelector("a, img, b, strong, code")).toBeNull();
+    expect(d.textContent).toContain(`Host: ${crafted.join(", ")}`);
+    expect(d.querySelectorAll("li")).toHaveLength(1);
+  });
+
+  it("keeps the author's links and images, with values encoded into their addresses", () => {
+    const d = withVars(
+      "[runbook of $host](https://wiki.example.com/runbooks/$host) ![graph](/img/$host.png) [raw]($host)",
+      { host: ["web-1/../../admin?x=1#y", "https://evil.example"] },
+    );
+    const [runbook, raw] = [...d.querySelectorAll("a")];
+    expect(runbook.textContent).toBe("runbook of web-1/../../admin?x=1#y, https://evil.example");
+    const href = runbook.getAttribute("href") ?? "";
+    expect(new URL(href).origin).toBe("https://wiki.example.com");
+    expect(href).toBe(
+      "https://wiki.example.com/runbooks/web-1%2F..%2F..%2Fadmin%3Fx%3D1%23y%2C%20https%3A%2F%2Fevil.example",
+    );
+    // a link the author wrote as a bare variable stays on this site, whatever the value
+    expect(new URL(raw.getAttribute("href") ?? "", window.location.href).origin).toBe(window.location.origin);
+    expect(raw.hasAttribute("target")).toBe(false);
+    expect(d.querySelector("img")?.getAttribute("src")).toMatch(/^\/img\/web-1%2F/);
+  });
+
+  it("reads several values as a list, none as All, and leaves unknown names alone", () => {
+    const d = withVars("Hosts: $host in ${dc}; $nope, $all", { host: ["a.b", "c"], dc: ["eu"], all: [] });
+    expect(d.textContent?.trim()).toBe("Hosts: a.b, c in eu; $nope, All");
+  });
+
+  it("cannot be tricked by the placeholder written in the text", () => {
+    const d = withVars("vgvar000000n0e $host", { host: ["x"] });
+    expect(d.textContent?.trim()).toBe("vgvar000000n0e x");
+  });
+});

@@ -2,8 +2,9 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { describe, expect, it } from "vitest";
-import { endSession, setSession } from "@/lib/session";
+import { afterEach, describe, expect, it } from "vitest";
+import { client } from "@/lib/apiClient";
+import { endSession, getToken, setSession } from "@/lib/session";
 import { LoginPage } from "./LoginPage";
 
 function renderLogin(): void {
@@ -54,5 +55,51 @@ describe("LoginPage", () => {
     endSession();
     renderLogin();
     expect(screen.queryByTestId("auth-expired")).toBeNull();
+  });
+});
+
+describe("LoginPage in sign-up mode", () => {
+  function renderSignup(): { sent: { path: string; body: string }[] } {
+    const sent: { path: string; body: string }[] = [];
+    client.setConfig({
+      baseUrl: "http://vigil.test",
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        const req = new Request(input, init);
+        sent.push({ path: new URL(req.url).pathname, body: await req.clone().text() });
+        return new Response(JSON.stringify({ message: "Check your inbox: a link is on its way." }), {
+          status: 202,
+          headers: { "Content-Type": "application/json" },
+        });
+      },
+    });
+    const router = createMemoryRouter([{ path: "/signup", element: <LoginPage mode="signup" /> }], {
+      initialEntries: ["/signup"],
+    });
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    return { sent };
+  }
+
+  afterEach(() => client.setConfig({ baseUrl: "", fetch: undefined }));
+
+  it("asks only for the address and says a link is on its way, signing nobody in", async () => {
+    const { sent } = renderSignup();
+    expect(screen.queryByLabelText("Password")).toBeNull();
+    await userEvent.type(screen.getByLabelText("Email"), "ada@example.com");
+    await userEvent.click(screen.getByRole("button", { name: "Email me a link" }));
+    expect(await screen.findByTestId("signup-sent")).toHaveTextContent("Check your inbox: a link is on its way.");
+    expect(sent).toEqual([{ path: "/api/v1/auth/signup", body: JSON.stringify({ email: "ada@example.com" }) }]);
+    expect(screen.getByRole("button", { name: "Send the link again" })).toBeEnabled();
+    expect(getToken()).toBeNull();
+  });
+});
+
+describe("LoginPage links", () => {
+  it("offers a password reset", () => {
+    renderLogin();
+    expect(screen.getByRole("link", { name: "Forgot your password?" })).toHaveAttribute("href", "/forgot-password");
   });
 });

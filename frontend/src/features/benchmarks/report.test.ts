@@ -107,6 +107,8 @@ describe("ratios", () => {
     expect(betterOf("request_latency_ms_p99")).toBe("lower");
     expect(betterOf("rss_bytes_max")).toBe("lower");
     expect(betterOf("bytes_per_point")).toBe("lower");
+    expect(betterOf("total_time_s")).toBe("lower");
+    expect(betterOf("kafka_lag_records")).toBe("lower");
     expect(betterOf("something_else")).toBeUndefined();
   });
 });

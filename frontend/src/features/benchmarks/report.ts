@@ -17,7 +17,7 @@ export type Better = "higher" | "lower" | undefined;
 /** Which direction is better for a metric, from its name. */
 export function betterOf(metric: string): Better {
   if (/per_second|_pps|throughput|rows_written/.test(metric)) return "higher";
-  if (/latency|cpu|rss|disk|bytes|lag|_ms|_s_p\d|over_/.test(metric)) return "lower";
+  if (/latency|cpu|rss|disk|bytes|lag|_ms|_s_p\d|over_|time_s$/.test(metric)) return "lower";
   return undefined;
 }
 

@@ -46,9 +46,23 @@ describe("headlineOf", () => {
     expect(headlineOf({ scenario: "disk-footprint", summary: { "disk_bytes/vigil": 1, "disk_bytes/influxdb": 0 } })).toBeUndefined();
   });
 
+  it("reads the seed scenarios 7-9", () => {
+    const pq = headlineOf({ scenario: "point-queries", summary: { glibc: "2.36", "total_s_max/vigil-storage": 2, "total_s_max/postgres": 8 } });
+    expect(pq).toMatchObject({ subject: "vigil-storage", reference: "postgres", ratio: 0.25, better: "lower" });
+    const mix = headlineOf({ scenario: "read-write-mix", summary: { "ops_heaviest/vigil-storage": 900, "ops_heaviest/influxdb": 600 } });
+    expect(mix).toMatchObject({ subject: "vigil-storage", reference: "influxdb", ratio: 1.5, better: "higher" });
+    expect(headlineOf({ scenario: "soak", summary: { throughput_last_over_first: 0.98, pass: true } })).toMatchObject({
+      subject: "last window",
+      reference: "first window",
+      ratio: 0.98,
+    });
+  });
+
   it("numbers the methodology's scenarios", () => {
-    expect(["write-cost", "write-saturation", "query-latency", "disk-footprint", "batch-size", "concurrency"].map((s) => profileOf(s).number)).toEqual([
-      1, 2, 3, 4, 5, 6,
-    ]);
+    expect(
+      ["write-cost", "write-saturation", "query-latency", "disk-footprint", "batch-size", "concurrency", "point-queries", "read-write-mix", "soak"].map(
+        (s) => profileOf(s).number,
+      ),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });

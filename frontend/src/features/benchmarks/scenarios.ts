@@ -60,6 +60,28 @@ export const PROFILES: Record<string, ScenarioProfile> = {
     plots: ["ops_per_second", "latency_ms_p99", "cpu_percent"],
     headline: { key: "peak_ops/aggregate", label: "peak aggregate ops/s", better: "higher" },
   },
+  "point-queries": {
+    number: 7,
+    metrics: ["total_time_s", "time_per_query_ms", "latency_ms_p50", "cpu_percent", "generator_cpu_percent"],
+    plots: ["total_time_s", "time_per_query_ms", "cpu_percent"],
+    headline: { key: "total_s_max", label: "total time, most concurrent queries", better: "lower" },
+  },
+  "read-write-mix": {
+    number: 8,
+    metrics: ["ops_per_second", "writes_per_second", "refused_per_second", "cpu_percent", "generator_cpu_percent"],
+    plots: ["ops_per_second", "cpu_percent"],
+    headline: { key: "ops_heaviest", label: "ops/s, most writes and clients", better: "higher" },
+  },
+  soak: {
+    number: 9,
+    metrics: ["lines_per_second", "queryable_lag_s", "kafka_lag_records", "points_per_second", "max_points_per_second"],
+    headline: {
+      key: "throughput_last_over_first",
+      label: "throughput",
+      better: "higher",
+      ratioOf: { subject: "last window", reference: "first window" },
+    },
+  },
   "storage-ingest": {
     metrics: ["points_per_second"],
     headline: {

@@ -1,3 +1,5 @@
+import { variableText } from "@/lib/variableText";
+
 /**
  * Dashboard variables in queries: `$name` or `${name}` is replaced by the selected value.
  * Several selected values (multi-select) are joined with `|`, for use in a regex filter:
@@ -16,7 +18,7 @@ export function interpolateVariables(query: string, values: Record<string, strin
  * (`web-1, web-2`), nothing selected reads `All`.
  */
 export function interpolateText(text: string, values: Record<string, string[]>): string {
-  return replaceVariables(text, values, (v) => (v.length === 0 ? "All" : v.join(", ")));
+  return replaceVariables(text, values, variableText);
 }
 
 /** A panel's title as shown: `CPU on $host` reads `CPU on web-1`; "Untitled panel" when it has none. */

@@ -11,6 +11,7 @@ import { EmptyState } from "@/components/ui/EmptyState";
 import { RadioGroup } from "@/components/ui/RadioGroup";
 import { ShareDialog } from "@/components/ui/ShareDialog";
 import { Spinner } from "@/components/ui/Spinner";
+import { CreateMonitorLink } from "@/features/alerting/components/CreateMonitorLink";
 import { SavedQueries } from "@/features/saved-queries/SavedQueries";
 import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { downloadText } from "@/lib/download";
@@ -315,6 +316,9 @@ export function ExplorePage(): ReactElement {
           {run.isFetching ? <Spinner label={toRun.length > 1 ? "Running queries" : "Running query"} /> : null}
           {canEdit(workspace.role) && savable.length > 0 ? (
             <AddToDashboard workspaceId={workspace.id} queries={savable} view={view} unit={unit} range={range} />
+          ) : null}
+          {canEdit(workspace.role) && toRun.length > 0 ? (
+            <CreateMonitorLink workspaceId={workspace.id} query={toRun[0].query} />
           ) : null}
           {data && counts.series > 0 ? (
             <Button

@@ -1,4 +1,4 @@
-import type { ReactElement } from "react";
+import { useState, type ReactElement } from "react";
 import { useNavigate } from "react-router";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
@@ -9,7 +9,9 @@ import { useCurrentUser } from "@/features/auth/hooks/useAuth";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import type { Member } from "./api";
+import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
+import type { ApiKey, Member, MemberRemoved } from "./api";
+import { useApiKeys } from "./hooks/useApiKeys";
 import { useChangeRole, useLeaveWorkspace, useMembers, useRemoveMember } from "./hooks/useMembers";
 import { canManageMember, grantableRoles, isRole, ROLES } from "./roles";
 
@@ -20,6 +22,8 @@ export function MembersPage(): ReactElement {
   const members = useMembers(workspace.id);
   const changeRole = useChangeRole(workspace.id);
   const remove = useRemoveMember(workspace.id);
+  // who created which key: removing a member offers to revoke theirs (admins only see keys)
+  const keys = useApiKeys(workspace.id, canAdmin(workspace.role));
   const leave = useLeaveWorkspace(workspace.id);
   const [confirm, confirmDialog] = useConfirm();
   const navigate = useNavigate();
@@ -87,15 +91,22 @@ export function MembersPage(): ReactElement {
             aria-label={`Remove ${m.email}`}
             disabled={remove.isPending}
             onClick={async () => {
+              const theirs = liveKeysOf(keys.data?.data ?? [], m.user_id);
+              const choice = { revokeKeys: theirs.length > 0 };
               const ok = await confirm({
                 title: `Remove ${m.email} from ${workspace.name}?`,
-                message: "They lose access at once.",
+                message: (
+                  <>
+                    They lose access at once, and the invitations they sent are revoked.
+                    {theirs.length > 0 ? <RevokeKeysChoice keys={theirs} choice={choice} /> : null}
+                  </>
+                ),
                 confirmLabel: "Remove",
               });
               if (!ok) return;
               changeRole.reset();
               leave.reset();
-              remove.mutate(m.user_id);
+              remove.mutate({ userId: m.user_id, revokeKeys: theirs.length > 0 && choice.revokeKeys });
             }}
           >
             Remove
@@ -118,6 +129,11 @@ export function MembersPage(): ReactElement {
       </div>
       {mutationError ? (
         <Alert testId="members-error">{toUserMessage(mutationError)}</Alert>
+      ) : null}
+      {remove.data ? (
+        <Alert tone="success" testId="member-removed">
+          {removalSummary(remove.data)}
+        </Alert>
       ) : null}
       <DataTable
         caption="Members and their roles"
@@ -155,5 +171,41 @@ export function MembersPage(): ReactElement {
       </div>
       {confirmDialog}
     </section>
+  );
+}
+
+/** The live keys `userId` created. */
+export function liveKeysOf(keys: readonly ApiKey[], userId: string): ApiKey[] {
+  return keys.filter((k) => k.created_by === userId && !k.revoked_at);
+}
+
+/** What removing a member ended besides their access, in a sentence. */
+export function removalSummary(r: MemberRemoved): string {
+  const parts = [
+    r.invitations_revoked ? `${r.invitations_revoked} pending invitation${r.invitations_revoked === 1 ? "" : "s"}` : "",
+    r.keys_revoked ? `${r.keys_revoked} API key${r.keys_revoked === 1 ? "" : "s"}` : "",
+  ].filter(Boolean);
+  return parts.length ? `Member removed, with ${parts.join(" and ")} they created revoked.` : "Member removed.";
+}
+
+/**
+ * In the removal question: the keys the member created (they belong to the workspace and keep
+ * working unless revoked), with the choice to revoke them too, checked by default.
+ */
+function RevokeKeysChoice({ keys, choice }: { keys: ApiKey[]; choice: { revokeKeys: boolean } }): ReactElement {
+  const [checked, setChecked] = useState(choice.revokeKeys);
+  return (
+    <label className="check revoke-keys">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => {
+          choice.revokeKeys = e.target.checked;
+          setChecked(e.target.checked);
+        }}
+      />
+      Also revoke the {keys.length === 1 ? "API key" : `${keys.length} API keys`} they created (
+      {keys.map((k) => k.name).join(", ")}); agents using {keys.length === 1 ? "it" : "them"} will be refused.
+    </label>
   );
 }

@@ -28,6 +28,7 @@ import type {
   LimitsPublic,
   LimitsUpdate,
   MemberPublic,
+  MemberRemoved,
   MembersPublic,
   Role,
   UsageHistoryPublic,
@@ -44,7 +45,7 @@ export type Usage = UsagePublic;
 export type UsageHistory = UsageHistoryPublic;
 export type AuditEvent = AuditEventPublic;
 export type AuditQuery = NonNullable<AuditReadAuditLogData["query"]>;
-export type { InvitationCreated, LimitsUpdate, Role };
+export type { InvitationCreated, LimitsUpdate, MemberRemoved, Role };
 
 export async function listKeys(workspaceId: string, signal?: AbortSignal): Promise<ApiKeysPublic> {
   const res = await keysReadKeys({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
@@ -75,8 +76,17 @@ export async function changeRole(workspaceId: string, userId: string, role: Role
   return res.data;
 }
 
-export async function removeMember(workspaceId: string, userId: string): Promise<void> {
-  await membersDeleteMember({ path: { workspace_id: workspaceId, user_id: userId }, throwOnError: true });
+/**
+ * Removes a member; their pending invitations are revoked, and with `revokeKeys` the API keys
+ * they created too (keys belong to the workspace and otherwise keep working).
+ */
+export async function removeMember(workspaceId: string, userId: string, revokeKeys: boolean): Promise<MemberRemoved> {
+  const res = await membersDeleteMember({
+    path: { workspace_id: workspaceId, user_id: userId },
+    query: { revoke_keys: revokeKeys },
+    throwOnError: true,
+  });
+  return res.data;
 }
 
 export async function leaveWorkspace(workspaceId: string): Promise<void> {

@@ -27,7 +27,13 @@ const closed = (state: "expired" | "revoked" | "accepted", extra: Partial<Invita
   ...extra,
 });
 
-const GRACE: UserPublic = { id: "u1", email: "grace@example.com", full_name: null, created_at: "2026-11-21T08:00:00Z" };
+const GRACE: UserPublic = {
+  id: "u1",
+  email: "grace@example.com",
+  full_name: null,
+  created_at: "2026-11-21T08:00:00Z",
+  email_verified_at: "2026-11-21T08:00:00Z",
+};
 
 const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -39,7 +45,7 @@ function serve(invitation: InvitationPreview | null, me: UserPublic = GRACE) {
     if (url.pathname === "/api/v1/auth/me") return json(200, me);
     if (url.pathname === "/api/v1/auth/signup" && input instanceof Request) {
       const body = (await input.clone().json()) as { email: string };
-      return json(201, { access_token: "a", refresh_token: "r", expires_in: 900, user: { ...GRACE, email: body.email } });
+      return json(202, { message: `Check your inbox: if ${body.email} can receive mail, a link is on its way.` });
     }
     if (url.pathname === "/api/v1/auth/logout") return json(200, { message: "Logged out" });
     if (url.pathname.startsWith("/api/v1/invitations/")) {
@@ -110,7 +116,7 @@ describe("AcceptInvitationPage", () => {
     expect(screen.getByRole("status")).toHaveTextContent("you will accept it next");
   });
 
-  it("fills in the invited address on the sign-up form, where it cannot be changed, and signs up with it", async () => {
+  it("fills in the invited address on the sign-up form, where it cannot be changed, and emails it the link", async () => {
     renderAt("/invite?code=vginv_abc");
     await userEvent.click(await screen.findByRole("link", { name: "Create an account" }));
     const email = await screen.findByDisplayValue("grace@example.com");
@@ -125,14 +131,16 @@ describe("AcceptInvitationPage", () => {
     await userEvent.type(email, "x");
     expect(email).toHaveValue("grace@example.com");
 
-    await userEvent.type(screen.getByLabelText("Password"), "correct horse battery");
-    await userEvent.click(screen.getByRole("button", { name: "Sign up" }));
-    // back on the invitation, signed in with the invited address
-    const accept = await screen.findByRole("button", { name: "Accept invitation" });
-    await waitFor(() => expect(accept).toBeEnabled());
-    expect(screen.getByTestId("invite-user")).toHaveTextContent("grace@example.com");
+    expect(screen.queryByLabelText("Password")).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Email me a link" }));
+    // the link's page chooses the password; once signed in there, it comes back to the invitation
+    expect(await screen.findByTestId("signup-sent")).toHaveTextContent(
+      "Check your inboxCheck your inbox: if grace@example.com can receive mail, a link is on its way.",
+    );
     const signup = fetchSpy.mock.calls.map(([input]) => input).find((r) => r instanceof Request && r.url.endsWith("/auth/signup"));
-    expect(await (signup as Request).json()).toMatchObject({ email: "grace@example.com" });
+    expect(await (signup as Request).json()).toEqual({ email: "grace@example.com" });
+    expect(window.localStorage.getItem("vigil.signup.return")).toBe("/invite?code=vginv_abc");
+    window.localStorage.clear();
   });
 
   it("fills in the invited address on the sign-in form too, where another one can be typed", async () => {

@@ -1,7 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
 import { endSession, getToken, setSession, subscribeToken } from "@/lib/session";
-import { login, logout, readMe, signup, type CurrentUser } from "../api";
+import {
+  completePasswordReset,
+  completeSignup,
+  login,
+  logout,
+  readMe,
+  requestPasswordReset,
+  signup,
+  type CurrentUser,
+  type TokenResponse,
+} from "../api";
 
 export const meQueryKey = ["auth", "me"] as const;
 
@@ -38,12 +48,34 @@ export function useLogin() {
   });
 }
 
+/** Step 1 of signing up: emails the address a link; resolves to the sentence to show. */
 export function useSignup() {
+  return useMutation({ mutationFn: ({ email }: { email: string }) => signup(email) });
+}
+
+/** Step 2, from the emailed link: sets the password and signs in. */
+export function useCompleteSignup() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ email, password, fullName }: { email: string; password: string; fullName?: string }) =>
-      signup(email, password, fullName),
-    onSuccess: (res) => {
+    mutationFn: ({ token, password, fullName }: { token: string; password: string; fullName?: string }) =>
+      completeSignup(token, password, fullName),
+    onSuccess: (res: TokenResponse) => {
+      qc.clear();
+      setSession(res);
+    },
+  });
+}
+
+export function useRequestPasswordReset() {
+  return useMutation({ mutationFn: ({ email }: { email: string }) => requestPasswordReset(email) });
+}
+
+/** Sets a new password from the emailed link; every other session ends and this one starts. */
+export function useCompletePasswordReset() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ token, password }: { token: string; password: string }) => completePasswordReset(token, password),
+    onSuccess: (res: TokenResponse) => {
       qc.clear();
       setSession(res);
     },

@@ -7,6 +7,8 @@ import { StatChart, type StatItem } from "@/components/charts/StatChart";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
+import { withAlertAnnotations } from "@/features/alerting/annotations";
+import { usePanelAlertAnnotations } from "@/features/alerting/hooks/usePanelAlertAnnotations";
 import { refusedQuery } from "@/features/explore/api";
 import { errorLocation, QueryError, withoutPosition } from "@/features/explore/components/QueryError";
 import { ResultTable } from "@/features/explore/components/ResultTable";
@@ -18,7 +20,7 @@ import { isTextPanel, type Panel, type QueryPanel, type TextPanel } from "../api
 import { toPanelOption } from "../panelOption";
 import { isChart, panelQuery, seriesLegends, visibleQueries, type PanelData, type VisibleQuery } from "../panelQuery";
 import { toTopList } from "../topList";
-import { interpolateText, panelTitle } from "../variables";
+import { panelTitle } from "../variables";
 import { SeriesValueTable } from "./SeriesValueTable";
 import { PanelDescription } from "./PanelDescription";
 import { PanelMenu } from "./PanelMenu";
@@ -66,14 +68,15 @@ export function PanelView(props: PanelViewProps): ReactElement {
 function TextPanelView(props: PanelViewProps & { panel: TextPanel }): ReactElement {
   const { panel, variables } = props;
   const title = panelTitle(panel.title, variables);
-  const text = useMemo(() => interpolateText(panel.content ?? "", variables), [panel.content, variables]);
+  const text = panel.content ?? "";
   return (
     <PanelFrame view={props} title={title} queries={NO_QUERIES}>
       {text.trim() === "" ? (
         <EmptyState title="No text">Edit the panel and write some Markdown.</EmptyState>
       ) : (
         <Suspense fallback={<Spinner label={`Loading ${title}`} />}>
-          <Markdown text={text} className="panel-text" />
+          {/* the values go in as text, after the author's Markdown is drawn (renderMarkdown) */}
+          <Markdown text={text} variables={variables} className="panel-text" />
         </Suspense>
       )}
     </PanelFrame>
@@ -94,12 +97,19 @@ function QueryPanelView(props: PanelViewProps & { panel: QueryPanel }): ReactEle
     [visible, data],
   );
   const series = useMemo(() => toChartSeries(data?.result, legends.present), [data, legends]);
+  const overTime = isChart(panel.type) && panel.type !== "toplist" && panel.type !== "heatmap";
+  // the alert events of monitors of these queries, asked once the panel has its data
+  const annotations = usePanelAlertAnnotations(workspaceId, queries, data?.range, overTime);
   const option = useMemo(
     () =>
-      data && isChart(panel.type) && panel.type !== "toplist" && panel.type !== "heatmap"
-        ? toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare, timeZone })
+      data && overTime
+        ? withAlertAnnotations(
+            toPanelOption({ panel, result: data.result, series, legends, range: data.range, compare: data.compare, timeZone }),
+            annotations,
+            data.range,
+          )
         : undefined,
-    [data, series, legends, panel, timeZone],
+    [data, series, legends, panel, timeZone, overTime, annotations],
   );
   const counts = useMemo(() => countPoints(series), [series]);
   const title = panelTitle(panel.title, variables);

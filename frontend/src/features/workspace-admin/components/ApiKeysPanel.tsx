@@ -56,6 +56,17 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
     { id: "key", header: "Key", cell: (k) => <code>{k.key_prefix}…</code> },
     { id: "created", header: "Created", cell: (k) => formatDateTime(Date.parse(k.created_at), undefined, false) },
     {
+      id: "creator",
+      header: "Created by",
+      // keys belong to the workspace: they outlive their creator's membership unless revoked
+      cell: (k) =>
+        k.created_by_email ? (
+          <span title={k.created_by_name ?? undefined}>{k.created_by_email}</span>
+        ) : (
+          <span className="muted">{k.created_by ? "a deleted account" : "–"}</span>
+        ),
+    },
+    {
       id: "last-used",
       header: "Last used",
       cell: (k) => (k.last_used_at ? formatDateTime(Date.parse(k.last_used_at), undefined, false) : "never"),

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { workspacesQueryKey } from "@/features/workspaces/hooks/useWorkspaces";
+import { keysQueryKey } from "./useApiKeys";
 import {
   changeRole,
   createInvitation,
@@ -38,8 +39,15 @@ export function useChangeRole(workspaceId: string) {
 export function useRemoveMember(workspaceId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => removeMember(workspaceId, userId),
-    onSettled: () => qc.invalidateQueries({ queryKey: membersQueryKey(workspaceId) }),
+    mutationFn: ({ userId, revokeKeys }: { userId: string; revokeKeys: boolean }) =>
+      removeMember(workspaceId, userId, revokeKeys),
+    // their invitations and maybe their keys were revoked too
+    onSettled: () =>
+      Promise.all(
+        [membersQueryKey(workspaceId), invitationsQueryKey(workspaceId), keysQueryKey(workspaceId)].map(
+          (queryKey) => qc.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }
 
