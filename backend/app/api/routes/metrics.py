@@ -1,19 +1,30 @@
-"""``GET /metrics``: the backend's Prometheus metrics, for loopback (``VIGIL_METRICS_ALLOW``)."""
+"""``GET /metrics``: the backend's Prometheus metrics, for the internal token's holders and the
+addresses of ``VIGIL_METRICS_ALLOW`` (loopback by default)."""
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 
 from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app.core.config import settings
+from app.api.deps import client_ip
+from app.core.config import PLACEHOLDER_SECRET, settings
 from app.core.errors import Forbidden
 
 router = APIRouter(include_in_schema=False)
 
 
-def _allowed(host: str | None) -> bool:
+def _has_internal_token(request: Request) -> bool:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    expected = settings.INTERNAL_TOKEN
+    if scheme.lower() != "bearer" or not token or expected == PLACEHOLDER_SECRET:
+        return False
+    return hmac.compare_digest(token.strip().encode(), expected.encode())
+
+
+def _allowed_address(host: str | None) -> bool:
     if not host:
         return False
     try:
@@ -25,9 +36,12 @@ def _allowed(host: str | None) -> bool:
 
 @router.get("/metrics")
 def read_metrics(request: Request) -> Response:
-    """Prometheus text format. Answered only to the addresses of ``VIGIL_METRICS_ALLOW``
-    (loopback by default): the counts by route are for operators, not for API clients."""
-    client = request.client.host if request.client else None
-    if not _allowed(client):
-        raise Forbidden("/metrics is served to the addresses of VIGIL_METRICS_ALLOW only")
+    """Prometheus text format. Answered to callers with the internal token and to the client
+    addresses of ``VIGIL_METRICS_ALLOW`` (behind ``VIGIL_TRUSTED_PROXIES``, the client they
+    name): the counts by route are for operators, not for API clients."""
+    if not (_has_internal_token(request) or _allowed_address(client_ip(request))):
+        raise Forbidden(
+            "/metrics needs the internal token (Authorization: Bearer) or a client address "
+            "in VIGIL_METRICS_ALLOW"
+        )
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.core.config import settings
 from app.core.logging import log_formatter
 from tests.factories import create_workspace, signup
 
@@ -92,13 +93,45 @@ def test_storage_query_latency_and_db_pool(local: TestClient) -> None:
     assert ("vigil_backend_db_pool_checked_out", frozenset()) in after
 
 
+REFUSED = {
+    "detail": "/metrics needs the internal token (Authorization: Bearer) or a client address "
+    "in VIGIL_METRICS_ALLOW",
+    "code": "forbidden",
+}
+
+
 def test_metrics_refused_to_other_addresses(client: TestClient) -> None:
     r = client.get("/metrics")
     assert r.status_code == 403
-    assert r.json() == {
-        "detail": "/metrics is served to the addresses of VIGIL_METRICS_ALLOW only",
-        "code": "forbidden",
-    }
+    assert r.json() == REFUSED
+    # a session, a query key's shape or a wrong token is not the internal token
+    for value in ("Bearer wrong-token", "Basic test-internal-token", "Bearer "):
+        r = client.get("/metrics", headers={"Authorization": value})
+        assert r.status_code == 403, value
+        assert r.json() == REFUSED
+
+
+def test_metrics_served_to_the_internal_token_from_anywhere(client: TestClient) -> None:
+    r = client.get("/metrics", headers={"Authorization": "Bearer test-internal-token"})
+    assert r.status_code == 200, r.text
+    assert "\nvigil_backend_http_requests_total" in r.text
+
+
+def test_metrics_allow_lists_the_client_behind_trusted_proxies(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through a trusted proxy on loopback, the client it names decides, not the proxy."""
+    monkeypatch.setattr(settings, "TRUSTED_PROXIES", "127.0.0.1")
+    monkeypatch.setattr(settings, "METRICS_ALLOW", "127.0.0.0/8,10.1.0.0/16")
+    with TestClient(app, client=("127.0.0.1", 50000)) as proxy:
+        r = proxy.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"})
+        assert r.status_code == 403
+        assert r.json() == REFUSED
+        r = proxy.get("/metrics", headers={"X-Forwarded-For": "10.1.2.3"})
+        assert r.status_code == 200, r.text
+        # a hop the client wrote itself, before the proxy's, is not believed
+        r = proxy.get("/metrics", headers={"X-Forwarded-For": "10.1.2.3, 203.0.113.9"})
+        assert r.status_code == 403
 
 
 def test_metrics_is_not_in_the_openapi_document(local: TestClient) -> None:
