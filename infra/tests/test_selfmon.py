@@ -15,6 +15,7 @@ from stack import (
     CONSUMER,
     GATEWAY,
     STORAGE,
+    demo_auth,
     dql,
     internal_token,
     needs_stack,
@@ -24,21 +25,8 @@ from stack import (
 pytestmark = needs_stack
 
 
-def _login() -> dict[str, str]:
-    r = httpx.post(
-        f"{BACKEND}/api/v1/auth/login",
-        json={
-            "email": os.environ["VIGIL_DEMO_EMAIL"],
-            "password": os.environ["VIGIL_DEMO_PASSWORD"],
-        },
-        timeout=30,
-    )
-    assert r.status_code == 200, r.text
-    return {"Authorization": f"Bearer {r.json()['access_token']}"}
-
-
 def _dashboard() -> dict[str, Any]:
-    headers = _login()
+    headers = demo_auth()
     ws = os.environ["VIGIL_DEMO_WORKSPACE"]
     r = httpx.get(f"{BACKEND}/api/v1/workspaces/{ws}/dashboards", headers=headers, timeout=30)
     assert r.status_code == 200, r.text

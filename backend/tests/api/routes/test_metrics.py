@@ -170,27 +170,25 @@ def test_backend_logs_json_when_asked() -> None:
 
 
 def test_vigil_alerting_help_lists_its_settings() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "app.alerting.main", "--help"],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = _alerting("--help")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("usage: vigil-alerting")
     assert "Evaluate monitors and recording rules" in out.stdout
     assert "VIGIL_ALERTING_WORKERS" in out.stdout and " 4\n" in out.stdout
     assert "VIGIL_LOG_FORMAT" in out.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "app.alerting.main", "--bogus"],
+    bad = _alerting("--bogus")
+    assert bad.returncode == 2
+    assert "unrecognized arguments: --bogus" in bad.stderr
+
+
+def _alerting(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.alerting.main", *args],
         env=_env(),
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert bad.returncode == 2
-    assert "unrecognized arguments: --bogus" in bad.stderr
 
 
 def _env() -> dict[str, str]:
