@@ -56,7 +56,7 @@ ok "demo workspace ready"
 mkdir -p "$VIGIL_DATA/agent"
 # the key travels in the environment, not on the command line where `ps` shows it
 # It also scrapes every service's /metrics into the demo workspace ("Vigil itself" dashboard);
-# storage's /metrics wants the internal token, which every scraped service already holds.
+# storage's and the gateway's /metrics want the internal token, which every scraped service holds.
 VIGIL_INGEST_KEY="$VIGIL_DEMO_INGEST_KEY" start_service agent "" "" "$VIGIL_BIN/vigil-agent" \
   -gateway.url="$VIGIL_GATEWAY_URL" \
   -interval="$VIGIL_AGENT_INTERVAL" -buffer.path="$VIGIL_DATA/agent/buffer" \
@@ -70,6 +70,7 @@ cat <<MSG
 ${_b}Vigil is up.${_n}
   Open        $VIGIL_BACKEND_URL
   Log in as   $VIGIL_DEMO_EMAIL / $VIGIL_DEMO_PASSWORD
+  Operator    $VIGIL_DEMO_OPERATOR_EMAIL / $VIGIL_DEMO_OPERATOR_PASSWORD   (plans, suspension, usage: $VIGIL_BACKEND_URL/operator)
   Keys        ingest $VIGIL_DEMO_INGEST_KEY
               query  $VIGIL_DEMO_QUERY_KEY   (all in ${VIGIL_HOME#"$VIGIL_ROOT"/}/demo.env)
   Try         curl -s -H "Authorization: Bearer \$VIGIL_DEMO_QUERY_KEY" -d '{"queries":[{"query":"M::cpu:(avg(usage_user)) [15m::1m] BY host"}]}' $VIGIL_BACKEND_URL/v1/query/raw

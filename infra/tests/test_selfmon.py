@@ -43,7 +43,7 @@ def test_every_service_serves_prometheus_metrics() -> None:
     token = {"Authorization": f"Bearer {internal_token()}"}
     expect = {
         f"{BACKEND}/metrics": ("vigil_backend_http_requests_total", {}),
-        f"{GATEWAY}/metrics": ("vigil_gateway_points_total", {}),
+        f"{GATEWAY}/metrics": ("vigil_gateway_points_total", token),
         f"{CONSUMER}/metrics": ("vigil_consumer_lag", {}),
         f"{ALERTING}/metrics": ("vigil_alerting_evaluations_total", {}),
         f"{STORAGE}/metrics": ("vm_rows_merged_total", token),
@@ -52,7 +52,9 @@ def test_every_service_serves_prometheus_metrics() -> None:
         r = httpx.get(url, headers=headers, timeout=30)
         assert r.status_code == 200, f"{url}: {r.status_code} {r.text[:200]}"
         assert f"\n{name}" in r.text, f"{url} lacks {name}"
-    assert httpx.get(f"{STORAGE}/metrics", timeout=30).status_code == 401
+    # the gateway's and storage's want the token, which the demo agent sends to every target
+    for url in (f"{GATEWAY}/metrics", f"{STORAGE}/metrics"):
+        assert httpx.get(url, timeout=30).status_code == 401, url
 
 
 def test_vigil_itself_dashboard_panels_all_have_data() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 import uuid
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -18,7 +19,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from app.clients.storage import AsyncStorageClient, StorageClient
-from app.core.config import settings
+from app.core.config import PLACEHOLDER_SECRET, settings
 from app.core.db import get_db
 from app.core.errors import Forbidden, NotFound, Unauthorized
 from app.core.network import client_address
@@ -129,6 +130,18 @@ def is_api_key(token: str) -> bool:
     return token.startswith((INGEST_KEY_PREFIX, QUERY_KEY_PREFIX))
 
 
+def has_internal_token(request: Request) -> bool:
+    """``Authorization: Bearer <VIGIL_INTERNAL_TOKEN>``: the stack's own scripts, scrapers and
+    tests. Never the placeholder a development machine may run with."""
+    credential = request_credential(request)
+    if credential is None or credential.how != "bearer":
+        return False
+    expected = settings.INTERNAL_TOKEN
+    return expected != PLACEHOLDER_SECRET and hmac.compare_digest(
+        credential.value.encode(), expected.encode()
+    )
+
+
 @dataclass(frozen=True)
 class CurrentSession:
     user: User
@@ -204,6 +217,7 @@ def workspace_context(
         workspace = workspaces.get_active(db, workspace_id=workspace_id)
         if workspace is None:
             raise NotFound("Workspace not found")
+        workspaces.ensure_not_suspended(workspace)
         actor = Actor(None, f"key:{key.key_prefix}", base.ip, base.user_agent)
         return WorkspaceContext(workspace=workspace, actor=actor, key=key)
     resolved = users.resolve_access_token(db, token=session_token(credential))
@@ -223,6 +237,8 @@ def workspace_context(
             f"Your role ({role.value}) does not allow {permission.value}; "
             f"it needs {MIN_ROLE[permission].value} or above"
         )
+    if permission == Permission.QUERY:
+        workspaces.ensure_not_suspended(workspace)
     actor = Actor(user.id, user.email, base.ip, base.user_agent)
     return WorkspaceContext(workspace=workspace, actor=actor, role=role, user=user)
 
@@ -237,3 +253,24 @@ def WorkspaceDep(permission: Permission) -> Any:  # noqa: N802 - reads as a type
 
     dependency.permission = permission  # type: ignore[attr-defined]
     return Depends(dependency)
+
+
+def get_operator(request: Request, db: SessionDep, _: BearerDep) -> CurrentSession:
+    """The signed-in platform operator. Everyone else — anonymous, an API key, a session of
+    someone who is not an operator, an invalid token — gets the 404 of an unknown path, so
+    the operator routes cannot be told from routes that do not exist."""
+    token = extract_token(request)
+    resolved = (
+        users.resolve_access_token(db, token=token)
+        if token is not None and not is_api_key(token)
+        else None
+    )
+    if resolved is None or not resolved[0].is_operator:
+        raise NotFound(f"No such endpoint: {request.url.path}")  # as app.ui answers one
+    user, session_id = resolved
+    base = request_actor(request)
+    return CurrentSession(user, session_id, Actor(user.id, user.email, base.ip, base.user_agent))
+
+
+get_operator.operator = True  # type: ignore[attr-defined]
+OperatorDep = Annotated[CurrentSession, Depends(get_operator)]

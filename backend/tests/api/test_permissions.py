@@ -1,8 +1,9 @@
-"""Every workspace endpoint × every role × member/non-member, against the permission table.
+"""Every workspace endpoint × every role × member/non-member, against the permission table;
+and every operator endpoint × everyone who is not a platform operator.
 
 The routes are discovered from the app: a route under ``/workspaces/{workspace_id}`` that does
 not declare a permission through ``WorkspaceDep`` fails the test, so a new endpoint cannot
-skip tenancy.
+skip tenancy; a route under ``/operator`` that does not depend on ``get_operator`` fails too.
 """
 
 from __future__ import annotations
@@ -18,9 +19,22 @@ from fastapi.testclient import TestClient
 
 from app.core.permissions import MIN_ROLE, Permission, allows
 from app.models import Role
-from tests.factories import SignedUpUser, add_member, create_workspace, signup
+from tests.factories import (
+    SignedUpUser,
+    add_member,
+    create_key,
+    create_workspace,
+    signup,
+    signup_operator,
+)
 
 WORKSPACE_PREFIX = "/api/v1/workspaces/{workspace_id}"
+OPERATOR_PREFIX = "/api/v1/operator"
+
+
+def unknown_path(path: str) -> dict[str, str]:
+    """What every operator route answers anyone but an operator: an unknown path's 404."""
+    return {"detail": f"No such endpoint: {path}", "code": "not_found"}
 
 
 def _permission_of(route: APIRoute) -> Permission | None:
@@ -60,6 +74,27 @@ def workspace_routes(app: FastAPI) -> list[tuple[str, str, Permission]]:
     return sorted(found, key=lambda r: r[1].endswith("/leave"))
 
 
+def _is_operator_route(route: APIRoute) -> bool:
+    stack = list(route.dependant.dependencies)
+    while stack:
+        dep = stack.pop()
+        if getattr(dep.call, "operator", False):
+            return True
+        stack.extend(dep.dependencies)
+    return False
+
+
+def operator_routes(app: FastAPI) -> list[tuple[str, str]]:
+    found = []
+    for path, route in api_routes(app):
+        if path.startswith(OPERATOR_PREFIX):
+            assert _is_operator_route(route), f"{path} is not guarded by OperatorDep"
+            found.extend((method, path) for method in sorted(route.methods))
+        else:
+            assert not _is_operator_route(route), f"{path} is an operator route outside /operator"
+    return found
+
+
 def _fill(path: str, workspace_id: str) -> str:
     filler = str(uuid.uuid4())
     return (
@@ -72,6 +107,7 @@ def _fill(path: str, workspace_id: str) -> str:
         .replace("{dashboard_id}", filler)
         .replace("{query_id}", filler)
         .replace("{benchmark_id}", filler)
+        .replace("{plan_id}", filler)
         .replace("{monitor_id}", filler)
         .replace("{channel_id}", filler)
         .replace("{silence_id}", filler)
@@ -116,7 +152,19 @@ def setup() -> dict[str, Any]:
             users[role] = add_member(client, owner, ws["id"], role.value)
         outsider = signup(client)
         create_workspace(client, outsider)
-    return {"app": app, "ws": ws, "users": users, "outsider": outsider}
+        operator = signup_operator(client)
+        keys = {
+            scope: create_key(client, owner, ws["id"], scope)["key"]
+            for scope in ("ingest", "query")
+        }
+    return {
+        "app": app,
+        "ws": ws,
+        "users": users,
+        "outsider": outsider,
+        "operator": operator,
+        "keys": keys,
+    }
 
 
 def test_every_permission_is_used_and_every_route_is_guarded(setup: dict[str, Any]) -> None:
@@ -146,8 +194,10 @@ def test_roles_against_the_table(setup: dict[str, Any]) -> None:
     assert failures == []
 
 
-def test_non_members_get_404_everywhere(setup: dict[str, Any]) -> None:
-    app, ws, outsider = setup["app"], setup["ws"], setup["outsider"]
+@pytest.mark.parametrize("who", ["outsider", "operator"])
+def test_non_members_get_404_everywhere(setup: dict[str, Any], who: str) -> None:
+    """A platform operator is no member either: the role gives no access to workspaces."""
+    app, ws, outsider = setup["app"], setup["ws"], setup[who]
     with TestClient(app, client=("10.99.0.3", 50000)) as client:
         for method, path, _ in workspace_routes(app):
             r = _request(client, method, _fill(path, ws["id"]), outsider)
@@ -155,6 +205,41 @@ def test_non_members_get_404_everywhere(setup: dict[str, Any]) -> None:
             assert _error(r) == {"detail": "Workspace not found", "code": "not_found"}
             r = _request(client, method, _fill(path, str(uuid.uuid4())), outsider)
             assert r.status_code == 404, (method, path, r.text)
+
+
+def test_operator_routes_are_unknown_paths_to_everyone_else(setup: dict[str, Any]) -> None:
+    """Anonymous callers, every workspace role, a member of nothing, API keys and bad tokens
+    get exactly what a path that does not exist answers, so operator routes cannot be found."""
+    app, ws, users = setup["app"], setup["ws"], setup["users"]
+    routes = operator_routes(app)
+    assert len(routes) >= 12
+    callers: dict[str, dict[str, str]] = {
+        "anonymous": {},
+        "outsider": setup["outsider"].headers,
+        "bad token": {"Authorization": "Bearer not-a-token"},
+        **{f"key {scope}": {"Authorization": f"Token {k}"} for scope, k in setup["keys"].items()},
+        **{role.value: user.headers for role, user in users.items()},
+    }
+    with TestClient(app, client=("10.99.0.5", 50000)) as client:
+        unknown = f"{OPERATOR_PREFIX}/no-such-thing"
+        assert client.get(unknown).json() == unknown_path(unknown)
+        for method, path in routes:
+            url = _fill(path, ws["id"])
+            for who, headers in callers.items():
+                kwargs: dict[str, Any] = {"headers": headers}
+                if method in ("POST", "PATCH", "PUT", "DELETE"):
+                    kwargs["json"] = {}
+                r = client.request(method, url, **kwargs)
+                assert (r.status_code, r.json()) == (404, unknown_path(url)), (method, path, who)
+
+
+def test_operators_reach_every_operator_route(setup: dict[str, Any]) -> None:
+    app, ws, operator = setup["app"], setup["ws"], setup["operator"]
+    with TestClient(app, client=("10.99.0.6", 50000)) as client:
+        for method, path in operator_routes(app):
+            r = _request(client, method, _fill(path, ws["id"]), operator)
+            assert r.status_code < 500, (method, path, r.text)
+            assert r.json().get("detail") != f"No such endpoint: {r.url.path}", (method, path)
 
 
 def test_anonymous_gets_401_everywhere(setup: dict[str, Any]) -> None:

@@ -60,6 +60,7 @@ export function AppShell(): ReactElement {
           {workspace ? <AlertsNavLink workspaceId={workspace.id} /> : null}
           <NavLink to={`/w/${workspaceId}/benchmarks`}>Benchmarks</NavLink>
           <NavLink to={`/w/${workspaceId}/settings`}>Settings</NavLink>
+          {me.data?.is_operator ? <NavLink to="/operator">Operator</NavLink> : null}
         </nav>
         <div className="app-user">
           {workspace ? <span className="role-badge" title="Your role in this workspace">{workspace.role}</span> : null}
@@ -96,7 +97,15 @@ export function AppShell(): ReactElement {
             This workspace does not exist or you are not a member. Pick another one above.
           </Alert>
         ) : (
-          <Outlet context={workspace} />
+          <>
+            {workspace.suspended_at ? (
+              <Alert title="This workspace is suspended" testId="workspace-suspended">
+                {workspace.suspended_reason ? `${workspace.suspended_reason}. ` : null}
+                Its data is kept, but queries and writes are refused until a platform operator resumes it.
+              </Alert>
+            ) : null}
+            <Outlet context={workspace} />
+          </>
         )}
       </main>
       {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}

@@ -44,6 +44,12 @@ const dashboard = async () => ({ Component: (await import("@/features/dashboards
 const benchmarks = async () => ({ Component: (await import("@/features/benchmarks/BenchmarksPage")).BenchmarksPage });
 const alerting = async () => ({ Component: (await import("@/features/alerting/AlertingLayout")).AlertingLayout });
 const account = async () => ({ Component: (await import("@/features/auth/AccountPage")).AccountPage });
+// The Operator area, for platform operators only, loads on its first visit.
+const operatorLayout = async () => ({ Component: (await import("@/features/operator/OperatorLayout")).OperatorLayout });
+const operatorOverview = async () => ({ Component: (await import("@/features/operator/OverviewPage")).OverviewPage });
+const operatorWorkspaces = async () => ({ Component: (await import("@/features/operator/WorkspacesPage")).WorkspacesPage });
+const operatorPlans = async () => ({ Component: (await import("@/features/operator/PlansPage")).PlansPage });
+const operatorAudit = async () => ({ Component: (await import("@/features/operator/AuditPage")).AuditPage });
 const benchmarkRun = async () => ({
   Component: (await import("@/features/benchmarks/BenchmarkRunPage")).BenchmarkRunPage,
 });
@@ -118,6 +124,19 @@ export const router = createBrowserRouter([
           { path: "benchmarks", lazy: benchmarks },
           { path: "benchmarks/:runId", lazy: benchmarkRun },
           { path: "account", lazy: account },
+        ],
+      },
+      {
+        path: "operator",
+        lazy: operatorLayout,
+        hydrateFallbackElement: loadingApp,
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <Navigate to="overview" replace /> },
+          { path: "overview", lazy: operatorOverview },
+          { path: "workspaces", lazy: operatorWorkspaces },
+          { path: "plans", lazy: operatorPlans },
+          { path: "audit", lazy: operatorAudit },
         ],
       },
       { path: "*", element: <Navigate to="/" replace /> },

@@ -22,6 +22,7 @@ SETTINGS = (
     "database_url",
     "kafka_bootstrap",
     "kafka_partitions",
+    "kafka_workspace_partitions",
     "kafka_ack_timeout_seconds",
     "kafka_max_record_bytes",
     "retention",
@@ -29,6 +30,7 @@ SETTINGS = (
     "usage_flush_seconds",
     "retry_after_seconds",
     "shared_rate_limit",
+    "internal_token",
     "log_format",
     "home",
 )

@@ -81,9 +81,21 @@ def read_dashboards(
     return DashboardsPublic(data=[_summary(d) for d in rows], count=len(rows))
 
 
-@router.post("", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
+LIMIT_RESPONSE: dict[int | str, dict[str, object]] = {
+    429: {"model": ErrorPublic, "description": "The workspace has its limit of dashboards"}
+}
+
+
+@router.post(
+    "",
+    response_model=DashboardPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=LIMIT_RESPONSE,
+)
 def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> DashboardPublic:
-    """Create a dashboard (version 1)."""
+    """Create a dashboard (version 1); 429 ``max_dashboards`` once the workspace has its
+    limit of them."""
+    dashboards.ensure_room(db, workspace_id=ws.id)
     dashboard = dashboards.create_dashboard(
         db, workspace_id=ws.id, data=body, user_id=_user_id(ws), actor=ws.actor
     )
@@ -91,9 +103,15 @@ def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> Dash
     return _public(dashboard)
 
 
-@router.post("/import", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
+@router.post(
+    "/import",
+    response_model=DashboardPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=LIMIT_RESPONSE,
+)
 def import_dashboard(body: DashboardExport, db: SessionDep, ws: Writers) -> DashboardPublic:
-    """Create a dashboard from an export document."""
+    """Create a dashboard from an export document (429 ``max_dashboards`` as for create)."""
+    dashboards.ensure_room(db, workspace_id=ws.id)
     data = DashboardCreate(
         title=body.title, description=body.description, tags=body.tags, spec=body.spec
     )

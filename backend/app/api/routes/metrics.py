@@ -3,25 +3,16 @@ addresses of ``VIGIL_METRICS_ALLOW`` (loopback by default)."""
 
 from __future__ import annotations
 
-import hmac
 import ipaddress
 
 from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app.api.deps import client_ip
-from app.core.config import PLACEHOLDER_SECRET, settings
+from app.api.deps import client_ip, has_internal_token
+from app.core.config import settings
 from app.core.errors import Forbidden
 
 router = APIRouter(include_in_schema=False)
-
-
-def _has_internal_token(request: Request) -> bool:
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    expected = settings.INTERNAL_TOKEN
-    if scheme.lower() != "bearer" or not token or expected == PLACEHOLDER_SECRET:
-        return False
-    return hmac.compare_digest(token.strip().encode(), expected.encode())
 
 
 def _allowed_address(host: str | None) -> bool:
@@ -39,7 +30,7 @@ def read_metrics(request: Request) -> Response:
     """Prometheus text format. Answered to callers with the internal token and to the client
     addresses of ``VIGIL_METRICS_ALLOW`` (behind ``VIGIL_TRUSTED_PROXIES``, the client they
     name): the counts by route are for operators, not for API clients."""
-    if not (_has_internal_token(request) or _allowed_address(client_ip(request))):
+    if not (has_internal_token(request) or _allowed_address(client_ip(request))):
         raise Forbidden(
             "/metrics needs the internal token (Authorization: Bearer) or a client address "
             "in VIGIL_METRICS_ALLOW"

@@ -43,7 +43,7 @@ from app.core.errors import BadRequest, Unauthorized
 from app.core.permissions import Permission
 from app.schemas.common import ERROR_RESPONSES, ErrorPublic
 from app.schemas.query import DqlError, DqlRequest, DqlResponse, PrometheusError
-from app.services import prometheus_rules, query
+from app.services import prometheus_rules, query, workspaces
 
 router = APIRouter(prefix="/workspaces/{workspace_id}", tags=["query"], responses=ERROR_RESPONSES)
 public_router = APIRouter(tags=["query"], responses=ERROR_RESPONSES)
@@ -87,7 +87,12 @@ def _key_workspace(request: Request, db: Session) -> uuid.UUID:
     token = extract_token(request)
     if token is None:
         raise Unauthorized("Not authenticated: send a query key as Authorization: Token <key>")
-    return resolve_query_key(db, token).workspace_id
+    key = resolve_query_key(db, token)
+    workspace = workspaces.get_active(db, workspace_id=key.workspace_id)
+    if workspace is None:
+        raise Unauthorized("API key is invalid or revoked", code="invalid_key")
+    workspaces.ensure_not_suspended(workspace)
+    return key.workspace_id
 
 
 @dataclass(frozen=True)

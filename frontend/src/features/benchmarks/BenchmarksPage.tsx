@@ -133,9 +133,12 @@ export function BenchmarksPage(): ReactElement {
           errorTitle="Could not load benchmark runs"
           empty={
             <EmptyState title={scenario ? `No runs of ${scenario} yet` : "No benchmark runs yet"} testId="benchmarks-empty">
-              Run a scenario and upload its result document:
+              With the stack up, one command in the repository runs {scenario ? "this scenario" : "every scenario"} in
+              small mode and puts its report in the demo workspace:
+              <pre className="command">{scenario ? `make bench-${scenario} ARGS=--small` : "make bench-small"}</pre>
+              To add a result document to this workspace instead:
               <pre className="command">
-                {`vigil-bench ${scenario || "write-cost"} --small\nvigil-bench upload --backend ${window.location.origin} \\\n  --token <access token> --workspace ${workspace.id} .vigil/bench/<run-id>.json`}
+                {`vigil-bench upload --backend ${window.location.origin} \\\n  --token <access token> --workspace ${workspace.id} .vigil/bench/<run-id>.json`}
               </pre>
             </EmptyState>
           }

@@ -11,6 +11,7 @@ import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { Limits, Usage, UsageHistory } from "./api";
 import { useLimits, useUpdateLimits, useUsage, useUsageHistory } from "./hooks/useLimits";
 import {
+  ceilingHint,
   diffLimits,
   formatBytes,
   formatNumber,
@@ -43,6 +44,12 @@ export function LimitsPage(): ReactElement {
             {admin ? "Changes apply within seconds at the gateway and to the next query." : "Only owners and admins can change limits."}
           </p>
         </div>
+        {limits.data ? (
+          <p className="muted small" data-testid="limits-plan">
+            Plan <strong>{limits.data.plan.name}</strong>, set by the platform&apos;s operators: each limit can be set up
+            to the plan&apos;s ceiling, never above.
+          </p>
+        ) : null}
         {limits.isPending ? (
           <Spinner label="Loading limits" />
         ) : limits.isError ? (
@@ -129,7 +136,8 @@ function LimitsForm({ workspaceId, limits, editable, onSaved, onEdit }: LimitsFo
                 <span className="unit">{f.unit}</span>
               </div>
               <span id={`${id}-msg`} className={msg ? "field-error" : "field-hint"} data-testid={`${id}-msg`}>
-                {msg ?? (f.key === "max_body_bytes" ? `${formatBytes(limits[f.key])}. ${f.help}` : f.help)}
+                {msg ??
+                  `${f.key === "max_body_bytes" ? `${formatBytes(limits[f.key])}. ` : ""}${f.help} ${ceilingHint(limits, f)}`}
               </span>
             </div>
           );

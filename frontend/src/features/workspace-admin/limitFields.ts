@@ -9,9 +9,15 @@ export interface LimitField {
   min: number;
   max: number;
   help: string;
+  /** A ceiling: the limit is at most its plan's bound; a floor (the monitor interval): at least. */
+  direction: "ceiling" | "floor";
 }
 
-/** The workspace limits the backend enforces, with the bounds it accepts (schemas/limits.py). */
+/**
+ * The workspace limits the backend enforces, with the range it accepts whatever the plan
+ * (schemas/limits.py); each is also within its plan's bound (`Limits.ceilings`): at most it,
+ * or at least it for a floor.
+ */
 export const LIMIT_FIELDS: LimitField[] = [
   {
     key: "ingest_points_per_second",
@@ -20,6 +26,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 100_000_000,
     help: "Sustained points per second the gateway accepts; above it writes get 429.",
+    direction: "ceiling",
   },
   {
     key: "ingest_burst",
@@ -28,6 +35,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 1_000_000_000,
     help: "Points accepted at once above the sustained rate.",
+    direction: "ceiling",
   },
   {
     key: "max_body_bytes",
@@ -36,6 +44,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1024,
     max: 1_073_741_824,
     help: "Largest write request, after decompression; larger ones get 413.",
+    direction: "ceiling",
   },
   {
     key: "active_series",
@@ -44,6 +53,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 1_000_000_000,
     help: "Series that received a point in the last hour; above it, points of new series are left out (counted under Usage), while existing series keep receiving points.",
+    direction: "ceiling",
   },
   {
     key: "query_timeout_seconds",
@@ -52,6 +62,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 600,
     help: "A query running longer is cancelled.",
+    direction: "ceiling",
   },
   {
     key: "max_points_per_query",
@@ -60,6 +71,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 1_000_000_000,
     help: "Most samples one query may read.",
+    direction: "ceiling",
   },
   {
     key: "retention_days",
@@ -68,6 +80,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 3650,
     help: "How far back data is kept: older points are refused at ingest, never read by a query, and deleted from storage.",
+    direction: "ceiling",
   },
   {
     key: "concurrent_queries",
@@ -76,6 +89,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 64,
     help: "Queries that run at once; more wait their turn, and when too many wait, queries get 429.",
+    direction: "ceiling",
   },
   {
     key: "max_monitors",
@@ -84,6 +98,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 0,
     max: 100_000,
     help: "Monitors and recording rules the workspace may have together; creating one more gets 429.",
+    direction: "ceiling",
   },
   {
     key: "min_monitor_interval_seconds",
@@ -92,6 +107,7 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 1,
     max: 86_400,
     help: "Monitors and recording rules run at most this often.",
+    direction: "floor",
   },
   {
     key: "max_notifications_per_hour",
@@ -100,8 +116,34 @@ export const LIMIT_FIELDS: LimitField[] = [
     min: 0,
     max: 1_000_000,
     help: "Alert notifications sent per hour; past it they are recorded as throttled, not sent.",
+    direction: "ceiling",
+  },
+  {
+    key: "max_members",
+    label: "Members",
+    unit: "members",
+    min: 1,
+    max: 100_000,
+    help: "Members and pending invitations together; inviting beyond it gets 429.",
+    direction: "ceiling",
+  },
+  {
+    key: "max_dashboards",
+    label: "Dashboards",
+    unit: "dashboards",
+    min: 1,
+    max: 100_000,
+    help: "Creating or importing a dashboard beyond it gets 429.",
+    direction: "ceiling",
   },
 ];
+
+/** The plan's bound of a limit, as the field's hint says it. */
+export function ceilingHint(limits: Limits, f: LimitField): string {
+  const bound = limits.ceilings[f.key];
+  const shown = f.key === "max_body_bytes" ? formatBytes(bound) : `${formatNumber(bound)} ${f.unit}`;
+  return `Plan ${f.direction}: ${shown}.`;
+}
 
 export type LimitsDraft = Record<LimitKey, string>;
 
@@ -111,7 +153,8 @@ export function toDraft(limits: Limits): LimitsDraft {
 
 /**
  * Compares the edited values with the current limits: the fields that changed (ready to
- * PATCH) and, per field, why a value is refused. Spaces, `_` and `,` group digits.
+ * PATCH) and, per field, why a value is refused — outside the range the API takes, or outside
+ * the plan's bound (which the API refuses too, with 422). Spaces, `_` and `,` group digits.
  */
 export function diffLimits(
   current: Limits,
@@ -120,19 +163,36 @@ export function diffLimits(
   const changes: LimitsUpdate = {};
   const errors: Partial<Record<LimitKey, string>> = {};
   for (const f of LIMIT_FIELDS) {
-    const text = draft[f.key].replace(/[\s_,]/g, "");
-    if (!/^\d+$/.test(text)) {
-      errors[f.key] = `${f.label} must be a whole number.`;
+    const value = parseWhole(draft[f.key], f);
+    if (typeof value === "string") {
+      errors[f.key] = value;
       continue;
     }
-    const value = Number(text);
-    if (value < f.min || value > f.max) {
-      errors[f.key] = `${f.label} must be between ${formatNumber(f.min)} and ${formatNumber(f.max)} ${f.unit}.`;
+    const bound = current.ceilings[f.key];
+    if (f.direction === "ceiling" ? value > bound : value < bound) {
+      const most = f.direction === "ceiling" ? "can be at most" : "must be at least";
+      errors[f.key] =
+        `${f.label} ${most} ${formatNumber(bound)} ${f.unit}, the ${f.direction} of the plan ${current.plan.name}; ` +
+        "a platform operator sets the plan.";
       continue;
     }
     if (value !== current[f.key]) changes[f.key] = value;
   }
   return { changes, errors };
+}
+
+/**
+ * A whole number typed in a field with a range (spaces, `_` and `,` group digits), or why it
+ * is refused, naming the field.
+ */
+export function parseWhole(typed: string, f: Pick<LimitField, "label" | "unit" | "min" | "max">): number | string {
+  const text = typed.replace(/[\s_,]/g, "");
+  if (!/^\d+$/.test(text)) return `${f.label} must be a whole number.`;
+  const value = Number(text);
+  if (value < f.min || value > f.max) {
+    return `${f.label} must be between ${formatNumber(f.min)} and ${formatNumber(f.max)} ${f.unit}.`;
+  }
+  return value;
 }
 
 /** `1234567` → `1,234,567`. */
