@@ -64,7 +64,7 @@ def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
     is touched. Otherwise what is missing is created (a fresh password if it no longer matches).
     """
     from app.core import security
-    from app.models import Membership, Role
+    from app.models import KeyScope, Membership, Role
     from app.services import api_keys, users, workspaces
     from app.services.audit import Actor
 
@@ -114,7 +114,10 @@ def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
     dashboards.refresh_shipped(db, workspace_id=workspace.id, data=host_overview())
 
     keys = {}
-    for scope, name in (("ingest", "VIGIL_DEMO_INGEST_KEY"), ("query", "VIGIL_DEMO_QUERY_KEY")):
+    for scope, name in (
+        (KeyScope.ingest, "VIGIL_DEMO_INGEST_KEY"),
+        (KeyScope.query, "VIGIL_DEMO_QUERY_KEY"),
+    ):
         key = current.get(name, "")
         row = api_keys.resolve(db, key=key) if key else None
         if row is None or row.workspace_id != workspace.id or row.scope != scope:
