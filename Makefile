@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help up down status restart logs install test lint lint-go lint-py check check-go-storage check-go-agent check-py-unit lock generate migrate clean bench-api bench-alerts bench-ui bench-small bench-storage bench-dql bench-ingest bench-fairness
+.PHONY: help up down status restart logs install test lint lint-go lint-py check check-go-storage check-go-agent check-py-unit lock generate migrate clean bench-api bench-alerts bench-ui bench-small bench-storage bench-dql bench-ingest bench-ingest-consumers bench-fairness
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -76,6 +76,9 @@ bench-dql: ## the same questions as DQL and as MetricsQL on >=100k series (laten
 	@bench/install.sh vm && $(BENCH) dql $(ARGS)
 bench-ingest: ## agent -> gateway -> Kafka -> consumer -> storage vs straight to storage; lag (needs make up)
 	@$(BENCH) ingest $(ARGS)
+bench-ingest-consumers: ## one workspace end to end with 1, 2 and 3 consumer processes (ratio; needs make up)
+	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
+	@source infra/lib.sh && $(BENCH) ingest-consumers $(ARGS)
 bench-fairness: ## workspace B's latency while workspace A floods queries and ingest (ratio; needs make up)
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
 	@source infra/lib.sh && $(BENCH) fairness $(ARGS)

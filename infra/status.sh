@@ -20,6 +20,10 @@ check backend http "$VIGIL_BACKEND_URL/api/health"
 check alerting http "$VIGIL_ALERTING_URL/health"
 check agent is_running agent
 check mail http "$VIGIL_MAIL_URL/health"
-if out=$(curl -fsS --max-time 8 "$VIGIL_BACKEND_URL/api/health" 2>/dev/null); then
+# every component's check needs the internal token (anonymous callers get up/down only); it
+# goes to curl on stdin, out of the process list
+load_secrets
+if out=$(printf 'Authorization: Bearer %s\n' "$VIGIL_INTERNAL_TOKEN" |
+  curl -fsS --max-time 8 -H @- "$VIGIL_BACKEND_URL/api/health" 2>/dev/null); then
   printf '\n  /api/health: %s\n' "$out"
 fi

@@ -63,6 +63,7 @@ cat <<MSG
 ${_b}Vigil is up.${_n}
   Open        $VIGIL_BACKEND_URL
   Log in as   $VIGIL_DEMO_EMAIL / $VIGIL_DEMO_PASSWORD
+  Operator    $VIGIL_DEMO_OPERATOR_EMAIL / $VIGIL_DEMO_OPERATOR_PASSWORD   (plans, suspension, usage: $VIGIL_BACKEND_URL/operator)
   Keys        ingest $VIGIL_DEMO_INGEST_KEY
               query  $VIGIL_DEMO_QUERY_KEY   (all in ${VIGIL_HOME#"$VIGIL_ROOT"/}/demo.env)
   Try         curl -s -H "Authorization: Bearer \$VIGIL_DEMO_QUERY_KEY" -d '{"queries":[{"query":"M::cpu:(avg(usage_user)) [15m::1m] BY host"}]}' $VIGIL_BACKEND_URL/v1/query/raw

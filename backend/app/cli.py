@@ -1,7 +1,11 @@
 """``vigil-admin``: operations on the backend's database.
 
 vigil-admin migrate                    apply migrations (alembic upgrade head)
-vigil-admin demo --env-file PATH       ensure the demo user, workspace and keys; write PATH
+vigil-admin demo --env-file PATH       ensure the demo user, workspace, keys, operator; write PATH
+vigil-admin operator grant EMAIL       make an account a platform operator
+vigil-admin operator revoke EMAIL      take the operator role away (never from the last one)
+vigil-admin operator list              the platform operators
+vigil-admin plan list|set|assign       plans and which workspace is on which (app/cli_plans.py)
 vigil-admin openapi [--output FILE]    print the OpenAPI document
 vigil-admin retention-sweep [--force]  delete points older than each workspace's retention now
 """
@@ -16,10 +20,17 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
+from app import cli_plans
+
+if TYPE_CHECKING:
+    from app.models import User
+
 DEMO_EMAIL = "demo@vigil.dev"
+DEMO_OPERATOR_EMAIL = "operator@vigil.dev"
 DEMO_WORKSPACE_NAME = "Demo"
 ENV_KEYS = (
     "VIGIL_DEMO_EMAIL",
@@ -27,7 +38,10 @@ ENV_KEYS = (
     "VIGIL_DEMO_WORKSPACE",
     "VIGIL_DEMO_INGEST_KEY",
     "VIGIL_DEMO_QUERY_KEY",
+    "VIGIL_DEMO_OPERATOR_EMAIL",
+    "VIGIL_DEMO_OPERATOR_PASSWORD",
 )
+CLI_ACTOR_AGENT = "vigil-admin"
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -57,33 +71,59 @@ def write_env_file(path: Path, values: dict[str, str]) -> None:
     os.replace(tmp, path)
 
 
-def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
-    """Make the demo account, workspace and keys exist; return the values and whether they changed.
-
-    Idempotent: when the file's user, password, workspace and keys all still resolve, nothing
-    is touched. Otherwise what is missing is created (a fresh password if it no longer matches).
-    """
+def _ensure_account(
+    db: Session, *, email: str, password: str, full_name: str
+) -> tuple[User, str, bool]:
+    """The account with this email, signing in with ``password`` (created, or given a fresh
+    password when it no longer matches); returns it, its password and whether it changed."""
     from app.core import security
-    from app.models import KeyScope, Membership, Role
-    from app.services import api_keys, users, workspaces
+    from app.services import users
     from app.services.audit import Actor
 
-    current = read_env_file(env_file)
-    actor = Actor(None, "vigil-admin", None, "vigil-admin demo")
-    email = current.get("VIGIL_DEMO_EMAIL") or DEMO_EMAIL
-    password = current.get("VIGIL_DEMO_PASSWORD") or ""
-    changed = False
-
+    actor = Actor(None, CLI_ACTOR_AGENT, None, "vigil-admin demo")
     user = users.get_by_email(db, email=email)
     if user is None:
         password = password if len(password) >= 8 else secrets.token_urlsafe(12)
-        user = users.create_user(db, email=email, password=password, full_name="Demo", actor=actor)
+        user = users.create_user(
+            db, email=email, password=password, full_name=full_name, actor=actor
+        )
         db.commit()
-        changed = True
-    elif not password or not security.verify_password(password, user.password_hash):
+        return user, password, True
+    if not password or not security.verify_password(password, user.password_hash):
         password = secrets.token_urlsafe(12)
         user.password_hash = security.hash_password(password)
         db.commit()
+        return user, password, True
+    return user, password, False
+
+
+def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
+    """Make the demo account, workspace, keys and operator exist; return the values and
+    whether they changed.
+
+    Idempotent: when the file's users, passwords, workspace and keys all still resolve, nothing
+    is touched. Otherwise what is missing is created (a fresh password if it no longer matches).
+    """
+    from app.models import KeyScope, Membership, Role
+    from app.services import api_keys, operators, workspaces
+    from app.services.audit import Actor
+
+    current = read_env_file(env_file)
+    email = current.get("VIGIL_DEMO_EMAIL") or DEMO_EMAIL
+    user, password, changed = _ensure_account(
+        db, email=email, password=current.get("VIGIL_DEMO_PASSWORD") or "", full_name="Demo"
+    )
+    operator, operator_password, operator_changed = _ensure_account(
+        db,
+        email=current.get("VIGIL_DEMO_OPERATOR_EMAIL") or DEMO_OPERATOR_EMAIL,
+        password=current.get("VIGIL_DEMO_OPERATOR_PASSWORD") or "",
+        full_name="Platform operator",
+    )
+    changed = changed or operator_changed
+    if not operator.is_operator:
+        operators.grant(
+            db, email=operator.email, actor=Actor(None, CLI_ACTOR_AGENT, None, "vigil-admin demo")
+        )
         changed = True
 
     workspace = None
@@ -136,6 +176,8 @@ def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
         "VIGIL_DEMO_PASSWORD": password,
         "VIGIL_DEMO_WORKSPACE": str(workspace.id),
         **keys,
+        "VIGIL_DEMO_OPERATOR_EMAIL": operator.email,
+        "VIGIL_DEMO_OPERATOR_PASSWORD": operator_password,
     }
     if changed or any(current.get(k) != v for k, v in values.items()):
         write_env_file(env_file, values)
@@ -156,8 +198,39 @@ def cmd_demo(args: argparse.Namespace) -> int:
     with get_sessionmaker()() as db:
         values, changed = ensure_demo(db, Path(args.env_file))
     state = "created/updated" if changed else "unchanged"
-    print(f"demo {state}: {values['VIGIL_DEMO_EMAIL']} workspace {values['VIGIL_DEMO_WORKSPACE']}")
+    print(
+        f"demo {state}: {values['VIGIL_DEMO_EMAIL']} workspace {values['VIGIL_DEMO_WORKSPACE']}, "
+        f"operator {values['VIGIL_DEMO_OPERATOR_EMAIL']}"
+    )
     print(f"wrote {args.env_file}")
+    return 0
+
+
+def cmd_operator(args: argparse.Namespace) -> int:
+    from app.core.db import get_sessionmaker
+    from app.core.errors import VigilError
+    from app.services import operators
+    from app.services.audit import Actor
+
+    actor = Actor(None, CLI_ACTOR_AGENT, None, f"vigil-admin operator {args.action}")
+    with get_sessionmaker()() as db:
+        try:
+            if args.action == "list":
+                for user in operators.list_operators(db):
+                    print(user.email)
+                return 0
+            if not args.email:
+                print(f"vigil-admin operator {args.action}: an EMAIL is needed", file=sys.stderr)
+                return 2
+            if args.action == "grant":
+                user = operators.grant(db, email=args.email, actor=actor)
+                print(f"{user.email} is a platform operator")
+            else:
+                user = operators.revoke(db, email=args.email, actor=actor)
+                print(f"{user.email} is not a platform operator")
+        except VigilError as exc:
+            print(f"vigil-admin operator {args.action}: {exc.detail}", file=sys.stderr)
+            return 1
     return 0
 
 
@@ -205,6 +278,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo = sub.add_parser("demo", help="ensure the demo user, workspace and keys")
     demo.add_argument("--env-file", required=True, help="where to write VIGIL_DEMO_* variables")
     demo.set_defaults(func=cmd_demo)
+    operator = sub.add_parser("operator", help="grant, revoke or list platform operators")
+    operator.add_argument("action", choices=("grant", "revoke", "list"))
+    operator.add_argument("email", nargs="?", help="the account's email (grant, revoke)")
+    operator.set_defaults(func=cmd_operator)
+    cli_plans.add_parser(sub)
     openapi = sub.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("--output", "-o", help="write to this file instead of stdout")
     openapi.set_defaults(func=cmd_openapi)

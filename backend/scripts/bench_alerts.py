@@ -187,15 +187,41 @@ class Api:
         self.key = self.call(
             "POST", f"{self.base}/keys", json={"name": "bench", "scope": "ingest"}
         )["key"]
-        self.call(
-            "PATCH",
-            f"{self.base}/limits",
+        limits = {
+            "max_monitors": 10_000,
+            "min_monitor_interval_seconds": 1,
+            "max_notifications_per_hour": 1_000_000,
+        }
+        self._plan(env, limits)
+        self.call("PATCH", f"{self.base}/limits", json=limits)
+
+    def _plan(self, env: dict[str, str], bounds: dict[str, int]) -> None:
+        """As the demo platform operator, put the workspace on a plan that allows ``bounds``."""
+        op = httpx.Client(base_url=str(self.http.base_url), timeout=60)
+        r = op.post(
+            "/api/v1/auth/login",
             json={
-                "max_monitors": 10_000,
-                "min_monitor_interval_seconds": 1,
-                "max_notifications_per_hour": 1_000_000,
+                "email": env["VIGIL_DEMO_OPERATOR_EMAIL"],
+                "password": env["VIGIL_DEMO_OPERATOR_PASSWORD"],
             },
         )
+        r.raise_for_status()
+        op.headers["Authorization"] = f"Bearer {r.json()['access_token']}"
+        plans = op.get("/api/v1/operator/plans").raise_for_status().json()["data"]
+        plan = next((p for p in plans if p["name"] == "bench-alerts"), None)
+        if plan is None:
+            default = next(p for p in plans if p["is_default"])
+            meta = {"id", "name", "description", "is_default", "workspaces", "created_at"}
+            body = {k: v for k, v in default.items() if k not in meta | {"updated_at"}} | bounds
+            r = op.post("/api/v1/operator/plans", json={"name": "bench-alerts", **body})
+            if r.status_code != 201:
+                raise RuntimeError(f"creating the plan bench-alerts: {r.status_code} {r.text}")
+            plan = r.json()
+        wid = self.ws["id"]
+        r = op.put(f"/api/v1/operator/workspaces/{wid}/plan", json={"plan_id": plan["id"]})
+        if r.status_code != 200:
+            raise RuntimeError(f"moving the workspace to bench-alerts: {r.status_code} {r.text}")
+        op.close()
 
     def call(self, method: str, path: str, **kw: Any) -> Any:
         r = self.http.request(method, path, **kw)

@@ -95,3 +95,20 @@ def create_key(
     assert r.status_code == 201, r.text
     result: dict[str, Any] = r.json()
     return result
+
+
+def grant_operator(email: str) -> None:
+    """Make an account a platform operator, as ``vigil-admin operator grant`` does."""
+    from app.core.db import get_sessionmaker
+    from app.services import operators
+    from app.services.audit import Actor
+
+    with get_sessionmaker()() as db:
+        operators.grant(db, email=email, actor=Actor(None, "vigil-admin", None, "tests"))
+
+
+def signup_operator(client: TestClient) -> SignedUpUser:
+    """A new account that is a platform operator."""
+    user = signup(client)
+    grant_operator(user.email)
+    return user

@@ -22,6 +22,7 @@ class StorageMock:
         self.requests: list[httpx.Request] = []
         self.handler: Callable[[httpx.Request], httpx.Response] | None = None
         self.usage = {"active_series": 42, "series_total": 50}
+        self.stored = {"samples": 1000, "series": 50, "bytes": 25_000}
 
     def client(self) -> StorageClient:
         return StorageClient(
@@ -52,7 +53,7 @@ class StorageMock:
         if self.handler is not None:
             response = self.handler(request)
         else:
-            response = default_answer(request, self.usage)
+            response = default_answer(request, self.usage, self.stored)
         if response.is_stream_consumed:
             # built from json=/content=, it is read already: hand it over as a network stream,
             # which is how the client reads storage's answers (raw, to pass them on)
@@ -64,7 +65,9 @@ class StorageMock:
         return response
 
 
-def default_answer(request: httpx.Request, usage: dict[str, int]) -> httpx.Response:
+def default_answer(
+    request: httpx.Request, usage: dict[str, int], stored: dict[str, int] | None = None
+) -> httpx.Response:
     path = request.url.path
     if path == "/health":
         return httpx.Response(200, json={"status": "ok", "version": "test"})
@@ -93,6 +96,8 @@ def default_answer(request: httpx.Request, usage: dict[str, int]) -> httpx.Respo
         )
     if path == "/internal/v1/usage":
         return httpx.Response(200, json=usage)
+    if path == "/internal/v1/usage/storage":
+        return httpx.Response(200, json=stored or {"samples": 0, "series": 0, "bytes": 0})
     if path == "/internal/v1/usage/active_series":
         return httpx.Response(
             200,

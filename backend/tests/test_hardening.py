@@ -265,7 +265,13 @@ def test_no_two_workspaces_share_a_storage_tenant(
     first = create_workspace(client, owner)
     twin = uuid.UUID(first["id"][:18] + "-8000-000000000000")
     with pytest.raises(IntegrityError, match="uq_workspaces_storage_tenant"):
-        db.execute(text("INSERT INTO workspaces (id, name) VALUES (:id, 'twin')"), {"id": twin})
+        db.execute(
+            text(
+                "INSERT INTO workspaces (id, name, plan_id)"
+                " SELECT :id, 'twin', plan_id FROM workspaces WHERE id = :first"
+            ),
+            {"id": twin, "first": uuid.UUID(first["id"])},
+        )
     db.rollback()
 
     from types import SimpleNamespace

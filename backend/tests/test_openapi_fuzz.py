@@ -1,7 +1,8 @@
 """A short schemathesis run over the whole OpenAPI surface: no request may produce a 5xx.
 
-Requests are signed in as the owner of a real workspace, and every ``workspace_id`` is that
-workspace, so the fuzzer reaches past authentication into validation and the handlers.
+Requests are signed in as the owner of a real workspace who is also a platform operator, every
+``workspace_id`` is that workspace and every ``plan_id`` a real plan, so the fuzzer reaches
+past authentication into validation and the handlers, the operator API's included.
 Storage answers through StorageMock.
 """
 
@@ -16,11 +17,13 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
 from app.main import create_app
-from tests.factories import create_key, create_workspace, signup
+from app.schemas.plan import PlanBounds
+from tests.factories import create_key, create_workspace, signup_operator
 from tests.storage_mock import StorageMock
 
 _mock = StorageMock()
 app = create_app(storage=_mock.client(), async_storage=_mock.async_client())
+PLAN_FIELDS = set(PlanBounds.model_fields)
 # Keep it short: only the fuzzing phase, a few examples per operation (~1 minute on 2 cores).
 config = SchemathesisConfig.from_dict(
     {
@@ -43,10 +46,22 @@ schema = (
 @pytest.fixture(scope="module")
 def auth() -> dict[str, Any]:
     with TestClient(app, client=("10.98.0.1", 50000)) as client:
-        user = signup(client)
+        user = signup_operator(client)
         ws = create_workspace(client, user)
         key = create_key(client, user, ws["id"], "query")
-    return {"headers": user.headers, "workspace_id": ws["id"], "key": key["key"]}
+        plans = client.get("/api/v1/operator/plans", headers=user.headers).json()["data"]
+        fuzzed = client.post(
+            "/api/v1/operator/plans",
+            json={**{k: v for k, v in plans[0].items() if k in PLAN_FIELDS}, "name": "fuzzed"},
+            headers=user.headers,
+        )
+        assert fuzzed.status_code == 201, fuzzed.text
+    return {
+        "headers": user.headers,
+        "workspace_id": ws["id"],
+        "plan_id": fuzzed.json()["id"],
+        "key": key["key"],
+    }
 
 
 @schema.parametrize()
@@ -58,8 +73,9 @@ def auth() -> dict[str, Any]:
     suppress_health_check=list(HealthCheck),
 )
 def test_no_server_errors(case: Any, auth: dict[str, Any]) -> None:
-    if case.path_parameters and "workspace_id" in case.path_parameters:
-        case.path_parameters["workspace_id"] = auth["workspace_id"]
+    for name in ("workspace_id", "plan_id"):
+        if case.path_parameters and name in case.path_parameters:
+            case.path_parameters[name] = auth[name]
     headers = dict(auth["headers"])
     if not case.path.startswith("/api/"):
         headers["Authorization"] = f"Token {auth['key']}"

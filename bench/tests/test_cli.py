@@ -9,7 +9,7 @@ import pytest
 
 from vigil_bench.cli import build_parser, main
 from vigil_bench.schema import BenchmarkRun
-from vigil_bench.upload import UploadError, upload
+from vigil_bench.upload import UploadError, upload, upload_to_demo
 
 
 def test_scenario_defaults_to_full_mode_and_all_systems() -> None:
@@ -123,3 +123,48 @@ def test_upload_says_why_the_token_was_refused(sample_run: BenchmarkRun) -> None
         UploadError, match=rf"403 — the token is not allowed .*: {re.escape(detail)}"
     ):
         upload(sample_run, backend="http://b", token="t", workspace="ws", transport=t)
+
+
+_DEMO = {
+    "VIGIL_DEMO_EMAIL": "demo@vigil.dev",
+    "VIGIL_DEMO_PASSWORD": "pw",
+    "VIGIL_DEMO_WORKSPACE": "ws-demo",
+}
+
+
+def test_upload_to_demo_signs_in_and_posts_to_the_demo_workspace(
+    sample_run: BenchmarkRun,
+) -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        seen.append(req)
+        if req.url.path == "/api/v1/auth/login":
+            return httpx.Response(200, json={"access_token": "session-1"})
+        return httpx.Response(201, json={"id": "run-7"})
+
+    url = upload_to_demo(
+        sample_run,
+        demo_env=_DEMO,
+        backend="http://127.0.0.1:8000",
+        transport=httpx.MockTransport(handler),
+    )
+    assert url == "http://127.0.0.1:8000/w/ws-demo/benchmarks/run-7"
+    login, post = seen
+    assert json.loads(login.content) == {"email": "demo@vigil.dev", "password": "pw"}
+    assert post.url.path == "/api/v1/workspaces/ws-demo/benchmarks"
+    assert post.headers["authorization"] == "Bearer session-1"
+
+
+def test_upload_to_demo_explains_a_refused_sign_in(sample_run: BenchmarkRun) -> None:
+    t = httpx.MockTransport(lambda req: httpx.Response(401, json={"detail": "Wrong password"}))
+    with pytest.raises(UploadError, match="HTTP 401: Wrong password"):
+        upload_to_demo(sample_run, demo_env=_DEMO, backend="http://b", transport=t)
+    with pytest.raises(UploadError, match="lacks VIGIL_DEMO_EMAIL"):
+        upload_to_demo(sample_run, demo_env={}, backend="http://b", transport=t)
+
+
+def test_runs_upload_unless_told_not_to() -> None:
+    assert build_parser().parse_args(["dql", "--small"]).upload is True
+    assert build_parser().parse_args(["dql", "--small", "--no-upload"]).upload is False
+    assert build_parser().parse_args(["all", "--small", "--no-upload"]).upload is False

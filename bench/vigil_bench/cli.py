@@ -34,6 +34,7 @@ def _scenarios() -> dict[str, ModuleType]:
         dql,
         fairness,
         ingest,
+        ingest_consumers,
         point_queries,
         query_latency,
         read_write_mix,
@@ -56,6 +57,7 @@ def _scenarios() -> dict[str, ModuleType]:
         "storage-ingest": storage_ingest,
         "dql": dql,
         "ingest": ingest,
+        "ingest-consumers": ingest_consumers,
         "fairness": fairness,
     }
 
@@ -75,6 +77,7 @@ ALL = [
     "storage-ingest",
     "dql",
     "ingest",
+    "ingest-consumers",
     "fairness",
 ]
 
@@ -117,6 +120,12 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--run-id", help="name of the result document (default: a timestamp)")
     p.add_argument("--keep", action="store_true", help="keep the temporary data directories")
     p.add_argument(
+        "--no-upload",
+        dest="upload",
+        action="store_false",
+        help="do not send the result to the demo workspace of the running stack",
+    )
+    p.add_argument(
         "--tmp", help="parent of the temporary data directories (default: system temp dir)"
     )
 
@@ -139,7 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
         mod.add_arguments(p)
     p = sub.add_parser(
         "all",
-        help="every scenario in turn (scenarios 1-9, then storage-ingest, dql, ingest, fairness)",
+        help="every scenario in turn (scenarios 1-9, then storage-ingest, dql, ingest, "
+        "ingest-consumers, fairness)",
     )
     _add_common(p)
     p.add_argument(
@@ -263,10 +273,30 @@ def _run_scenarios(args: argparse.Namespace, names: list[str], argv: list[str]) 
     else:
         last = {r.scenario: {**r.summary, "valid": r.valid} for r in results}  # type: ignore[misc]
     last["run_file"] = str(path)
+    if args.upload:
+        last["report_url"] = _upload_to_demo(run)
     print(json.dumps(last, default=str), flush=True)
     if interrupted:
         return 130
     return 0 if results and all(r.valid for r in results) else 1
+
+
+def _upload_to_demo(run: BenchmarkRun) -> str | None:
+    """Puts the run in the demo workspace's Benchmarks page when ``make up``'s stack is up."""
+    from .systems.base import backend_url, read_env_file, vigil_home
+    from .upload import UploadError, upload_to_demo
+
+    demo_env = vigil_home() / "demo.env"
+    if not demo_env.exists():
+        log(f"not uploaded: no stack is up ({demo_env} is missing); see `vigil-bench upload`")
+        return None
+    try:
+        url = upload_to_demo(run, demo_env=read_env_file(demo_env), backend=backend_url())
+    except UploadError as e:
+        log(f"not uploaded to the demo workspace: {e}")
+        return None
+    log(f"report: {url}")
+    return url
 
 
 def _failed(name: str, title: str, mode: Literal["small", "full"], reason: str) -> ScenarioResult:

@@ -76,3 +76,35 @@ def upload(
     except json.JSONDecodeError:
         out = {"status": r.status_code}
     return out if isinstance(out, dict) else {"result": out}
+
+
+def upload_to_demo(
+    run: BenchmarkRun,
+    *,
+    demo_env: dict[str, str],
+    backend: str,
+    transport: httpx.BaseTransport | None = None,
+) -> str:
+    """Signs in as the demo user of the running stack and uploads ``run`` to its workspace.
+
+    ``demo_env`` is ``$VIGIL_HOME/demo.env`` as written by ``vigil-admin demo`` (``make up``).
+    Returns the address of the run's report in the UI.
+    """
+    email = demo_env.get("VIGIL_DEMO_EMAIL", "")
+    password = demo_env.get("VIGIL_DEMO_PASSWORD", "")
+    workspace = demo_env.get("VIGIL_DEMO_WORKSPACE", "")
+    if not (email and password and workspace):
+        raise UploadError(
+            "demo.env lacks VIGIL_DEMO_EMAIL, VIGIL_DEMO_PASSWORD or VIGIL_DEMO_WORKSPACE"
+        )
+    url = f"{backend.rstrip('/')}/api/v1/auth/login"
+    try:
+        with httpx.Client(timeout=30, transport=transport) as c:
+            r = c.post(url, json={"email": email, "password": password})
+    except httpx.HTTPError as e:
+        raise UploadError(f"cannot reach {url}: {e}") from e
+    if r.status_code != 200:
+        raise UploadError(f"{url}: HTTP {r.status_code}: {_detail(r)}")
+    token = r.json().get("access_token", "")
+    created = upload(run, backend=backend, token=token, workspace=workspace, transport=transport)
+    return f"{backend.rstrip('/')}/w/{workspace}/benchmarks/{created.get('id', '')}"

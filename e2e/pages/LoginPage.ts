@@ -14,4 +14,12 @@ export class LoginPage {
     await this.page.getByRole("button", { name: "Sign in" }).click();
     await expect(this.page.getByTestId(testIds.workspacePicker)).toBeVisible();
   }
+
+  /** Signs in a platform operator who is a member of no workspace: they land in the Operator area. */
+  async signInAsOperator(email: string, password: string): Promise<void> {
+    await this.page.getByLabel("Email").fill(email);
+    await this.page.getByLabel("Password").fill(password);
+    await this.page.getByRole("button", { name: "Sign in" }).click();
+    await expect(this.page.getByRole("navigation", { name: "Operator" })).toBeVisible();
+  }
 }

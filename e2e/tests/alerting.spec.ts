@@ -6,13 +6,12 @@ import { mailTo, type Mail } from "../fixtures/mail";
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "../fixtures/webhook";
 import { ExplorePage } from "../pages/ExplorePage";
 import { LoginPage } from "../pages/LoginPage";
-import { SettingsPage } from "../pages/SettingsPage";
 import { chartAttrs, testIds } from "../selectors";
 
 /**
  * Alerting from end to end on the real stack: points pushed through the gateway cross a
- * threshold; a monitor created from an Explore query (every 5 s, the workspace's limit lowered
- * first) fires, shows in the list and the header's badge, and a real webhook receiver started
+ * threshold; a monitor created from an Explore query (every 10 s, the default plan's floor)
+ * fires, shows in the list and the header's badge, and a real webhook receiver started
  * here and the stack's SMTP mail sink get the notification; a silence made from the monitor's page mutes the group, and the
  * next transition is recorded muted and not sent. The new pages pass axe in both themes, and a
  * dashboard panel of the same query shows where it fired.
@@ -66,13 +65,6 @@ test.describe("alerting", () => {
     await login.goto();
     await login.signIn(own.email, own.password);
 
-    // the workspace's shortest evaluation interval, lowered on the Limits page
-    const settings = new SettingsPage(page);
-    await settings.goto(own.workspaceId, "limits");
-    await settings.limitInput("Shortest evaluation interval").fill("5");
-    await page.getByRole("button", { name: "Save limits" }).click();
-    await expect(page.getByTestId("limits-saved")).toBeVisible();
-
     // a webhook channel to the receiver, tested from the Channels page
     await page.goto(`/w/${own.workspaceId}/alerts/channels`);
     await expect(page.getByRole("heading", { level: 1, name: "Channels" })).toBeVisible();
@@ -121,7 +113,7 @@ test.describe("alerting", () => {
     await expect(page.getByRole("heading", { level: 1, name: "New monitor" })).toBeVisible();
     await expect(page.getByTestId(testIds.dqlEditor)).toHaveText(query);
     await page.getByRole("textbox", { name: "Name" }).fill(`CPU hot ${suffix}`);
-    await page.getByRole("textbox", { name: "Evaluate every" }).fill("5s");
+    await page.getByRole("textbox", { name: "Evaluate every" }).fill("10s");
     // the window reaches back past the points pushed at the start, however long the steps before took
     await page.getByRole("textbox", { name: "Over the last" }).fill("15m");
     await expect(page.getByRole("textbox", { name: "Critical threshold" })).toHaveValue("90");
@@ -262,7 +254,7 @@ test.describe("alerting", () => {
     await ruleDialog.getByLabel("Name").fill("cpu per host");
     await ruleDialog.getByTestId(testIds.dqlEditor).click();
     await page.keyboard.type(`M::cpu:(avg(usage_user)) {host = re'al-.*-${suffix}'} BY host`);
-    await ruleDialog.getByLabel("Every").fill("5s");
+    await ruleDialog.getByLabel("Every").fill("10s");
     await ruleDialog.getByLabel("Over the last").fill("1h");
     await ruleDialog.getByLabel("Into measurement").fill(`cpu_rec_${suffix}`);
     await ruleDialog.getByRole("button", { name: "Create rule" }).click();

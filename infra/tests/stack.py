@@ -110,6 +110,16 @@ class NewWorkspace:
         )
         assert r.status_code == 200, r.text
 
+    def set_plan(self, name: str, **bounds: int) -> None:
+        """Put the workspace on the plan ``name`` with these bounds, as a platform operator
+        does with ``vigil-admin plan`` (a missing plan starts from the default plan's bounds)."""
+        pairs = " ".join(f"{k}={v}" for k, v in bounds.items())
+        plan = shlex.quote(name)
+        lib_sh(
+            f'load_secrets; "$VIGIL_VENV/bin/vigil-admin" plan set {plan} {pairs}'
+            f' && "$VIGIL_VENV/bin/vigil-admin" plan assign {self.id} {plan}'
+        )
+
     def usage(self) -> dict[str, Any]:
         r = httpx.get(f"{BACKEND}/api/v1/workspaces/{self.id}/usage", headers=self.auth, timeout=30)
         assert r.status_code == 200, r.text
@@ -309,6 +319,58 @@ class Service:
         argv = " ".join(shlex.quote(a) for a in self.argv)
         wait = f"wait_http {self.name} {shlex.quote(self.health)} 60" if self.health else ""
         lib_sh(f"start_service {self.name} {self.port} {self.port_var} {argv}\n{wait}", env=env)
+
+
+class ExtraConsumer:
+    """Another vigil-consumer process of the stack's group: the stack consumer's command line
+    and environment, its status on a free port, in a process group of its own."""
+
+    def __init__(self, like: Service) -> None:
+        assert like.argv, "capture() the stack's consumer first"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**like.env, "VIGIL_HOME": str(HOME), "VIGIL_CONSUMER_PORT": str(self.port)}
+        self.log_path = LOG / f"consumer-{self.port}.log"
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                like.argv,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def health(self) -> dict[str, Any]:
+        try:
+            return dict(httpx.get(f"{self.url}/health", timeout=5).json())
+        except (httpx.HTTPError, ValueError):
+            return {}
+
+    def kill9(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.kill9()
+
+
+def consumer_points(url: str) -> float:
+    """Points a consumer has written to storage since it started (its own counter)."""
+    try:
+        text = httpx.get(f"{url}/metrics", timeout=5).text
+    except httpx.TransportError:
+        return 0.0
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("vigil_consumer_points_total")
+    )
 
 
 def services() -> dict[str, Service]:

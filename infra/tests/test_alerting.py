@@ -124,6 +124,7 @@ def test_threshold_to_one_webhook_and_one_email_each_way(
     receiver: Receiver, second_evaluator: None, stack_services: dict[str, stack.Service]
 ) -> None:
     ws = new_workspace("alerting")
+    ws.set_plan("Stack tests: 1 s monitors", min_monitor_interval_seconds=1)
     ws.set_limits(min_monitor_interval_seconds=1)
     address = f"oncall-{uuid.uuid4().hex[:8]}@example.com"
     hook = api(
@@ -265,6 +266,7 @@ def test_threshold_to_one_webhook_and_one_email_each_way(
 
 def test_a_recording_rule_writes_through_the_gateway_into_its_workspace() -> None:
     ws = new_workspace("recording")
+    ws.set_plan("Stack tests: 1 s monitors", min_monitor_interval_seconds=1)
     ws.set_limits(min_monitor_interval_seconds=1)
     source = f"rec_{uuid.uuid4().hex[:10]}"
     now = int(time.time())

@@ -2,8 +2,9 @@
 
 While a writer streams points with countable identities (one measurement per test, field
 seq = n, timestamp base + n ms) through the gateway, retrying like an agent, one part of the
-stack fails: the consumer is killed with SIGKILL, vigil-storage is down for 20 s, the Kafka
-broker restarts, or the gateway restarts while a real vigil-agent buffers on disk. Afterwards
+stack fails: the consumer is killed with SIGKILL (alone, or one of two sharing the
+workspace's partitions), vigil-storage is down for 20 s, the Kafka broker restarts, or the
+gateway restarts while a real vigil-agent buffers on disk. Afterwards
 exactly the points sent are queryable through the backend: none missing, none doubled.
 
 Each test gives the services back running (conftest.stack_services), even when it fails.
@@ -21,11 +22,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
+import pytest
 
 import stack
 from stack import SeqWriter, assert_exactly_once, needs_stack, poll
 
 pytestmark = needs_stack
+
+KAFKA = os.environ.get("VIGIL_KAFKA_BOOTSTRAP", "127.0.0.1:59092")
+TOPIC_LINE = "vigil.metrics.line"
 
 
 def measurement() -> str:
@@ -290,3 +295,91 @@ def test_backlog_of_a_deleted_workspace_does_not_bring_it_back(
     )
     time.sleep(2)  # past the visibility delay of anything that was written after all
     assert series_total() == 0
+
+
+def _end_offsets(topic: str) -> dict[int, int]:
+    from kafka import KafkaConsumer
+    from kafka.structs import TopicPartition
+
+    c = KafkaConsumer(bootstrap_servers=[KAFKA], group_id=None, enable_auto_commit=False)
+    try:
+        parts = [TopicPartition(topic, p) for p in sorted(c.partitions_for_topic(topic) or ())]
+        return {tp.partition: off for tp, off in c.end_offsets(parts).items()}
+    finally:
+        c.close()
+
+
+def _partitions_holding(topic: str, since: dict[int, int], needle: bytes) -> set[int]:
+    """The partitions of `topic` with a record containing `needle` past the `since` offsets."""
+    from kafka import KafkaConsumer
+    from kafka.structs import TopicPartition
+
+    ends = _end_offsets(topic)
+    c = KafkaConsumer(bootstrap_servers=[KAFKA], group_id=None, enable_auto_commit=False)
+    try:
+        parts = [TopicPartition(topic, p) for p in ends]
+        c.assign(parts)
+        for tp in parts:
+            c.seek(tp, since.get(tp.partition, 0))
+        found: set[int] = set()
+        deadline = time.monotonic() + 30
+        while any(c.position(tp) < ends[tp.partition] for tp in parts):
+            assert time.monotonic() < deadline, "could not read the topic back"
+            for tp, recs in c.poll(timeout_ms=500).items():
+                if any(needle in (r.value or b"") for r in recs):
+                    found.add(tp.partition)
+        return found
+    finally:
+        c.close()
+
+
+def _owned(health: dict[str, object]) -> set[int]:
+    parts = health.get("partitions") or {}
+    assert isinstance(parts, dict)
+    return {int(k.rsplit("/", 1)[1]) for k in parts if k.startswith(f"{TOPIC_LINE}/")}
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # kafka-python's protocol loader
+def test_two_consumers_share_one_workspace_and_a_kill9_loses_nothing(
+    stack_services: dict[str, stack.Service],
+) -> None:
+    """One workspace's records spread over the partitions, so with a second consumer process
+    in the group both write its points; the second is killed with SIGKILL mid-stream and the
+    first takes its partitions over. Every point is queryable exactly once."""
+    second = stack.ExtraConsumer(stack_services["consumer"])
+    since = _end_offsets(TOPIC_LINE)
+
+    def shared() -> tuple[set[int], set[int]] | None:
+        mine = _owned(httpx.get(f"{stack.CONSUMER}/health", timeout=5).json())
+        theirs = _owned(second.health())
+        done = mine and theirs and not mine & theirs and mine | theirs == set(since)
+        return (mine, theirs) if done else None
+
+    w = SeqWriter(measurement())
+    try:
+        owned_first, owned_second = poll(
+            shared, timeout=60, what="the partitions shared by the two consumers"
+        )
+        written_before = stack.consumer_points(second.url)
+        w.start()
+        try:
+            w.wait_sent(400)
+            poll(
+                lambda: stack.consumer_points(second.url) > written_before,
+                timeout=30,
+                what="points written by the second consumer",
+            )
+            second.kill9()
+            w.wait_sent(400)  # the first takes the second's partitions over once its session ends
+        finally:
+            w.finish()
+    finally:
+        second.stop()
+    holding = _partitions_holding(TOPIC_LINE, since, w.measurement.encode())
+    assert len(holding) > 1, f"one workspace's records on partitions {holding} only"
+    assert holding & owned_first and holding & owned_second, (
+        holding,
+        owned_first,
+        owned_second,
+    )
+    assert_exactly_once(w)

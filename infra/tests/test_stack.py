@@ -52,8 +52,11 @@ def dql(query: str, key: str = QUERY_KEY, **extra: Any) -> httpx.Response:
 
 
 def test_health_reports_every_component_ok() -> None:
+    """With the internal token /api/health details every component; without, up/down only."""
+    internal = {"Authorization": f"Bearer {stack.internal_token()}"}
+
     def healthy() -> dict[str, Any] | None:
-        body = httpx.get(f"{BACKEND}/api/health", timeout=15).json()
+        body = httpx.get(f"{BACKEND}/api/health", headers=internal, timeout=15).json()
         return body if body["status"] == "ok" else None
 
     body = poll(healthy, timeout=60)
@@ -61,6 +64,16 @@ def test_health_reports_every_component_ok() -> None:
     for name, component in body["components"].items():
         assert component["ok"] is True, (name, component)
     assert isinstance(body["components"]["consumer"]["lag"], int)
+    assert body["components"]["gateway"]["version"]  # the gateway details for the token too
+    assert httpx.get(f"{BACKEND}/api/health", timeout=15).json() == {"status": "ok"}
+    # the gateway: up/down for anyone, its Kafka address and metrics for the token only
+    gateway = httpx.get(f"{GATEWAY}/health", timeout=5)
+    assert gateway.json() == {"status": "ok"}, gateway.text
+    detailed = httpx.get(f"{GATEWAY}/health", headers=internal, timeout=5).json()
+    assert detailed["kafka"]["ok"] is True and detailed["kafka"]["bootstrap"]
+    assert httpx.get(f"{GATEWAY}/metrics", timeout=5).status_code == 401
+    metrics = httpx.get(f"{GATEWAY}/metrics", headers=internal, timeout=5)
+    assert metrics.status_code == 200 and "vigil_gateway_requests" in metrics.text
 
 
 def test_point_written_to_gateway_is_queryable_through_backend() -> None:
@@ -237,3 +250,81 @@ def test_workspace_active_series_limit_leaves_new_series_out() -> None:
         return [p["value"] for p in r.json()["active_series"]]
 
     assert poll(lambda: active_series()[-1:] == [10.0], timeout=30)
+
+
+def _operator() -> dict[str, str]:
+    """The demo operator's session (make up / make test create it, demo.env has the login)."""
+    email = os.environ.get("VIGIL_DEMO_OPERATOR_EMAIL", "")
+    password = os.environ.get("VIGIL_DEMO_OPERATOR_PASSWORD", "")
+    if not (email and password):
+        pytest.skip("demo.env has no operator login (VIGIL_DEMO_OPERATOR_EMAIL)")
+    r = httpx.post(
+        f"{BACKEND}/api/v1/auth/login", json={"email": email, "password": password}, timeout=15
+    )
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+
+def test_suspension_reaches_the_gateway_and_the_query_api() -> None:
+    """An operator suspends a workspace: the real gateway refuses its ingest key within its
+    key cache's 5 s, the query API its owner at once; its data stays and is there again after
+    resuming, when writes are accepted again."""
+    operator = _operator()
+    new = stack.new_workspace("suspended")
+    assert new.write(f"kept,host=h v=1 {int(time.time())}\n").status_code == 204
+    poll(lambda: new.series("M::kept:(v) [1h]"), timeout=30)
+
+    r = httpx.post(
+        f"{BACKEND}/api/v1/operator/workspaces/{new.id}/suspend",
+        json={"reason": "stack test"},
+        headers=operator,
+        timeout=15,
+    )
+    assert r.status_code == 200, r.text
+    suspended_at = time.monotonic()
+
+    def refused() -> httpx.Response | None:
+        r = new.write(f"late,host=h v=2 {int(time.time())}\n")
+        return r if r.status_code == 403 else None
+
+    r = poll(refused, timeout=15, every=0.25)
+    assert time.monotonic() - suspended_at < 7  # the key cache's 5 s, and a little slack
+    assert r.json()["code"] == "workspace_suspended"
+    assert "(stack test)" in r.json()["error"]
+    q = httpx.post(
+        f"{BACKEND}/api/v1/workspaces/{new.id}/query/raw",
+        json={"queries": [{"query": "M::kept:(v) [1h]"}]},
+        headers=new.auth,
+        timeout=30,
+    )
+    assert q.status_code == 403 and q.json()["code"] == "workspace_suspended", q.text
+
+    r = httpx.post(
+        f"{BACKEND}/api/v1/operator/workspaces/{new.id}/resume", headers=operator, timeout=15
+    )
+    assert r.status_code == 200, r.text
+    assert new.series("M::kept:(v) [1h]")  # the data stayed
+    poll(lambda: new.write(f"back,host=h v=3 {int(time.time())}\n").status_code == 204, timeout=15)
+
+
+def test_operators_see_a_workspaces_stored_size_from_storage() -> None:
+    """The operator overview's storage figures come from the real vigil-storage."""
+    operator = _operator()
+    new = stack.new_workspace("sized")
+    now = int(time.time())
+    lines = "".join(f"sized,host=h{i} v={i} {now - 60 * j}\n" for i in range(5) for j in range(4))
+    assert new.write(lines).status_code == 204
+    poll(lambda: len(new.series("M::sized:(v) [1h] BY host")) == 5, timeout=30)
+
+    def usage() -> dict[str, Any] | None:
+        r = httpx.get(
+            f"{BACKEND}/api/v1/operator/workspaces/{new.id}", headers=operator, timeout=60
+        )
+        assert r.status_code == 200, r.text
+        figures: dict[str, Any] = r.json()["usage"]
+        return figures if figures["stored_samples"] == 20 else None
+
+    # storage's figures are kept a minute: the first answer may predate the points
+    figures = poll(usage, timeout=75, every=5)
+    assert figures["storage_bytes"] > 0 and figures["storage_error"] is None
+    assert figures["active_series"] == 5

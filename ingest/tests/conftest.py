@@ -34,7 +34,9 @@ PG_BINDIR = Path(
 SCHEMA = """
 CREATE TABLE workspaces (
     id uuid PRIMARY KEY,
-    deleted_at timestamptz
+    deleted_at timestamptz,
+    suspended_at timestamptz,
+    suspended_reason text
 );
 CREATE TABLE workspace_limits (
     workspace_id uuid PRIMARY KEY REFERENCES workspaces (id),

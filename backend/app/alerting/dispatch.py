@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.alerting import delivery
 from app.core.config import settings
-from app.models import Channel, Notification
+from app.models import Channel, Notification, Workspace
 
 log = logging.getLogger(__name__)
 MAX_PAUSE_SECONDS = 3600.0
@@ -38,15 +38,21 @@ def backoff(attempts: int) -> timedelta:
 
 
 def claim(db: Session, now: datetime, ids: list[uuid.UUID] | None = None) -> Notification | None:
-    query = select(Notification).where(
-        Notification.status == "pending", Notification.next_attempt_at <= now
+    query = (
+        select(Notification)
+        .join(Workspace, Workspace.id == Notification.workspace_id)
+        .where(
+            Notification.status == "pending",
+            Notification.next_attempt_at <= now,
+            Workspace.serving(),  # a suspended workspace's wait until it is resumed
+        )
     )
     if ids is not None:
         query = query.where(Notification.id.in_(ids))
     return db.scalar(
         query.order_by(Notification.next_attempt_at)
         .limit(1)
-        .with_for_update(skip_locked=True)
+        .with_for_update(skip_locked=True, of=Notification)
         .execution_options(populate_existing=True)
     )
 

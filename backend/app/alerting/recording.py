@@ -111,9 +111,7 @@ def claim_due(db: Session, now: datetime) -> RecordingRule | None:
     return db.scalar(
         select(RecordingRule)
         .join(Workspace, Workspace.id == RecordingRule.workspace_id)
-        .where(
-            RecordingRule.enabled, RecordingRule.next_eval_at <= now, Workspace.deleted_at.is_(None)
-        )
+        .where(RecordingRule.enabled, RecordingRule.next_eval_at <= now, Workspace.serving())
         .order_by(RecordingRule.next_eval_at)
         .limit(1)
         .with_for_update(skip_locked=True, of=RecordingRule)

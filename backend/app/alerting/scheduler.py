@@ -127,11 +127,12 @@ def store_groups(
 
 
 def claim_due(db: Session, now: datetime) -> Monitor | None:
-    """Lock and return the most overdue enabled monitor of a live workspace, or None."""
+    """Lock and return the most overdue enabled monitor of a workspace neither deleted nor
+    suspended, or None."""
     return db.scalar(
         select(Monitor)
         .join(Workspace, Workspace.id == Monitor.workspace_id)
-        .where(Monitor.enabled, Monitor.next_eval_at <= now, Workspace.deleted_at.is_(None))
+        .where(Monitor.enabled, Monitor.next_eval_at <= now, Workspace.serving())
         .order_by(Monitor.next_eval_at)
         .limit(1)
         .with_for_update(skip_locked=True, of=Monitor)
@@ -144,7 +145,7 @@ def next_due(db: Session) -> datetime | None:
     return db.scalar(
         select(Monitor.next_eval_at)
         .join(Workspace, Workspace.id == Monitor.workspace_id)
-        .where(Monitor.enabled, Workspace.deleted_at.is_(None))
+        .where(Monitor.enabled, Workspace.serving())
         .order_by(Monitor.next_eval_at)
         .limit(1)
     )

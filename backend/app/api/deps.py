@@ -256,6 +256,7 @@ def workspace_context(
         workspace = workspaces.get_active(db, workspace_id=workspace_id)
         if workspace is None:
             raise NotFound("Workspace not found")
+        workspaces.ensure_not_suspended(workspace)
         role = kind_of(key.scope).role
         return WorkspaceContext(workspace, key_actor(request, key), role=role, key=key)
     resolved = users.resolve_access_token(db, token=session_token(credential))
@@ -275,6 +276,8 @@ def workspace_context(
             f"Your role ({role.value}) does not allow {permission.value}; "
             f"it needs {MIN_ROLE[permission].value} or above"
         )
+    if permission == Permission.QUERY:
+        workspaces.ensure_not_suspended(workspace)
     base = request_actor(request)
     actor = Actor(user.id, user.email, base.ip, base.user_agent)
     return WorkspaceContext(workspace=workspace, actor=actor, role=role, user=user)
@@ -290,3 +293,26 @@ def WorkspaceDep(permission: Permission) -> Any:  # noqa: N802 - reads as a type
 
     dependency.permission = permission  # type: ignore[attr-defined]
     return Depends(dependency)
+
+
+def get_operator(request: Request, db: SessionDep, _: BearerDep) -> CurrentSession:
+    """The signed-in platform operator. Everyone else — anonymous, an API key, a session of
+    someone who is not an operator, an invalid token — gets the 404 of an unknown path, so
+    the operator routes cannot be told from routes that do not exist."""
+    credential = request_credential(request)
+    resolved = (
+        users.resolve_access_token(db, token=credential.value)
+        if credential is not None
+        and credential.how == "bearer"
+        and not looks_like_key(credential.value)
+        else None
+    )
+    if resolved is None or not resolved[0].is_operator:
+        raise NotFound(f"No such endpoint: {request.url.path}")  # as app.ui answers one
+    user, session_id = resolved
+    base = request_actor(request)
+    return CurrentSession(user, session_id, Actor(user.id, user.email, base.ip, base.user_agent))
+
+
+get_operator.operator = True  # type: ignore[attr-defined]
+OperatorDep = Annotated[CurrentSession, Depends(get_operator)]

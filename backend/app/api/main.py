@@ -14,6 +14,7 @@ from app.api.routes import (
     members,
     meta,
     monitors,
+    operator,
     query,
     recording_rules,
     saved_queries,
@@ -34,6 +35,7 @@ api_router.include_router(saved_queries.router)
 api_router.include_router(benchmarks.router)
 api_router.include_router(query.router)
 api_router.include_router(meta.router)
+api_router.include_router(operator.router)
 api_router.include_router(monitors.router)
 api_router.include_router(alerts.router)
 api_router.include_router(silences.router)

@@ -270,6 +270,23 @@ class StorageClient:
             out["storage_error"] = str(data["error"])
         return out
 
+    def stored(self, *, workspace_id: uuid.UUID) -> dict[str, int]:
+        """What the workspace stores: ``samples``, ``series`` and ``bytes`` (an estimate)."""
+        response = self._send(
+            "GET", "/internal/v1/usage/storage", workspace_id=workspace_id, timeout=65.0
+        )
+        if response.status_code == 501:
+            raise StorageUnavailable(
+                "vigil-storage cannot tell a workspace's size in remote mode",
+                code="storage_size_unavailable",
+            )
+        if response.status_code != 200:
+            raise StorageUnavailable(
+                f"vigil-storage answered {response.status_code} to the stored size request"
+            )
+        data = response.json()
+        return {k: int(data[k]) for k in ("samples", "series", "bytes")}
+
     def active_series_history(
         self, *, workspace_id: uuid.UUID, start: int, end: int, step: int, timeout_seconds: int
     ) -> list[tuple[int, float]]:

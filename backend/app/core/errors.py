@@ -11,6 +11,7 @@
     ├── FieldInvalid           422  validation_error (one field, shaped like request validation)
     ├── LimitExceeded          429  limit_exceeded   (names the limit, may set Retry-After)
     ├── InvalidValue           422  validation_error (names the field, and the limit if one)
+    ├── AbovePlan              422  plan_ceiling     (names each limit set beyond its plan)
     ├── QueryError             400  dql_* / query_error
     ├── QueryRejected          400  storage's code   (a saved query storage refused; line/column)
     ├── StorageUnavailable     502  storage_unavailable
@@ -117,6 +118,31 @@ class LimitExceeded(VigilError):
 
     def headers(self) -> dict[str, str] | None:
         return {"Retry-After": str(self.retry_after)} if self.retry_after else None
+
+
+class AbovePlan(VigilError):
+    """Limits set beyond their plan's bounds: ``problems`` is (limit, message) for each."""
+
+    status_code = 422
+    code = "plan_ceiling"
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        assert problems
+        detail = problems[0][1]
+        if len(problems) > 1:
+            detail += f" (and {len(problems) - 1} more)"
+        super().__init__(detail)
+        self.problems = problems
+
+    def body(self) -> dict[str, Any]:
+        return {
+            **super().body(),
+            "limit": self.problems[0][0],
+            "errors": [
+                {"loc": ["body", limit], "msg": msg, "type": self.code}
+                for limit, msg in self.problems
+            ],
+        }
 
 
 class InvalidValue(VigilError):

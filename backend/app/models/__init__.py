@@ -1,12 +1,13 @@
 """ORM models, one module per aggregate. Importing this package registers every table."""
 
 from app.models.api_key import ApiKey, KeyScope
-from app.models.audit import AuditEvent
+from app.models.audit import AuditEvent, OperatorAuditEvent
 from app.models.base import Base
 from app.models.benchmark import BenchmarkRun
 from app.models.channel import Channel, Notification
 from app.models.dashboard import Dashboard, DashboardVersion
 from app.models.monitor import AlertEvent, Monitor, MonitorGroup
+from app.models.plan import Plan
 from app.models.recording_rule import RecordingRule
 from app.models.saved_query import SavedQuery
 from app.models.silence import Silence
@@ -45,6 +46,8 @@ __all__ = [
     "KeyScope",
     "LoginAttempt",
     "Membership",
+    "OperatorAuditEvent",
+    "Plan",
     "Monitor",
     "MonitorGroup",
     "Notification",

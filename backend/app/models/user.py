@@ -31,6 +31,9 @@ class User(Base):
     is_active: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="true")
     created_at: Mapped[datetime] = timestamp_now()
     password_changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A platform operator (plans, suspension, usage across workspaces); not a workspace role.
+    # Granted and revoked with `vigil-admin operator`.
+    is_operator: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="false")
     # An account exists only once its address answered (the sign-up link, or a password reset);
     # accounts made by an operator (vigil-admin) are verified when they are made.
     email_verified_at: Mapped[datetime] = mapped_column(

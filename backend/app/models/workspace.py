@@ -9,6 +9,7 @@ from datetime import date, datetime
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
+    ColumnElement,
     Date,
     DateTime,
     Enum,
@@ -18,6 +19,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    and_,
     cast,
     func,
 )
@@ -50,6 +52,18 @@ class Workspace(Base):
     )
     created_at: Mapped[datetime] = timestamp_now()
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Set by a platform operator; the limits' bounds come from it.
+    plan_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("plans.id", ondelete="RESTRICT"), nullable=False, index=True
+    )
+    # A suspended workspace keeps its data, but writes (gateway) and queries are refused.
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    suspended_reason: Mapped[str | None] = mapped_column(String(500))
+
+    @classmethod
+    def serving(cls) -> ColumnElement[bool]:
+        """Neither deleted nor suspended: its monitors, rules and notifications run."""
+        return and_(cls.deleted_at.is_(None), cls.suspended_at.is_(None))
 
     __table_args__ = (
         # vigil-storage's remote (cluster) mode stores a workspace in the VictoriaMetrics
@@ -104,7 +118,8 @@ class Invitation(Base):
 
 
 class WorkspaceLimits(Base):
-    """Per-workspace limits. The ingest gateway reads the ingest_* and max_body_bytes columns."""
+    """Per-workspace limits, each within its plan's bound. The ingest gateway reads the
+    ingest_*, max_body_bytes, retention_days and active_series columns."""
 
     __tablename__ = "workspace_limits"
 
@@ -118,6 +133,8 @@ class WorkspaceLimits(Base):
     query_timeout_seconds: Mapped[int] = mapped_column(Integer, nullable=False)
     max_points_per_query: Mapped[int] = mapped_column(BigInteger, nullable=False)
     retention_days: Mapped[int] = mapped_column(Integer, nullable=False)
+    max_members: Mapped[int] = mapped_column(Integer, nullable=False)
+    max_dashboards: Mapped[int] = mapped_column(Integer, nullable=False)
     # how many of the workspace's queries storage runs at once; more wait in its queue
     concurrent_queries: Mapped[int] = mapped_column(Integer, nullable=False, server_default="4")
     # monitors and recording rules together
@@ -136,6 +153,7 @@ class WorkspaceLimits(Base):
             "AND retention_days > 0",
             name="positive",
         ),
+        CheckConstraint("max_members > 0 AND max_dashboards > 0", name="counts_positive"),
         CheckConstraint("concurrent_queries > 0", name="concurrent_queries_positive"),
         CheckConstraint(
             "max_monitors >= 0 AND min_monitor_interval_seconds > 0 "

@@ -15,6 +15,8 @@ class ComponentHealth(BaseModel):
 
 class HealthPublic(BaseModel):
     status: Literal["ok", "degraded"]
-    components: dict[str, ComponentHealth] = Field(
-        description="postgres, kafka, storage, gateway, consumer (consumer also has lag)"
+    components: dict[str, ComponentHealth] | None = Field(
+        default=None,
+        description="postgres, kafka, storage, gateway, consumer (consumer also has lag); only "
+        "for a platform operator's session or the internal token",
     )

@@ -1,11 +1,30 @@
 from __future__ import annotations
 
+import uuid
 from datetime import date, datetime
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The range every limit (and every plan's bound of it) must stay in, whatever the plan says.
+IngestRate = Annotated[int, Field(ge=1, le=100_000_000)]
+IngestBurst = Annotated[int, Field(ge=1, le=1_000_000_000)]
+BodyBytes = Annotated[int, Field(ge=1024, le=1_073_741_824)]
+SeriesCount = Annotated[int, Field(ge=1, le=1_000_000_000)]
+TimeoutSeconds = Annotated[int, Field(ge=1, le=600)]
+PointsPerQuery = Annotated[int, Field(ge=1, le=1_000_000_000)]
+ConcurrentQueries = Annotated[int, Field(ge=1, le=64)]
+RetentionDays = Annotated[int, Field(ge=1, le=3650)]
+MonitorCount = Annotated[int, Field(ge=0, le=100_000)]
+MonitorIntervalSeconds = Annotated[int, Field(ge=1, le=86_400)]
+NotificationsPerHour = Annotated[int, Field(ge=0, le=1_000_000)]
+MemberCount = Annotated[int, Field(ge=1, le=100_000)]
+DashboardCount = Annotated[int, Field(ge=1, le=100_000)]
 
-class LimitsPublic(BaseModel):
+
+class LimitValues(BaseModel):
+    """Every workspace limit with its value."""
+
     model_config = ConfigDict(from_attributes=True)
 
     ingest_points_per_second: int
@@ -24,20 +43,40 @@ class LimitsPublic(BaseModel):
     max_notifications_per_hour: int = Field(
         description="Notifications sent per hour; past it they are recorded as throttled"
     )
+    max_members: int = Field(description="Members the workspace may have (invitations included)")
+    max_dashboards: int = Field(description="Dashboards the workspace may have")
+
+
+class PlanRef(BaseModel):
+    id: uuid.UUID
+    name: str
+
+
+class LimitsPublic(LimitValues):
+    plan: PlanRef = Field(description="The workspace's plan, set by a platform operator")
+    ceilings: LimitValues = Field(
+        description="The plan's bound of each limit: a limit may be set at or below it"
+    )
 
 
 class LimitsUpdate(BaseModel):
-    ingest_points_per_second: int | None = Field(default=None, ge=1, le=100_000_000)
-    ingest_burst: int | None = Field(default=None, ge=1, le=1_000_000_000)
-    max_body_bytes: int | None = Field(default=None, ge=1024, le=1_073_741_824)
-    active_series: int | None = Field(default=None, ge=1, le=1_000_000_000)
-    query_timeout_seconds: int | None = Field(default=None, ge=1, le=600)
-    max_points_per_query: int | None = Field(default=None, ge=1, le=1_000_000_000)
-    retention_days: int | None = Field(default=None, ge=1, le=3650)
-    concurrent_queries: int | None = Field(default=None, ge=1, le=64)
-    max_monitors: int | None = Field(default=None, ge=0, le=100_000)
-    min_monitor_interval_seconds: int | None = Field(default=None, ge=1, le=86_400)
-    max_notifications_per_hour: int | None = Field(default=None, ge=0, le=1_000_000)
+    """New values, each within its absolute range here and within the plan's bound: at most
+    its ceiling, and ``min_monitor_interval_seconds`` at least its floor (outside it gets 422
+    ``plan_ceiling`` naming it)."""
+
+    ingest_points_per_second: IngestRate | None = None
+    ingest_burst: IngestBurst | None = None
+    max_body_bytes: BodyBytes | None = None
+    active_series: SeriesCount | None = None
+    query_timeout_seconds: TimeoutSeconds | None = None
+    max_points_per_query: PointsPerQuery | None = None
+    retention_days: RetentionDays | None = None
+    concurrent_queries: ConcurrentQueries | None = None
+    max_monitors: MonitorCount | None = None
+    min_monitor_interval_seconds: MonitorIntervalSeconds | None = None
+    max_notifications_per_hour: NotificationsPerHour | None = None
+    max_members: MemberCount | None = None
+    max_dashboards: DashboardCount | None = None
 
 
 class UsagePublic(BaseModel):

@@ -13,6 +13,9 @@ class UserPublic(BaseModel):
     email: str  # validated at signup; shown as stored
     full_name: str | None
     created_at: datetime
+    is_operator: bool = Field(
+        default=False, description="A platform operator (the Operator area, /api/v1/operator)"
+    )
     email_verified_at: datetime = Field(description="When the address answered its link")
 
 

@@ -22,6 +22,12 @@ class WorkspacePublic(BaseModel):
     name: str
     created_at: datetime
     role: Role = Field(description="Your role in this workspace")
+    suspended_at: datetime | None = Field(
+        default=None,
+        description="Set while a platform operator has the workspace suspended: its data is "
+        "kept, but writes and queries are refused (403 workspace_suspended)",
+    )
+    suspended_reason: str | None = None
 
 
 class WorkspacesPublic(BaseModel):

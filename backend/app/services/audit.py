@@ -5,12 +5,14 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import AuditEvent
+from app.models import AuditEvent, OperatorAuditEvent
+
+_E = TypeVar("_E", AuditEvent, OperatorAuditEvent)
 
 
 @dataclass(frozen=True)
@@ -25,18 +27,17 @@ class Actor:
     key_id: uuid.UUID | None = None
 
 
-def record(
-    db: Session,
+def _event(
+    model: type[_E],
     *,
     actor: Actor,
     action: str,
-    workspace_id: uuid.UUID | None = None,
-    target_type: str | None = None,
-    target_id: object | None = None,
-    details: dict[str, Any] | None = None,
-) -> AuditEvent:
-    """Add an event to the session; it commits with the action it records."""
-    event = AuditEvent(
+    workspace_id: uuid.UUID | None,
+    target_type: str | None,
+    target_id: object | None,
+    details: dict[str, Any] | None,
+) -> _E:
+    return model(
         workspace_id=workspace_id,
         actor_user_id=actor.user_id,
         actor_email=actor.email,
@@ -47,8 +48,94 @@ def record(
         ip=actor.ip,
         user_agent=actor.user_agent,
     )
+
+
+def record(
+    db: Session,
+    *,
+    actor: Actor,
+    action: str,
+    workspace_id: uuid.UUID | None = None,
+    target_type: str | None = None,
+    target_id: object | None = None,
+    details: dict[str, Any] | None = None,
+    operator_log: bool = False,
+) -> AuditEvent:
+    """Add an event to the session; it commits with the action it records. With
+    ``operator_log`` the same event goes to the operator audit log too (a platform operator
+    acting on the workspace)."""
+    fields: dict[str, Any] = {
+        "actor": actor,
+        "action": action,
+        "workspace_id": workspace_id,
+        "target_type": target_type,
+        "target_id": target_id,
+        "details": details,
+    }
+    event = _event(AuditEvent, **fields)
+    db.add(event)
+    if operator_log:
+        db.add(_event(OperatorAuditEvent, **fields))
+    return event
+
+
+def record_operator(
+    db: Session,
+    *,
+    actor: Actor,
+    action: str,
+    target_type: str | None = None,
+    target_id: object | None = None,
+    workspace_id: uuid.UUID | None = None,
+    details: dict[str, Any] | None = None,
+) -> OperatorAuditEvent:
+    """Add an event to the operator audit log (the platform's, not a workspace's); it commits
+    with the action it records."""
+    event = _event(
+        OperatorAuditEvent,
+        actor=actor,
+        action=action,
+        workspace_id=workspace_id,
+        target_type=target_type,
+        target_id=target_id,
+        details=details,
+    )
     db.add(event)
     return event
+
+
+def _action_filter(column: Any, action: str) -> Any:
+    """An exact action (``api_key.create``) or a family ending in ``.*`` (``member.*``)."""
+    if action.endswith(".*"):
+        return column.startswith(action[:-1], autoescape=True)
+    return column == action
+
+
+def list_operator_events(
+    db: Session,
+    *,
+    action: str | None = None,
+    actor: str | None = None,
+    workspace_id: uuid.UUID | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> tuple[list[OperatorAuditEvent], int]:
+    """Operator events, newest first; ``action`` is exact or a family (``plan.*``), ``actor``
+    part of the actor's email."""
+    query = select(OperatorAuditEvent)
+    if action:
+        query = query.where(_action_filter(OperatorAuditEvent.action, action))
+    if actor:
+        query = query.where(OperatorAuditEvent.actor_email.icontains(actor, autoescape=True))
+    if workspace_id is not None:
+        query = query.where(OperatorAuditEvent.workspace_id == workspace_id)
+    count = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = db.scalars(
+        query.order_by(OperatorAuditEvent.created_at.desc(), OperatorAuditEvent.id)
+        .limit(limit)
+        .offset(offset)
+    ).all()
+    return list(rows), count
 
 
 def list_events(
@@ -72,10 +159,7 @@ def list_events(
     """
     query = select(AuditEvent).where(AuditEvent.workspace_id == workspace_id)
     if action:
-        if action.endswith(".*"):
-            query = query.where(AuditEvent.action.startswith(action[:-1], autoescape=True))
-        else:
-            query = query.where(AuditEvent.action == action)
+        query = query.where(_action_filter(AuditEvent.action, action))
     if actor:
         query = query.where(AuditEvent.actor_email.icontains(actor, autoescape=True))
     if target_type:

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from app.core.errors import Conflict, NotFound
 from app.models import Dashboard, DashboardVersion, Workspace
 from app.schemas.dashboard import DashboardCreate, DashboardSpec, DashboardUpdate
-from app.services import audit
+from app.services import audit, plans
 from app.services.audit import Actor
 
 
@@ -54,6 +54,15 @@ def get_dashboard(db: Session, *, workspace_id: uuid.UUID, dashboard_id: uuid.UU
     if dashboard is None or dashboard.workspace_id != workspace_id:
         raise NotFound("Dashboard not found")
     return dashboard
+
+
+def ensure_room(db: Session, *, workspace_id: uuid.UUID) -> None:
+    """429 ``max_dashboards`` when the workspace has as many dashboards as its limit allows;
+    holds a lock until the caller commits."""
+    count = db.scalar(
+        select(func.count()).select_from(Dashboard).where(Dashboard.workspace_id == workspace_id)
+    )
+    plans.require_room(db, workspace_id=workspace_id, limit="max_dashboards", used=count or 0)
 
 
 def create_dashboard(
@@ -119,6 +128,7 @@ def apply_dashboard(
             code="ambiguous_title",
         )
     if not found:
+        ensure_room(db, workspace_id=workspace_id)
         dashboard = create_dashboard(
             db,
             workspace_id=workspace_id,

@@ -1,10 +1,15 @@
-"""Real health checks of every component, run concurrently, each bounded by a timeout."""
+"""Real health checks of every component, run concurrently, each bounded by a timeout.
+
+The checks run on a pool of their own (``_POOL``), never on the one request handlers use, and
+callers without details (``cached_status``) share one run per ``CACHE_SECONDS``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -66,8 +71,8 @@ def consumer_lag() -> tuple[int, dict[str, int]]:
     return sum(partitions.values()), partitions
 
 
-def _get_json(url: str) -> dict[str, Any]:
-    response = httpx.get(url, timeout=settings.HEALTH_TIMEOUT_SECONDS)
+def _get_json(url: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    response = httpx.get(url, timeout=settings.HEALTH_TIMEOUT_SECONDS, headers=headers)
     if response.status_code != 200:
         raise RuntimeError(f"{url} answered {response.status_code}")
     body: dict[str, Any] = response.json()
@@ -75,7 +80,11 @@ def _get_json(url: str) -> dict[str, Any]:
 
 
 def check_gateway() -> dict[str, Any]:
-    body = _get_json(settings.GATEWAY_URL.rstrip("/") + "/health")
+    # with the internal token, the gateway says more than up/down (its version)
+    body = _get_json(
+        settings.GATEWAY_URL.rstrip("/") + "/health",
+        headers={"Authorization": f"Bearer {settings.INTERNAL_TOKEN}"},
+    )
     return {"ok": body.get("status", "ok") == "ok", **_extra(body)}
 
 
@@ -116,10 +125,17 @@ def _describe(exc: BaseException) -> str:
     return text_[:300]
 
 
+# One thread per check of a run: a run never waits for the request handlers' pool, nor they
+# for it. A check stuck past its timeout keeps its thread until its own client gives up.
+_POOL = ThreadPoolExecutor(max_workers=5, thread_name_prefix="health")
+CACHE_SECONDS = 15.0
+
+
 async def _run(name: str, check: Check, timeout: float) -> tuple[str, dict[str, Any]]:
     started = time.perf_counter()
+    loop = asyncio.get_running_loop()
     try:
-        result = await asyncio.wait_for(asyncio.to_thread(check), timeout)
+        result = await asyncio.wait_for(loop.run_in_executor(_POOL, check), timeout)
     except TimeoutError:
         result = {"ok": False, "error": f"no answer within {timeout:g} s"}
     except Exception as exc:  # noqa: BLE001 - any failure is the check's answer
@@ -134,7 +150,63 @@ async def collect(checks: dict[str, Check]) -> dict[str, Any]:
     results = await asyncio.gather(*(_run(n, c, timeout) for n, c in checks.items()))
     components = dict(results)
     status = "ok" if all(c.get("ok") for c in components.values()) else "degraded"
+    _cache.remember(status)
     return {"status": status, "components": components}
+
+
+class _StatusCache:
+    """The overall status of the latest run, for callers who get nothing more.
+
+    They never wait for the checks but the very first time: a status older than
+    ``CACHE_SECONDS`` is answered as it is while one run refreshes it in the background.
+    """
+
+    def __init__(self) -> None:
+        self._status: str | None = None
+        self._at = 0.0
+        self._lock: asyncio.Lock | None = None
+        self._refresh: asyncio.Task[None] | None = None
+
+    def remember(self, status: str) -> None:
+        self._status, self._at = status, time.monotonic()
+
+    def fresh(self) -> str | None:
+        if self._status is not None and time.monotonic() - self._at < CACHE_SECONDS:
+            return self._status
+        return None
+
+    def forget(self) -> None:
+        self._status = None
+
+    async def _run(self, checks: Callable[[], dict[str, Check]]) -> None:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:  # one run at a time; those who waited take its answer
+            if self.fresh() is None:
+                await collect(checks())
+
+    async def get(self, checks: Callable[[], dict[str, Check]]) -> str:
+        status = self.fresh()
+        if status is not None:
+            return status
+        if self._status is None:  # nothing to answer yet: this once, wait for a run
+            await self._run(checks)
+            return self._status or "degraded"
+        if self._refresh is None or self._refresh.done():
+            self._refresh = asyncio.get_running_loop().create_task(self._run(checks))
+        return self._status
+
+
+_cache = _StatusCache()
+
+
+async def cached_status(checks: Callable[[], dict[str, Check]]) -> str:
+    """``ok`` or ``degraded`` from the latest run, refreshed once it is ``CACHE_SECONDS`` old."""
+    return await _cache.get(checks)
+
+
+def forget_cached_status() -> None:
+    _cache.forget()
 
 
 def default_checks(storage: StorageClient) -> dict[str, Check]:

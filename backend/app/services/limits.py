@@ -20,7 +20,7 @@ from app.models import (
     WorkspaceLimits,
     WorkspaceUsageDaily,
 )
-from app.services import audit
+from app.services import plans
 from app.services.audit import Actor
 
 
@@ -44,23 +44,10 @@ def query_limits(db: Session, *, workspace_id: uuid.UUID) -> QueryLimits:
 def update_limits(
     db: Session, *, workspace_id: uuid.UUID, changes: dict[str, Any], actor: Actor
 ) -> WorkspaceLimits:
+    """Change limits, each within the workspace's plan (422 ``plan_ceiling`` otherwise)."""
+    plans.check_within(plans.plan_of(db, workspace_id=workspace_id), changes)
     limits = get_limits(db, workspace_id=workspace_id)
-    diff = {}
-    for name, value in changes.items():
-        old = getattr(limits, name)
-        if old != value:
-            diff[name] = {"from": old, "to": value}
-            setattr(limits, name, value)
-    if diff:
-        audit.record(
-            db,
-            actor=actor,
-            action="limits.update",
-            workspace_id=workspace_id,
-            target_type="workspace",
-            target_id=workspace_id,
-            details=diff,
-        )
+    plans.set_limits(db, limits=limits, values=changes, actor=actor)
     db.commit()
     return limits
 

@@ -15,7 +15,7 @@ from app.core.errors import BadRequest, Conflict, Forbidden, NotFound
 from app.core.permissions import Permission, allows, outranks_or_equals
 from app.models import ApiKey, Invitation, Membership, Role, User, Workspace
 from app.schemas.member import InvitationState
-from app.services import api_keys, audit, workspaces
+from app.services import api_keys, audit, plans, workspaces
 from app.services.audit import Actor
 
 
@@ -35,6 +35,33 @@ def _owner_count(db: Session, *, workspace_id: uuid.UUID) -> int:
             select(func.count())
             .select_from(Membership)
             .where(Membership.workspace_id == workspace_id, Membership.role == Role.owner)
+        )
+        or 0
+    )
+
+
+def _member_count(db: Session, *, workspace_id: uuid.UUID) -> int:
+    return (
+        db.scalar(
+            select(func.count())
+            .select_from(Membership)
+            .where(Membership.workspace_id == workspace_id)
+        )
+        or 0
+    )
+
+
+def _pending_count(db: Session, *, workspace_id: uuid.UUID, now: datetime) -> int:
+    return (
+        db.scalar(
+            select(func.count())
+            .select_from(Invitation)
+            .where(
+                Invitation.workspace_id == workspace_id,
+                Invitation.accepted_at.is_(None),
+                Invitation.revoked_at.is_(None),
+                Invitation.expires_at > now,
+            )
         )
         or 0
     )
@@ -330,6 +357,14 @@ def create_invitation(
             "sent with it, or revoke it to create a new one",
             code="invitation_pending",
         )
+    # Pending invitations count: each may become a member.
+    plans.require_room(
+        db,
+        workspace_id=workspace_id,
+        limit="max_members",
+        used=_member_count(db, workspace_id=workspace_id)
+        + _pending_count(db, workspace_id=workspace_id, now=now),
+    )
     code = security.new_invitation_code()
     invitation = Invitation(
         workspace_id=workspace_id,
@@ -462,6 +497,13 @@ def accept_invitation(
             "invite to this workspace. Ask for a new invitation",
             code="invitation_revoked",
         )
+    # This invitation was counted when it was sent; the limit may have been lowered since.
+    plans.require_room(
+        db,
+        workspace_id=workspace.id,
+        limit="max_members",
+        used=_member_count(db, workspace_id=workspace.id),
+    )
     db.add(Membership(workspace_id=workspace.id, user_id=user.id, role=invitation.role))
     invitation.accepted_at = now
     invitation.accepted_by = user.id

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.clients.storage import StorageClient
-from app.core.errors import BadRequest, NotFound
+from app.core.errors import BadRequest, Forbidden, NotFound
 from app.models import (
     ApiKey,
     Invitation,
@@ -21,30 +21,18 @@ from app.models import (
     WorkspaceLimits,
 )
 from app.models.workspace import STORAGE_TENANT_INDEX
-from app.services import audit, dashboards
+from app.services import audit, dashboards, plans
 from app.services.audit import Actor
 from app.services.builtin_dashboards import host_overview
 
-DEFAULT_LIMITS = {
-    "ingest_points_per_second": 100_000,
-    "ingest_burst": 200_000,
-    "max_body_bytes": 16 * 1024 * 1024,
-    "active_series": 500_000,
-    "query_timeout_seconds": 30,
-    "max_points_per_query": 1_000_000,
-    "retention_days": 30,
-    "concurrent_queries": 4,
-    "max_monitors": 100,
-    "min_monitor_interval_seconds": 10,
-    "max_notifications_per_hour": 200,
-}
-
 
 def create_workspace(db: Session, *, name: str, owner: User, actor: Actor) -> Workspace:
-    """A workspace with its creator as owner, default limits and the shipped dashboards."""
-    workspace = _insert_workspace(db, name=name, owner=owner)
+    """A workspace with its creator as owner, on the default plan with limits at its
+    bounds, and the shipped dashboards."""
+    plan = plans.default_plan(db)
+    workspace = _insert_workspace(db, name=name, owner=owner, plan_id=plan.id)
     db.add(Membership(workspace_id=workspace.id, user_id=owner.id, role=Role.owner))
-    db.add(WorkspaceLimits(workspace_id=workspace.id, **DEFAULT_LIMITS))
+    db.add(WorkspaceLimits(workspace_id=workspace.id, **plans.initial_limits(plan)))
     dashboards.create_dashboard(
         db, workspace_id=workspace.id, data=host_overview(), user_id=owner.id, message="shipped"
     )
@@ -61,12 +49,12 @@ def create_workspace(db: Session, *, name: str, owner: User, actor: Actor) -> Wo
     return workspace
 
 
-def _insert_workspace(db: Session, *, name: str, owner: User) -> Workspace:
+def _insert_workspace(db: Session, *, name: str, owner: User, plan_id: uuid.UUID) -> Workspace:
     """Insert the workspace's row with a fresh id. The first 8 bytes of the id name its tenant
     in vigil-storage's cluster mode and must be unique (``uq_workspaces_storage_tenant``):
     the rare id that repeats another's draws again."""
     for _ in range(8):
-        workspace = Workspace(id=uuid.uuid4(), name=name, created_by=owner.id)
+        workspace = Workspace(id=uuid.uuid4(), name=name, created_by=owner.id, plan_id=plan_id)
         try:
             with db.begin_nested():
                 db.add(workspace)
@@ -94,6 +82,17 @@ def get_active(db: Session, *, workspace_id: uuid.UUID) -> Workspace | None:
     if workspace is None or workspace.deleted_at is not None:
         return None
     return workspace
+
+
+def ensure_not_suspended(workspace: Workspace) -> None:
+    """403 ``workspace_suspended`` for a workspace a platform operator suspended."""
+    if workspace.suspended_at is not None:
+        reason = f" ({workspace.suspended_reason})" if workspace.suspended_reason else ""
+        raise Forbidden(
+            f"This workspace is suspended{reason}: its data is kept, but queries and writes "
+            "are refused until a platform operator resumes it",
+            code="workspace_suspended",
+        )
 
 
 def get_role(db: Session, *, workspace_id: uuid.UUID, user_id: uuid.UUID) -> Role | None:

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from app.alerting import dispatch, notify, scheduler
 from app.core.config import settings
 from app.core.db import get_sessionmaker
-from app.models import AlertEvent, Monitor, MonitorGroup, Notification
+from app.models import AlertEvent, Monitor, MonitorGroup, Notification, Workspace
 from tests.alerting.fakes import dql_answer
 from tests.factories import SignedUpUser, create_workspace, signup
 from tests.storage_mock import StorageMock
@@ -395,3 +395,39 @@ def test_monitors_of_a_deleted_workspace_are_neither_due_nor_evaluated(
     assert row is not None
     # the evaluator waits for the live monitors only, never for this one (it would spin)
     assert due is None or due > row.next_eval_at
+
+
+def _suspend(db: Session, workspace_id: str, suspended: bool) -> None:
+    ws = db.get(Workspace, uuid.UUID(workspace_id))
+    assert ws is not None
+    ws.suspended_at = datetime.now(UTC) if suspended else None
+    ws.suspended_reason = "Payment overdue" if suspended else None
+    db.commit()
+
+
+def test_a_suspended_workspace_evaluates_and_notifies_nothing_until_resumed(
+    world: World, db: Session
+) -> None:
+    """Suspension holds its monitors (not due, not evaluated) and its pending notifications;
+    resuming runs both again."""
+    m = world.monitor()
+
+    def evaluated() -> list[uuid.UUID]:  # this test's monitor (others' may be due too)
+        return [e.monitor_id for e in world.tick() if e.workspace_id == uuid.UUID(world.ws["id"])]
+
+    world.receiver.answers.append(503)  # the firing notification waits for a retry
+    world.values = {"web-1": 99}
+    assert evaluated() == [uuid.UUID(m["id"])]
+    assert len(world.receiver.received) == 1
+    _suspend(db, world.ws["id"], True)
+    assert evaluated() == [] and evaluated() == []
+    assert len(world.receiver.received) == 1  # the retry waits too
+    with get_sessionmaker()() as s:
+        due = scheduler.next_due(s)
+    row = db.get(Monitor, uuid.UUID(m["id"]))
+    assert row is not None
+    db.refresh(row)
+    assert due is None or due > row.next_eval_at
+    _suspend(db, world.ws["id"], False)
+    assert evaluated() == [uuid.UUID(m["id"])]
+    assert [b["kind"] for b in world.receiver.bodies()] == ["firing", "firing"]  # delivered

@@ -1,10 +1,11 @@
 """Every workspace endpoint × every role and service token × member/non-member, against the
-permission table.
+permission table; and every operator endpoint × everyone who is not a platform operator.
 
 The routes are discovered from the app: a route under ``/workspaces/{workspace_id}`` that does
 not declare a permission through ``WorkspaceDep`` fails the test, so a new endpoint cannot
-skip tenancy. Service tokens (``editor`` and ``admin`` scopes) are callers like the roles: each
-may do what ``app.core.keys`` gives its scope, in its own workspace only.
+skip tenancy; a route under ``/operator`` that does not depend on ``get_operator`` fails too.
+Service tokens (``editor`` and ``admin`` scopes) are callers like the roles: each may do what
+``app.core.keys`` gives its scope, in its own workspace only.
 """
 
 from __future__ import annotations
@@ -22,9 +23,15 @@ from fastapi.testclient import TestClient
 from app.core.keys import KEY_KINDS, PEOPLE_ONLY
 from app.core.permissions import MIN_ROLE, Permission, allows
 from app.models import KeyScope, Role
-from tests.factories import add_member, create_key, create_workspace, signup
+from tests.factories import add_member, create_key, create_workspace, signup, signup_operator
 
 WORKSPACE_PREFIX = "/api/v1/workspaces/{workspace_id}"
+OPERATOR_PREFIX = "/api/v1/operator"
+
+
+def unknown_path(path: str) -> dict[str, str]:
+    """What every operator route answers anyone but an operator: an unknown path's 404."""
+    return {"detail": f"No such endpoint: {path}", "code": "not_found"}
 
 
 def _permission_of(route: APIRoute) -> Permission | None:
@@ -64,6 +71,27 @@ def workspace_routes(app: FastAPI) -> list[tuple[str, str, Permission]]:
     return sorted(found, key=lambda r: r[1].endswith("/leave"))
 
 
+def _is_operator_route(route: APIRoute) -> bool:
+    stack = list(route.dependant.dependencies)
+    while stack:
+        dep = stack.pop()
+        if getattr(dep.call, "operator", False):
+            return True
+        stack.extend(dep.dependencies)
+    return False
+
+
+def operator_routes(app: FastAPI) -> list[tuple[str, str]]:
+    found = []
+    for path, route in api_routes(app):
+        if path.startswith(OPERATOR_PREFIX):
+            assert _is_operator_route(route), f"{path} is not guarded by OperatorDep"
+            found.extend((method, path) for method in sorted(route.methods))
+        else:
+            assert not _is_operator_route(route), f"{path} is an operator route outside /operator"
+    return found
+
+
 def _fill(path: str, workspace_id: str) -> str:
     filler = str(uuid.uuid4())
     return (
@@ -76,6 +104,7 @@ def _fill(path: str, workspace_id: str) -> str:
         .replace("{dashboard_id}", filler)
         .replace("{query_id}", filler)
         .replace("{benchmark_id}", filler)
+        .replace("{plan_id}", filler)
         .replace("{monitor_id}", filler)
         .replace("{channel_id}", filler)
         .replace("{silence_id}", filler)
@@ -156,12 +185,21 @@ def setup() -> dict[str, Any]:
         for scope in (KeyScope.admin, KeyScope.editor):
             key = create_key(client, outsider, outside_ws["id"], scope)["key"]
             outsiders.append(Caller(f"{scope} token of another workspace", _bearer(key), _nothing))
+        operator = signup_operator(client)
+        outsiders.append(Caller("platform operator (no member)", operator.headers, _nothing))
+        keys = {
+            scope: create_key(client, owner, ws["id"], scope)["key"]
+            for scope in ("ingest", "query")
+        }
     return {
         "app": app,
         "ws": ws,
         "callers": callers,
         "outsiders": outsiders,
         "revoked": _bearer(revoked["key"]),
+        "outsider": outsider,
+        "operator": operator,
+        "keys": keys,
     }
 
 
@@ -195,6 +233,7 @@ def test_roles_and_tokens_against_the_table(setup: dict[str, Any]) -> None:
 def test_non_members_and_other_workspaces_tokens_get_404_everywhere(
     setup: dict[str, Any],
 ) -> None:
+    """A platform operator is no member either: the role gives no access to workspaces."""
     app, ws = setup["app"], setup["ws"]
     with TestClient(app, client=("10.99.0.3", 50000)) as client:
         for method, path, _ in workspace_routes(app):
@@ -214,6 +253,41 @@ def test_a_revoked_token_gets_401_everywhere(setup: dict[str, Any]) -> None:
             assert r.status_code == 401, (method, path, r.text)
             # (the Prometheus envelope's errorType is the status's name, "unauthorized")
             assert _error(r)["detail"] == "API key is invalid or revoked", (method, path)
+
+
+def test_operator_routes_are_unknown_paths_to_everyone_else(setup: dict[str, Any]) -> None:
+    """Anonymous callers, every workspace role, a member of nothing, API keys and bad tokens
+    get exactly what a path that does not exist answers, so operator routes cannot be found."""
+    app, ws = setup["app"], setup["ws"]
+    routes = operator_routes(app)
+    assert len(routes) >= 12
+    callers: dict[str, dict[str, str]] = {
+        "anonymous": {},
+        "outsider": setup["outsider"].headers,
+        "bad token": {"Authorization": "Bearer not-a-token"},
+        **{f"key {scope}": {"Authorization": f"Token {k}"} for scope, k in setup["keys"].items()},
+        **{caller.name: caller.headers for caller in setup["callers"]},
+    }
+    with TestClient(app, client=("10.99.0.5", 50000)) as client:
+        unknown = f"{OPERATOR_PREFIX}/no-such-thing"
+        assert client.get(unknown).json() == unknown_path(unknown)
+        for method, path in routes:
+            url = _fill(path, ws["id"])
+            for who, headers in callers.items():
+                kwargs: dict[str, Any] = {"headers": headers}
+                if method in ("POST", "PATCH", "PUT", "DELETE"):
+                    kwargs["json"] = {}
+                r = client.request(method, url, **kwargs)
+                assert (r.status_code, r.json()) == (404, unknown_path(url)), (method, path, who)
+
+
+def test_operators_reach_every_operator_route(setup: dict[str, Any]) -> None:
+    app, ws, operator = setup["app"], setup["ws"], setup["operator"]
+    with TestClient(app, client=("10.99.0.6", 50000)) as client:
+        for method, path in operator_routes(app):
+            r = _request(client, method, _fill(path, ws["id"]), operator.headers)
+            assert r.status_code < 500, (method, path, r.text)
+            assert r.json().get("detail") != f"No such endpoint: {r.url.path}", (method, path)
 
 
 def test_anonymous_gets_401_everywhere(setup: dict[str, Any]) -> None:

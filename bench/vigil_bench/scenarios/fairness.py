@@ -40,7 +40,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Protocol, cast
 
 from .. import procs
@@ -183,25 +182,6 @@ def _delete(api: Http, auth: dict[str, str], t: Tenant) -> None:
         log(f"could not delete workspace {t.name!r}: {e}")
 
 
-def _second_gateway(s: VigilStack, workdir: Path) -> tuple[procs.Service, str]:
-    """Another gateway process with the stack gateway's environment, on a free port."""
-    pid = int((s.run_dir / "gateway.pid").read_text().split()[0])
-    raw = Path(f"/proc/{pid}/environ").read_bytes()
-    env = dict(kv.split("=", 1) for kv in raw.decode(errors="replace").split("\0") if "=" in kv)
-    argv = Path(f"/proc/{pid}/cmdline").read_bytes().rstrip(b"\0").decode().split("\0")
-    port = procs.free_port()
-    env["VIGIL_GATEWAY_PORT"] = str(port)
-    svc = procs.Service("gateway-2", argv, log_path=workdir / "gateway-2.log", env=env).start()
-    url = f"http://127.0.0.1:{port}"
-
-    def ready() -> bool:
-        status, _ = Http(url, timeout=2).request("GET", "/health")
-        return status == 200
-
-    svc.wait_ready(ready, timeout=60)
-    return svc, url
-
-
 def _lines_b(hosts: int, start_ms: int, ticks: int) -> Iterator[bytes]:
     for i in range(ticks):
         t = start_ms + i * 10_000
@@ -342,7 +322,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
                 ).encode(),
                 headers=auth,
             )
-            gw2, gw2_url = _second_gateway(s, ctx.workdir)
+            gw2, gw2_url = s.start_copy("gateway", "VIGIL_GATEWAY_PORT", ctx.workdir)
             gateways = [s.gateway_url, gw2_url]
             now = int(time.time() * 1000)
             seeded_b = _seed(s, b.id, _lines_b(10, now - 3600_000, 360))

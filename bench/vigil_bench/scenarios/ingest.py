@@ -29,7 +29,10 @@ import json
 import secrets
 import threading
 import time
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
+
+import psutil
 
 from ..agent import agent_available, finish_agent, start_agent, with_agent_cpu
 from ..httpconn import Http
@@ -62,24 +65,73 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--senders", type=int, default=4, help="agent's concurrent requests (default 4)")
 
 
-def _stored(s: VigilStack, prefix: str) -> int:
+def stack_and_agent(ctx: RunContext, rb: ResultBuilder) -> bool:
+    """Whether the running stack and vigil-agent are there; when not, the result says why and
+    is marked invalid."""
+    ok, rb.systems = ctx.probe(["vigil"])
+    why = agent_available()
+    if why:
+        rb.notes.append(f"vigil-agent unavailable: {why}")
+    if not ok or why:
+        rb.valid = False
+        rb.notes.append("needs the running stack (make up) and vigil-agent")
+        return False
+    return True
+
+
+def stored(s: VigilStack, prefix: str, at: float | None = None) -> int:
+    """Samples of cpu usage_user stored for the simulated hosts named ``prefix``-…, over the
+    3 days up to ``at`` (Unix seconds; now when None)."""
     q = f'sum(count_over_time(cpu:usage_user{{host=~"{prefix}-.*"}}[3d]))'
-    body = s.storage_http().expect(
-        "GET", "/api/v1/query", ok=(200,), params={"query": q, "nocache": "1"}
-    )
+    params = {"query": q, "nocache": "1"}
+    if at is not None:
+        params["time"] = f"{at:.3f}"
+    body = s.storage_http().expect("GET", "/api/v1/query", ok=(200,), params=params)
     res = json.loads(body)["data"]["result"]
     return int(float(res[0]["value"][1])) if res else 0
 
 
-def _backfill(
-    s: VigilStack, *, hosts: int, ticks: int, senders: int, direct: bool, prefix: str, phase: str
-) -> tuple[float, float, list[ResourceSeries]]:
+@dataclass
+class Timed:
+    """One timed backfill: its rate, how long it took, the processes' CPU over it, and the
+    machine's (every core, other work included; percent of one core)."""
+
+    pps: float
+    elapsed: float
+    series: list[ResourceSeries]
+    machine_cpu_percent: float
+
+
+def machine_cpu_percent(before: Any, after: Any) -> float:
+    """CPU the whole machine used between two ``psutil.cpu_times()``, percent of one core."""
+    idle = (after.idle - before.idle) + (
+        getattr(after, "iowait", 0.0) - getattr(before, "iowait", 0.0)
+    )
+    total = sum(after) - sum(before)
+    if total <= 0:
+        return 0.0
+    return float(100.0 * (psutil.cpu_count() or 1) * (total - idle) / total)
+
+
+def backfill(
+    s: VigilStack,
+    *,
+    hosts: int,
+    ticks: int,
+    senders: int,
+    direct: bool,
+    prefix: str,
+    phase: str,
+    seed: int = 1,
+) -> Timed:
+    """Backfill ``ticks`` ticks of ``hosts`` simulated hosts (prefix ``prefix``) through the
+    gateway (or, ``direct``, straight to storage) and time it until it is all in storage."""
     points = hosts * 1383 * ticks
     extra = [
         f"-simulate.backfill={ticks * 10 + 600}s",
         f"-simulate.maxPoints={points}",
         f"-simulate.senders={senders}",
-        "-simulate.seed=1",
+        f"-simulate.seed={seed}",
         f"-simulate.hostPrefix={prefix}",
     ]
     smp = sampler_for(s, generator=False)
@@ -87,19 +139,21 @@ def _backfill(
     agent = start_agent(s, s.workdir, hosts=hosts, interval_s=10, extra=extra, direct=direct)
     smp.add("generator (vigil-agent)", agent.pid, role="generator")
     smp.start()
+    cpu0 = psutil.cpu_times()
     t0 = time.monotonic()
     res = finish_agent(agent, t0, timeout=900)
     # Direct: done when storage acknowledged the last batch. Through Kafka: done when the
-    # consumer has committed everything, which it does only after storage acknowledged.
+    # consumers have written everything (their counters count only what storage acknowledged).
     done = time.monotonic() if direct else s.wait_written(before, res.lines)
     elapsed = done - t0
-    time.sleep(1.5)  # > storage -search.latencyOffset, before counting
     series = with_agent_cpu(smp.stop(phase), res)
+    machine = machine_cpu_percent(cpu0, psutil.cpu_times())
+    time.sleep(1.5)  # > storage -search.latencyOffset, before counting
     if res.errors or res.dropped or res.sent != res.points:
         raise RuntimeError(
             f"vigil-agent: {res.errors} send errors, {res.dropped} dropped, {res.sent}/{res.points} sent"
         )
-    return res.sent / elapsed, elapsed, series
+    return Timed(res.sent / elapsed, elapsed, series, machine)
 
 
 def write_probe(gw: Http, run: str, n: int) -> None:
@@ -246,13 +300,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
             "goal_lag_p99_s": GOAL_P99_S,
         },
     )
-    ok, rb.systems = ctx.probe(["vigil"])
-    why = agent_available()
-    if why:
-        rb.notes.append(f"vigil-agent unavailable: {why}")
-    if not ok or why:
-        rb.valid = False
-        rb.notes.append("needs the running stack (make up) and vigil-agent")
+    if not stack_and_agent(ctx, rb):
         return rb.build()
     e2e: list[float] = []
     direct: list[float] = []
@@ -262,7 +310,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
             order = ["e2e", "direct"] if rep % 2 == 0 else ["direct", "e2e"]
             for kind in order:
                 prefix = f"bi{kind[0]}{secrets.token_hex(3)}"
-                pps, el, series = _backfill(
+                t = backfill(
                     s,
                     hosts=hosts,
                     ticks=ticks,
@@ -271,11 +319,11 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
                     prefix=prefix,
                     phase=f"{kind} rep {rep + 1}",
                 )
-                (e2e if kind == "e2e" else direct).append(pps)
-                rb.resources.extend(series)
-                log(f"rep {rep + 1} {kind}: {pps:,.0f} points/s ({el:.1f} s)")
+                (e2e if kind == "e2e" else direct).append(t.pps)
+                rb.resources.extend(t.series)
+                log(f"rep {rep + 1} {kind}: {t.pps:,.0f} points/s ({t.elapsed:.1f} s)")
                 if rep == 0:
-                    got, want = _stored(s, prefix), hosts * 17 * ticks
+                    got, want = stored(s, prefix), hosts * 17 * ticks
                     rb.checks.append(
                         AnswerCheck(
                             question=f"every point stored ({kind})",

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from typing import cast
 
-from ..agent import agent_available, finish_agent, start_agent
+from ..agent import finish_agent, start_agent
 from ..httpconn import Http
 from ..progress import log
 from ..runner import RunContext, sampler_for
@@ -39,7 +39,7 @@ from ..schema import AnswerCheck, ResourceSeries, ScenarioResult
 from ..stats import median, p99
 from ..systems.vigil import VigilStack
 from .common import ResultBuilder
-from .ingest import _backfill, establish_fleet, wait_for_probe, write_probe
+from .ingest import backfill, establish_fleet, stack_and_agent, wait_for_probe, write_probe
 
 TITLE = "Soak: half the maximum rate through the full Vigil path; throughput, memory, lag flat"
 TOLERANCE = 0.10
@@ -242,13 +242,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
             "tolerance": TOLERANCE,
         },
     )
-    ok, rb.systems = ctx.probe(["vigil"])
-    why = agent_available()
-    if why:
-        rb.notes.append(f"vigil-agent unavailable: {why}")
-    if not ok or why:
-        rb.valid = False
-        rb.notes.append("needs the running stack (make up) and vigil-agent")
+    if not stack_and_agent(ctx, rb):
         return rb.build()
     tl = Timeline()
     with ctx.session("vigil") as system:
@@ -256,7 +250,7 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
         if args.rate:
             max_pps, rate = None, float(args.rate)
         else:
-            max_pps, _, series = _backfill(
+            timed = backfill(
                 s,
                 hosts=max_hosts,
                 ticks=10,
@@ -265,7 +259,8 @@ def run(ctx: RunContext, args: argparse.Namespace) -> ScenarioResult:
                 prefix=f"bsm{secrets.token_hex(3)}",
                 phase="maximum rate",
             )
-            rb.resources.extend(series)
+            max_pps = timed.pps
+            rb.resources.extend(timed.series)
             rate = max_pps / 2
             log(f"maximum end-to-end rate {max_pps:,.0f} points/s; soaking at {rate:,.0f}")
         prefix = f"bss{secrets.token_hex(3)}"

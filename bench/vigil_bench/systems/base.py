@@ -23,6 +23,25 @@ def bin_dir() -> Path:
     return Path(os.environ.get("VIGIL_BIN") or vigil_home() / "bin")
 
 
+def backend_url() -> str:
+    """The running stack's backend: ``VIGIL_BACKEND_URL``, else loopback on ``VIGIL_BACKEND_PORT``."""
+    port = os.environ.get("VIGIL_BACKEND_PORT", "8000")
+    return os.environ.get("VIGIL_BACKEND_URL") or f"http://127.0.0.1:{port}"
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        k, v = line.split("=", 1)
+        if k.startswith("export "):
+            k = k[len("export ") :]
+        out[k.strip()] = v.strip().strip("'\"")
+    return out
+
+
 class Unavailable(RuntimeError):
     """The system cannot take part in this run; the message says why and how to fix it."""
 

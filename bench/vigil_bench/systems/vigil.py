@@ -19,24 +19,12 @@ import secrets
 import time
 from pathlib import Path
 
+from .. import procs
 from ..httpconn import Http, HttpError
 from ..progress import log
 from ..questions import Question
-from .base import Reader, System, Unavailable, Writer, vigil_home
+from .base import Reader, System, Unavailable, Writer, backend_url, read_env_file, vigil_home
 from .vm import _DqlReader, _PromReader, dql_text, promql_text
-
-
-def read_env_file(path: Path) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        k, v = line.split("=", 1)
-        if k.startswith("export "):
-            k = k[len("export ") :]
-        out[k.strip()] = v.strip().strip("'\"")
-    return out
 
 
 class _GatewayWriter(Writer):
@@ -57,7 +45,7 @@ class VigilStack(System):
     def __init__(self, workdir: Path) -> None:
         super().__init__(workdir)
         home = vigil_home()
-        self.backend_url = os.environ.get("VIGIL_BACKEND_URL", "http://127.0.0.1:8000")
+        self.backend_url = backend_url()
         self.gateway_url = os.environ.get("VIGIL_GATEWAY_URL", "http://127.0.0.1:8001")
         self.storage_url = os.environ.get("VIGIL_STORAGE_URL", "http://127.0.0.1:8482")
         self.consumer_url = os.environ.get("VIGIL_CONSUMER_URL", "http://127.0.0.1:8002")
@@ -69,6 +57,10 @@ class VigilStack(System):
         self.token = ""
         # the throw-away workspace this session created: (session token, id, name)
         self._created: tuple[str, str, str] | None = None
+        # processes a scenario started beside the stack's own (sampled with them), and the
+        # status URLs of the consumers among them (their written points count too)
+        self.added: list[tuple[str, int]] = []
+        self.added_consumers: list[str] = []
 
     def check(self) -> None:
         if not self.demo_env.exists():
@@ -115,16 +107,9 @@ class VigilStack(System):
         if self._kept:
             self.ingest_key, self.workspace = self._kept
             return
-        email, password = self._demo
         api = Http(self.backend_url, headers={"Content-Type": "application/json"})
         try:
-            body = api.expect(
-                "POST",
-                "/api/v1/auth/login",
-                ok=(200,),
-                body=json.dumps({"email": email, "password": password}).encode(),
-            )
-            session = json.loads(body)["access_token"]
+            session = self._login(api)
             auth = {"Authorization": f"Bearer {session}"}
             name = f"bench {time.strftime('%Y%m%dT%H%M%S')} {secrets.token_hex(3)}"
             body = api.expect(
@@ -150,6 +135,17 @@ class VigilStack(System):
         finally:
             api.close()
 
+    def _login(self, api: Http) -> str:
+        """A session token of the demo user."""
+        email, password = self._demo
+        body = api.expect(
+            "POST",
+            "/api/v1/auth/login",
+            ok=(200,),
+            body=json.dumps({"email": email, "password": password}).encode(),
+        )
+        return str(json.loads(body)["access_token"])
+
     def stop(self) -> None:
         """Deletes the throw-away workspace and its series (kept with VIGIL_BENCH_KEEP=1)."""
         created, self._created = self._created, None
@@ -160,14 +156,23 @@ class VigilStack(System):
             log(f"kept the benchmark workspace {name!r} ({ws}): VIGIL_BENCH_KEEP")
             return
         api = Http(self.backend_url, headers={"Content-Type": "application/json"})
-        try:
+
+        def delete(token: str) -> None:
             api.expect(
                 "DELETE",
                 f"/api/v1/workspaces/{ws}",
                 ok=(200,),
                 body=json.dumps({"confirm_name": name}).encode(),
-                headers={"Authorization": f"Bearer {session}"},
+                headers={"Authorization": f"Bearer {token}"},
             )
+
+        try:
+            try:
+                delete(session)
+            except HttpError as e:
+                if e.status != 401:
+                    raise
+                delete(self._login(api))  # the session expired during a long run
         except (OSError, HttpError) as e:
             log(f"could not delete the benchmark workspace {name!r} ({ws}): {e}")
         finally:
@@ -181,7 +186,34 @@ class VigilStack(System):
                 out.append((f"vigil/{svc}", int(f.read_text().split()[0])))
             except (OSError, ValueError, IndexError):
                 continue
-        return out
+        # storage last: the sampler measures the data dir with the last process
+        return out[:-1] + [(f"vigil/{n}", pid) for n, pid in self.added] + out[-1:]
+
+    def start_copy(
+        self, service: str, port_var: str, workdir: Path, env: dict[str, str] | None = None
+    ) -> tuple[procs.Service, str]:
+        """Another process of one of the stack's services (``gateway``, ``consumer``): its
+        command line and environment read from ``/proc`` of the running one, ``env`` on top,
+        listening on a free port set in ``port_var``; returns it, started, and its URL."""
+        pid = int((self.run_dir / f"{service}.pid").read_text().split()[0])
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+        full = dict(
+            kv.split("=", 1) for kv in raw.decode(errors="replace").split("\0") if "=" in kv
+        )
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().rstrip(b"\0").decode().split("\0")
+        port = procs.free_port()
+        full.update(env or {})
+        full[port_var] = str(port)
+        name = f"{service}-{port}"
+        svc = procs.Service(name, argv, log_path=workdir / f"{name}.log", env=full).start()
+        url = f"http://127.0.0.1:{port}"
+
+        def ready() -> bool:
+            status, _ = Http(url, timeout=2).request("GET", "/health")
+            return status == 200
+
+        svc.wait_ready(ready, timeout=60)
+        return svc, url
 
     def storage_http(self) -> Http:
         return Http(
@@ -198,9 +230,12 @@ class VigilStack(System):
         body = Http(self.consumer_url, timeout=5).expect("GET", "/health", ok=(200, 503))
         return int(json.loads(body).get("lag", 0) or 0)
 
-    def consumer_lines(self) -> float:
-        """Lines the consumer has written to storage since it started (its own counter)."""
-        body = Http(self.consumer_url, timeout=5).expect("GET", "/metrics", ok=(200,))
+    def consumer_lines(self, url: str | None = None) -> float:
+        """Lines written to storage by the consumer at ``url`` since it started (its own
+        counter), or, without ``url``, by the stack's consumer and those a scenario added."""
+        if url is None:
+            return sum(self.consumer_lines(u) for u in [self.consumer_url, *self.added_consumers])
+        body = Http(url, timeout=5).expect("GET", "/metrics", ok=(200,))
         total = 0.0
         for line in body.decode().splitlines():
             if line.startswith("vigil_consumer_points_total"):

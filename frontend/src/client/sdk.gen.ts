@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthCompletePasswordResetData, AuthCompletePasswordResetErrors, AuthCompletePasswordResetResponses, AuthCompleteSignupData, AuthCompleteSignupErrors, AuthCompleteSignupResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthReadPendingPasswordResetData, AuthReadPendingPasswordResetErrors, AuthReadPendingPasswordResetResponses, AuthReadPendingSignupData, AuthReadPendingSignupErrors, AuthReadPendingSignupResponses, AuthReadSecurityLogData, AuthReadSecurityLogErrors, AuthReadSecurityLogResponses, AuthReadSessionsData, AuthReadSessionsResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRequestPasswordResetData, AuthRequestPasswordResetErrors, AuthRequestPasswordResetResponses, AuthRevokeOtherSessionsData, AuthRevokeOtherSessionsResponses, AuthRevokeSessionData, AuthRevokeSessionErrors, AuthRevokeSessionResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, QueryPrometheusAlertsGetByKeyData, QueryPrometheusAlertsGetByKeyErrors, QueryPrometheusAlertsGetByKeyResponses, QueryPrometheusAlertsGetData, QueryPrometheusAlertsGetErrors, QueryPrometheusAlertsGetResponses, QueryPrometheusFormatQueryGetByKeyData, QueryPrometheusFormatQueryGetByKeyErrors, QueryPrometheusFormatQueryGetByKeyResponses, QueryPrometheusFormatQueryGetData, QueryPrometheusFormatQueryGetErrors, QueryPrometheusFormatQueryGetResponses, QueryPrometheusFormatQueryPostByKeyData, QueryPrometheusFormatQueryPostByKeyErrors, QueryPrometheusFormatQueryPostByKeyResponses, QueryPrometheusFormatQueryPostData, QueryPrometheusFormatQueryPostErrors, QueryPrometheusFormatQueryPostResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusMetadataGetByKeyData, QueryPrometheusMetadataGetByKeyErrors, QueryPrometheusMetadataGetByKeyResponses, QueryPrometheusMetadataGetData, QueryPrometheusMetadataGetErrors, QueryPrometheusMetadataGetResponses, QueryPrometheusQueryExemplarsGetByKeyData, QueryPrometheusQueryExemplarsGetByKeyErrors, QueryPrometheusQueryExemplarsGetByKeyResponses, QueryPrometheusQueryExemplarsGetData, QueryPrometheusQueryExemplarsGetErrors, QueryPrometheusQueryExemplarsGetResponses, QueryPrometheusQueryExemplarsPostByKeyData, QueryPrometheusQueryExemplarsPostByKeyErrors, QueryPrometheusQueryExemplarsPostByKeyResponses, QueryPrometheusQueryExemplarsPostData, QueryPrometheusQueryExemplarsPostErrors, QueryPrometheusQueryExemplarsPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusRulesGetByKeyData, QueryPrometheusRulesGetByKeyErrors, QueryPrometheusRulesGetByKeyResponses, QueryPrometheusRulesGetData, QueryPrometheusRulesGetErrors, QueryPrometheusRulesGetResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryPrometheusStatusBuildinfoGetByKeyData, QueryPrometheusStatusBuildinfoGetByKeyErrors, QueryPrometheusStatusBuildinfoGetByKeyResponses, QueryPrometheusStatusBuildinfoGetData, QueryPrometheusStatusBuildinfoGetErrors, QueryPrometheusStatusBuildinfoGetResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
+import type { AlertsReadActiveData, AlertsReadActiveErrors, AlertsReadActiveResponses, AlertsReadEventData, AlertsReadEventErrors, AlertsReadEventResponses, AlertsReadEventsData, AlertsReadEventsErrors, AlertsReadEventsResponses, AlertsReadNotificationsData, AlertsReadNotificationsErrors, AlertsReadNotificationsResponses, AlertsReadSummaryData, AlertsReadSummaryErrors, AlertsReadSummaryResponses, AuditReadAuditLogData, AuditReadAuditLogErrors, AuditReadAuditLogResponses, AuthChangePasswordData, AuthChangePasswordErrors, AuthChangePasswordResponses, AuthCompletePasswordResetData, AuthCompletePasswordResetErrors, AuthCompletePasswordResetResponses, AuthCompleteSignupData, AuthCompleteSignupErrors, AuthCompleteSignupResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthReadMeData, AuthReadMeResponses, AuthReadPendingPasswordResetData, AuthReadPendingPasswordResetErrors, AuthReadPendingPasswordResetResponses, AuthReadPendingSignupData, AuthReadPendingSignupErrors, AuthReadPendingSignupResponses, AuthReadSecurityLogData, AuthReadSecurityLogErrors, AuthReadSecurityLogResponses, AuthReadSessionsData, AuthReadSessionsResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRequestPasswordResetData, AuthRequestPasswordResetErrors, AuthRequestPasswordResetResponses, AuthRevokeOtherSessionsData, AuthRevokeOtherSessionsResponses, AuthRevokeSessionData, AuthRevokeSessionErrors, AuthRevokeSessionResponses, AuthSignupData, AuthSignupErrors, AuthSignupResponses, AuthUpdateMeData, AuthUpdateMeErrors, AuthUpdateMeResponses, BenchmarksCreateBenchmarkRunData, BenchmarksCreateBenchmarkRunErrors, BenchmarksCreateBenchmarkRunResponses, BenchmarksDeleteBenchmarkRunData, BenchmarksDeleteBenchmarkRunErrors, BenchmarksDeleteBenchmarkRunResponses, BenchmarksExportBenchmarkRunData, BenchmarksExportBenchmarkRunErrors, BenchmarksExportBenchmarkRunResponses, BenchmarksReadBenchmarkRunData, BenchmarksReadBenchmarkRunErrors, BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunsData, BenchmarksReadBenchmarkRunsErrors, BenchmarksReadBenchmarkRunsResponses, ChannelsCreateChannelData, ChannelsCreateChannelErrors, ChannelsCreateChannelResponses, ChannelsDeleteChannelData, ChannelsDeleteChannelErrors, ChannelsDeleteChannelResponses, ChannelsReadChannelData, ChannelsReadChannelErrors, ChannelsReadChannelResponses, ChannelsReadChannelsData, ChannelsReadChannelsErrors, ChannelsReadChannelsResponses, ChannelsTestChannelData, ChannelsTestChannelErrors, ChannelsTestChannelResponses, ChannelsUpdateChannelData, ChannelsUpdateChannelErrors, ChannelsUpdateChannelResponses, DashboardsCreateDashboardData, DashboardsCreateDashboardErrors, DashboardsCreateDashboardResponses, DashboardsDeleteDashboardData, DashboardsDeleteDashboardErrors, DashboardsDeleteDashboardResponses, DashboardsExportDashboardData, DashboardsExportDashboardErrors, DashboardsExportDashboardResponses, DashboardsImportDashboardData, DashboardsImportDashboardErrors, DashboardsImportDashboardResponses, DashboardsReadDashboardData, DashboardsReadDashboardErrors, DashboardsReadDashboardResponses, DashboardsReadDashboardsData, DashboardsReadDashboardsErrors, DashboardsReadDashboardsResponses, DashboardsReadDashboardVersionData, DashboardsReadDashboardVersionErrors, DashboardsReadDashboardVersionResponses, DashboardsReadDashboardVersionsData, DashboardsReadDashboardVersionsErrors, DashboardsReadDashboardVersionsResponses, DashboardsRestoreDashboardVersionData, DashboardsRestoreDashboardVersionErrors, DashboardsRestoreDashboardVersionResponses, DashboardsUpdateDashboardData, DashboardsUpdateDashboardErrors, DashboardsUpdateDashboardResponses, HealthReadHealthData, HealthReadHealthResponses, KeysCreateKeyData, KeysCreateKeyErrors, KeysCreateKeyResponses, KeysReadKeysData, KeysReadKeysErrors, KeysReadKeysResponses, KeysRevokeKeyData, KeysRevokeKeyErrors, KeysRevokeKeyResponses, LimitsReadLimitsData, LimitsReadLimitsErrors, LimitsReadLimitsResponses, LimitsReadUsageData, LimitsReadUsageErrors, LimitsReadUsageHistoryData, LimitsReadUsageHistoryErrors, LimitsReadUsageHistoryResponses, LimitsReadUsageResponses, LimitsUpdateLimitsData, LimitsUpdateLimitsErrors, LimitsUpdateLimitsResponses, MembersAcceptInvitationData, MembersAcceptInvitationErrors, MembersAcceptInvitationResponses, MembersCreateInvitationData, MembersCreateInvitationErrors, MembersCreateInvitationResponses, MembersDeleteMemberData, MembersDeleteMemberErrors, MembersDeleteMemberResponses, MembersLeaveWorkspaceData, MembersLeaveWorkspaceErrors, MembersLeaveWorkspaceResponses, MembersReadInvitationByCodeData, MembersReadInvitationByCodeErrors, MembersReadInvitationByCodeResponses, MembersReadInvitationsData, MembersReadInvitationsErrors, MembersReadInvitationsResponses, MembersReadMembersData, MembersReadMembersErrors, MembersReadMembersResponses, MembersRevokeInvitationData, MembersRevokeInvitationErrors, MembersRevokeInvitationResponses, MembersUpdateMemberData, MembersUpdateMemberErrors, MembersUpdateMemberResponses, MetaReadMetaData, MetaReadMetaErrors, MetaReadMetaResponses, MonitorsCreateMonitorData, MonitorsCreateMonitorErrors, MonitorsCreateMonitorResponses, MonitorsDeleteMonitorData, MonitorsDeleteMonitorErrors, MonitorsDeleteMonitorResponses, MonitorsPreviewMonitorData, MonitorsPreviewMonitorErrors, MonitorsPreviewMonitorResponses, MonitorsReadGroupsData, MonitorsReadGroupsErrors, MonitorsReadGroupsResponses, MonitorsReadMonitorData, MonitorsReadMonitorErrors, MonitorsReadMonitorResponses, MonitorsReadMonitorsData, MonitorsReadMonitorsErrors, MonitorsReadMonitorsResponses, MonitorsUpdateMonitorData, MonitorsUpdateMonitorErrors, MonitorsUpdateMonitorResponses, OperatorChangePlanData, OperatorChangePlanErrors, OperatorChangePlanResponses, OperatorCreatePlanData, OperatorCreatePlanErrors, OperatorCreatePlanResponses, OperatorDeletePlanData, OperatorDeletePlanErrors, OperatorDeletePlanResponses, OperatorReadOperatorAuditData, OperatorReadOperatorAuditErrors, OperatorReadOperatorAuditResponses, OperatorReadOverviewData, OperatorReadOverviewErrors, OperatorReadOverviewResponses, OperatorReadPlanData, OperatorReadPlanErrors, OperatorReadPlanResponses, OperatorReadPlansData, OperatorReadPlansErrors, OperatorReadPlansResponses, OperatorReadWorkspaceData, OperatorReadWorkspaceErrors, OperatorReadWorkspaceResponses, OperatorReadWorkspacesData, OperatorReadWorkspacesErrors, OperatorReadWorkspacesResponses, OperatorResumeWorkspaceData, OperatorResumeWorkspaceErrors, OperatorResumeWorkspaceResponses, OperatorSuspendWorkspaceData, OperatorSuspendWorkspaceErrors, OperatorSuspendWorkspaceResponses, OperatorUpdatePlanData, OperatorUpdatePlanErrors, OperatorUpdatePlanResponses, QueryPrometheusAlertsGetByKeyData, QueryPrometheusAlertsGetByKeyErrors, QueryPrometheusAlertsGetByKeyResponses, QueryPrometheusAlertsGetData, QueryPrometheusAlertsGetErrors, QueryPrometheusAlertsGetResponses, QueryPrometheusFormatQueryGetByKeyData, QueryPrometheusFormatQueryGetByKeyErrors, QueryPrometheusFormatQueryGetByKeyResponses, QueryPrometheusFormatQueryGetData, QueryPrometheusFormatQueryGetErrors, QueryPrometheusFormatQueryGetResponses, QueryPrometheusFormatQueryPostByKeyData, QueryPrometheusFormatQueryPostByKeyErrors, QueryPrometheusFormatQueryPostByKeyResponses, QueryPrometheusFormatQueryPostData, QueryPrometheusFormatQueryPostErrors, QueryPrometheusFormatQueryPostResponses, QueryPrometheusLabelsGetByKeyData, QueryPrometheusLabelsGetByKeyErrors, QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetData, QueryPrometheusLabelsGetErrors, QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsPostByKeyData, QueryPrometheusLabelsPostByKeyErrors, QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostData, QueryPrometheusLabelsPostErrors, QueryPrometheusLabelsPostResponses, QueryPrometheusLabelValuesGetByKeyData, QueryPrometheusLabelValuesGetByKeyErrors, QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetData, QueryPrometheusLabelValuesGetErrors, QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesPostByKeyData, QueryPrometheusLabelValuesPostByKeyErrors, QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostData, QueryPrometheusLabelValuesPostErrors, QueryPrometheusLabelValuesPostResponses, QueryPrometheusMetadataGetByKeyData, QueryPrometheusMetadataGetByKeyErrors, QueryPrometheusMetadataGetByKeyResponses, QueryPrometheusMetadataGetData, QueryPrometheusMetadataGetErrors, QueryPrometheusMetadataGetResponses, QueryPrometheusQueryExemplarsGetByKeyData, QueryPrometheusQueryExemplarsGetByKeyErrors, QueryPrometheusQueryExemplarsGetByKeyResponses, QueryPrometheusQueryExemplarsGetData, QueryPrometheusQueryExemplarsGetErrors, QueryPrometheusQueryExemplarsGetResponses, QueryPrometheusQueryExemplarsPostByKeyData, QueryPrometheusQueryExemplarsPostByKeyErrors, QueryPrometheusQueryExemplarsPostByKeyResponses, QueryPrometheusQueryExemplarsPostData, QueryPrometheusQueryExemplarsPostErrors, QueryPrometheusQueryExemplarsPostResponses, QueryPrometheusQueryGetByKeyData, QueryPrometheusQueryGetByKeyErrors, QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetData, QueryPrometheusQueryGetErrors, QueryPrometheusQueryGetResponses, QueryPrometheusQueryPostByKeyData, QueryPrometheusQueryPostByKeyErrors, QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostData, QueryPrometheusQueryPostErrors, QueryPrometheusQueryPostResponses, QueryPrometheusQueryRangeGetByKeyData, QueryPrometheusQueryRangeGetByKeyErrors, QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetData, QueryPrometheusQueryRangeGetErrors, QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangePostByKeyData, QueryPrometheusQueryRangePostByKeyErrors, QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostData, QueryPrometheusQueryRangePostErrors, QueryPrometheusQueryRangePostResponses, QueryPrometheusRulesGetByKeyData, QueryPrometheusRulesGetByKeyErrors, QueryPrometheusRulesGetByKeyResponses, QueryPrometheusRulesGetData, QueryPrometheusRulesGetErrors, QueryPrometheusRulesGetResponses, QueryPrometheusSeriesGetByKeyData, QueryPrometheusSeriesGetByKeyErrors, QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetData, QueryPrometheusSeriesGetErrors, QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesPostByKeyData, QueryPrometheusSeriesPostByKeyErrors, QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostData, QueryPrometheusSeriesPostErrors, QueryPrometheusSeriesPostResponses, QueryPrometheusStatusBuildinfoGetByKeyData, QueryPrometheusStatusBuildinfoGetByKeyErrors, QueryPrometheusStatusBuildinfoGetByKeyResponses, QueryPrometheusStatusBuildinfoGetData, QueryPrometheusStatusBuildinfoGetErrors, QueryPrometheusStatusBuildinfoGetResponses, QueryQueryRawByKeyData, QueryQueryRawByKeyErrors, QueryQueryRawByKeyResponses, QueryQueryRawData, QueryQueryRawErrors, QueryQueryRawResponses, RecordingRulesCreateRuleData, RecordingRulesCreateRuleErrors, RecordingRulesCreateRuleResponses, RecordingRulesDeleteRuleData, RecordingRulesDeleteRuleErrors, RecordingRulesDeleteRuleResponses, RecordingRulesReadRuleData, RecordingRulesReadRuleErrors, RecordingRulesReadRuleResponses, RecordingRulesReadRulesData, RecordingRulesReadRulesErrors, RecordingRulesReadRulesResponses, RecordingRulesUpdateRuleData, RecordingRulesUpdateRuleErrors, RecordingRulesUpdateRuleResponses, SavedQueriesCreateSavedQueryData, SavedQueriesCreateSavedQueryErrors, SavedQueriesCreateSavedQueryResponses, SavedQueriesDeleteSavedQueryData, SavedQueriesDeleteSavedQueryErrors, SavedQueriesDeleteSavedQueryResponses, SavedQueriesReadSavedQueriesData, SavedQueriesReadSavedQueriesErrors, SavedQueriesReadSavedQueriesResponses, SavedQueriesReadSavedQueryData, SavedQueriesReadSavedQueryErrors, SavedQueriesReadSavedQueryResponses, SavedQueriesUpdateSavedQueryData, SavedQueriesUpdateSavedQueryErrors, SavedQueriesUpdateSavedQueryResponses, SilencesCreateSilenceData, SilencesCreateSilenceErrors, SilencesCreateSilenceResponses, SilencesDeleteSilenceData, SilencesDeleteSilenceErrors, SilencesDeleteSilenceResponses, SilencesReadSilenceData, SilencesReadSilenceErrors, SilencesReadSilenceResponses, SilencesReadSilencesData, SilencesReadSilencesErrors, SilencesReadSilencesResponses, SilencesUpdateSilenceData, SilencesUpdateSilenceErrors, SilencesUpdateSilenceResponses, WorkspacesCreateWorkspaceData, WorkspacesCreateWorkspaceErrors, WorkspacesCreateWorkspaceResponses, WorkspacesDeleteWorkspaceData, WorkspacesDeleteWorkspaceErrors, WorkspacesDeleteWorkspaceResponses, WorkspacesReadWorkspaceData, WorkspacesReadWorkspaceErrors, WorkspacesReadWorkspaceResponses, WorkspacesReadWorkspacesData, WorkspacesReadWorkspacesErrors, WorkspacesReadWorkspacesResponses, WorkspacesUpdateWorkspaceData, WorkspacesUpdateWorkspaceErrors, WorkspacesUpdateWorkspaceResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -21,11 +21,18 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 /**
  * Read Health
  *
- * Real checks of postgres, kafka, storage, gateway and consumer (with its lag), in parallel.
+ * Up or down: ``{"status": "ok"|"degraded"}``, from checks run at most every 15 s.
  *
- * ``status`` is ``ok`` only if every component is; the HTTP status is 200 either way.
+ * A platform operator's session, or ``Authorization: Bearer <internal token>``, gets real
+ * checks of postgres, kafka, storage, gateway, consumer (with its lag) and the alerting
+ * service, run in parallel
+ * for this request, under ``components``. The HTTP status is 200 either way.
  */
-export const healthReadHealth = <ThrowOnError extends boolean = false>(options?: Options<HealthReadHealthData, ThrowOnError>) => (options?.client ?? client).get<HealthReadHealthResponses, unknown, ThrowOnError>({ url: '/api/health', ...options });
+export const healthReadHealth = <ThrowOnError extends boolean = false>(options?: Options<HealthReadHealthData, ThrowOnError>) => (options?.client ?? client).get<HealthReadHealthResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/health',
+    ...options
+});
 
 /**
  * Signup
@@ -377,6 +384,7 @@ export const membersReadInvitations = <ThrowOnError extends boolean = false>(opt
  * Create Invitation
  *
  * Invite someone by email. The response carries the code to hand over; it is shown once.
+ * Members and pending invitations together stay within the workspace's ``max_members``.
  */
 export const membersCreateInvitation = <ThrowOnError extends boolean = false>(options: Options<MembersCreateInvitationData, ThrowOnError>) => (options.client ?? client).post<MembersCreateInvitationResponses, MembersCreateInvitationErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -466,7 +474,7 @@ export const keysRevokeKey = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Read Limits
  *
- * The workspace's limits.
+ * The workspace's limits, its plan and the plan's ceiling of each.
  */
 export const limitsReadLimits = <ThrowOnError extends boolean = false>(options: Options<LimitsReadLimitsData, ThrowOnError>) => (options.client ?? client).get<LimitsReadLimitsResponses, LimitsReadLimitsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -477,7 +485,8 @@ export const limitsReadLimits = <ThrowOnError extends boolean = false>(options: 
 /**
  * Update Limits
  *
- * Change some limits (admins and owners). Fields left out keep their value.
+ * Change some limits (admins and owners), each at or below its plan's ceiling (422
+ * ``plan_ceiling`` naming every value above one). Fields left out keep their value.
  */
 export const limitsUpdateLimits = <ThrowOnError extends boolean = false>(options: Options<LimitsUpdateLimitsData, ThrowOnError>) => (options.client ?? client).patch<LimitsUpdateLimitsResponses, LimitsUpdateLimitsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -536,7 +545,8 @@ export const dashboardsReadDashboards = <ThrowOnError extends boolean = false>(o
 /**
  * Create Dashboard
  *
- * Create a dashboard (version 1).
+ * Create a dashboard (version 1); 429 ``max_dashboards`` once the workspace has its
+ * limit of them.
  */
 export const dashboardsCreateDashboard = <ThrowOnError extends boolean = false>(options: Options<DashboardsCreateDashboardData, ThrowOnError>) => (options.client ?? client).post<DashboardsCreateDashboardResponses, DashboardsCreateDashboardErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -551,7 +561,8 @@ export const dashboardsCreateDashboard = <ThrowOnError extends boolean = false>(
 /**
  * Import Dashboard
  *
- * Create a dashboard from an export document, or, with ``overwrite``, apply it.
+ * Create a dashboard from an export document, or, with ``overwrite``, apply it (429
+ * ``max_dashboards`` as for create whenever a dashboard would be added).
  */
 export const dashboardsImportDashboard = <ThrowOnError extends boolean = false>(options: Options<DashboardsImportDashboardData, ThrowOnError>) => (options.client ?? client).post<DashboardsImportDashboardResponses, DashboardsImportDashboardErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -752,6 +763,17 @@ export const benchmarksDeleteBenchmarkRun = <ThrowOnError extends boolean = fals
 export const benchmarksReadBenchmarkRun = <ThrowOnError extends boolean = false>(options: Options<BenchmarksReadBenchmarkRunData, ThrowOnError>) => (options.client ?? client).get<BenchmarksReadBenchmarkRunResponses, BenchmarksReadBenchmarkRunErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/workspaces/{workspace_id}/benchmarks/{benchmark_id}',
+    ...options
+});
+
+/**
+ * Export Benchmark Run
+ *
+ * One run as CSV or Markdown, as a file to download (``<run_id>.csv`` or ``.md``).
+ */
+export const benchmarksExportBenchmarkRun = <ThrowOnError extends boolean = false>(options: Options<BenchmarksExportBenchmarkRunData, ThrowOnError>) => (options.client ?? client).get<BenchmarksExportBenchmarkRunResponses, BenchmarksExportBenchmarkRunErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks/{benchmark_id}/export',
     ...options
 });
 
@@ -976,6 +998,158 @@ export const queryPrometheusAlertsGet = <ThrowOnError extends boolean = false>(o
 export const metaReadMeta = <ThrowOnError extends boolean = false>(options?: Options<MetaReadMetaData, ThrowOnError>) => (options?.client ?? client).get<MetaReadMetaResponses, MetaReadMetaErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/meta',
+    ...options
+});
+
+/**
+ * Read Overview
+ *
+ * Counts, usage totals and the top five workspaces by each usage figure.
+ */
+export const operatorReadOverview = <ThrowOnError extends boolean = false>(options?: Options<OperatorReadOverviewData, ThrowOnError>) => (options?.client ?? client).get<OperatorReadOverviewResponses, OperatorReadOverviewErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/overview',
+    ...options
+});
+
+/**
+ * Read Workspaces
+ *
+ * Every workspace with its plan, owners and usage, filtered and sorted (a leading ``-``
+ * sorts by the most first).
+ */
+export const operatorReadWorkspaces = <ThrowOnError extends boolean = false>(options?: Options<OperatorReadWorkspacesData, ThrowOnError>) => (options?.client ?? client).get<OperatorReadWorkspacesResponses, OperatorReadWorkspacesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/workspaces',
+    ...options
+});
+
+/**
+ * Read Workspace
+ *
+ * One workspace with its plan, owners, usage and limits.
+ */
+export const operatorReadWorkspace = <ThrowOnError extends boolean = false>(options: Options<OperatorReadWorkspaceData, ThrowOnError>) => (options.client ?? client).get<OperatorReadWorkspaceResponses, OperatorReadWorkspaceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/workspaces/{workspace_id}',
+    ...options
+});
+
+/**
+ * Change Plan
+ *
+ * Move the workspace to a plan. Limits above the new plan's ceilings are lowered to them
+ * (in the workspace's audit log as well as the operator's).
+ */
+export const operatorChangePlan = <ThrowOnError extends boolean = false>(options: Options<OperatorChangePlanData, ThrowOnError>) => (options.client ?? client).put<OperatorChangePlanResponses, OperatorChangePlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/workspaces/{workspace_id}/plan',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Suspend Workspace
+ *
+ * Suspend a workspace: its ingest keys get 403 at the gateway (within its key cache's
+ * 5 s), its query keys and members get 403 at the query API; its data stays.
+ */
+export const operatorSuspendWorkspace = <ThrowOnError extends boolean = false>(options: Options<OperatorSuspendWorkspaceData, ThrowOnError>) => (options.client ?? client).post<OperatorSuspendWorkspaceResponses, OperatorSuspendWorkspaceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/workspaces/{workspace_id}/suspend',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Resume Workspace
+ *
+ * Lift a suspension: writes and queries are accepted again.
+ */
+export const operatorResumeWorkspace = <ThrowOnError extends boolean = false>(options: Options<OperatorResumeWorkspaceData, ThrowOnError>) => (options.client ?? client).post<OperatorResumeWorkspaceResponses, OperatorResumeWorkspaceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/workspaces/{workspace_id}/resume',
+    ...options
+});
+
+/**
+ * Read Plans
+ *
+ * Every plan (the default first) with how many workspaces are on it.
+ */
+export const operatorReadPlans = <ThrowOnError extends boolean = false>(options?: Options<OperatorReadPlansData, ThrowOnError>) => (options?.client ?? client).get<OperatorReadPlansResponses, OperatorReadPlansErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/plans',
+    ...options
+});
+
+/**
+ * Create Plan
+ *
+ * Create a plan (not the default: make it so with PATCH ``is_default``).
+ */
+export const operatorCreatePlan = <ThrowOnError extends boolean = false>(options: Options<OperatorCreatePlanData, ThrowOnError>) => (options.client ?? client).post<OperatorCreatePlanResponses, OperatorCreatePlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/plans',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete Plan
+ *
+ * Delete a plan no workspace is on (never the default).
+ */
+export const operatorDeletePlan = <ThrowOnError extends boolean = false>(options: Options<OperatorDeletePlanData, ThrowOnError>) => (options.client ?? client).delete<OperatorDeletePlanResponses, OperatorDeletePlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/plans/{plan_id}',
+    ...options
+});
+
+/**
+ * Read Plan
+ *
+ * One plan.
+ */
+export const operatorReadPlan = <ThrowOnError extends boolean = false>(options: Options<OperatorReadPlanData, ThrowOnError>) => (options.client ?? client).get<OperatorReadPlanResponses, OperatorReadPlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/plans/{plan_id}',
+    ...options
+});
+
+/**
+ * Update Plan
+ *
+ * Change a plan. Lowering a ceiling lowers that limit of every workspace on the plan
+ * that is above it (audited in each).
+ */
+export const operatorUpdatePlan = <ThrowOnError extends boolean = false>(options: Options<OperatorUpdatePlanData, ThrowOnError>) => (options.client ?? client).patch<OperatorUpdatePlanResponses, OperatorUpdatePlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/plans/{plan_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read Operator Audit
+ *
+ * What operators did, newest first.
+ */
+export const operatorReadOperatorAudit = <ThrowOnError extends boolean = false>(options?: Options<OperatorReadOperatorAuditData, ThrowOnError>) => (options?.client ?? client).get<OperatorReadOperatorAuditResponses, OperatorReadOperatorAuditErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/operator/audit',
     ...options
 });
 

@@ -1906,6 +1906,24 @@ export type ErrorPublic = {
 };
 
 /**
+ * FieldErrorPublic
+ */
+export type FieldErrorPublic = {
+    /**
+     * Loc
+     */
+    loc: Array<string | number>;
+    /**
+     * Msg
+     */
+    msg: string;
+    /**
+     * Type
+     */
+    type: string;
+};
+
+/**
  * GaugePanel
  *
  * One dial per series: its value (reduced as ``reduce`` says) between ``min`` and ``max``,
@@ -2089,11 +2107,11 @@ export type HealthPublic = {
     /**
      * Components
      *
-     * postgres, kafka, storage, gateway, consumer (consumer also has lag)
+     * postgres, kafka, storage, gateway, consumer (consumer also has lag); only for a platform operator's session or the internal token
      */
-    components: {
+    components?: {
         [key: string]: ComponentHealth;
-    };
+    } | null;
 };
 
 /**
@@ -2340,6 +2358,92 @@ export type Legend = {
 };
 
 /**
+ * LimitChange
+ */
+export type LimitChange = {
+    /**
+     * From
+     */
+    from: number;
+    /**
+     * To
+     */
+    to: number;
+};
+
+/**
+ * LimitValues
+ *
+ * Every workspace limit with its value.
+ */
+export type LimitValues = {
+    /**
+     * Ingest Points Per Second
+     */
+    ingest_points_per_second: number;
+    /**
+     * Ingest Burst
+     */
+    ingest_burst: number;
+    /**
+     * Max Body Bytes
+     */
+    max_body_bytes: number;
+    /**
+     * Active Series
+     */
+    active_series: number;
+    /**
+     * Query Timeout Seconds
+     */
+    query_timeout_seconds: number;
+    /**
+     * Max Points Per Query
+     */
+    max_points_per_query: number;
+    /**
+     * Retention Days
+     */
+    retention_days: number;
+    /**
+     * Concurrent Queries
+     *
+     * How many of the workspace's queries storage runs at once; more wait their turn, and a full queue gets 429 naming this limit
+     */
+    concurrent_queries: number;
+    /**
+     * Max Monitors
+     *
+     * Monitors and recording rules together
+     */
+    max_monitors: number;
+    /**
+     * Min Monitor Interval Seconds
+     *
+     * The shortest evaluation interval
+     */
+    min_monitor_interval_seconds: number;
+    /**
+     * Max Notifications Per Hour
+     *
+     * Notifications sent per hour; past it they are recorded as throttled
+     */
+    max_notifications_per_hour: number;
+    /**
+     * Max Members
+     *
+     * Members the workspace may have (invitations included)
+     */
+    max_members: number;
+    /**
+     * Max Dashboards
+     *
+     * Dashboards the workspace may have
+     */
+    max_dashboards: number;
+};
+
+/**
  * LimitsPublic
  */
 export type LimitsPublic = {
@@ -2395,10 +2499,34 @@ export type LimitsPublic = {
      * Notifications sent per hour; past it they are recorded as throttled
      */
     max_notifications_per_hour: number;
+    /**
+     * Max Members
+     *
+     * Members the workspace may have (invitations included)
+     */
+    max_members: number;
+    /**
+     * Max Dashboards
+     *
+     * Dashboards the workspace may have
+     */
+    max_dashboards: number;
+    /**
+     * The workspace's plan, set by a platform operator
+     */
+    plan: PlanRef;
+    /**
+     * The plan's bound of each limit: a limit may be set at or below it
+     */
+    ceilings: LimitValues;
 };
 
 /**
  * LimitsUpdate
+ *
+ * New values, each within its absolute range here and within the plan's bound: at most
+ * its ceiling, and ``min_monitor_interval_seconds`` at least its floor (outside it gets 422
+ * ``plan_ceiling`` naming it).
  */
 export type LimitsUpdate = {
     /**
@@ -2445,6 +2573,14 @@ export type LimitsUpdate = {
      * Max Notifications Per Hour
      */
     max_notifications_per_hour?: number | null;
+    /**
+     * Max Members
+     */
+    max_members?: number | null;
+    /**
+     * Max Dashboards
+     */
+    max_dashboards?: number | null;
 };
 
 /**
@@ -3041,6 +3177,211 @@ export type NotificationsPublic = {
 };
 
 /**
+ * OperatorAuditEventPublic
+ */
+export type OperatorAuditEventPublic = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Actor User Id
+     */
+    actor_user_id: string | null;
+    /**
+     * Actor Email
+     */
+    actor_email: string | null;
+    /**
+     * Action
+     */
+    action: string;
+    /**
+     * Target Type
+     */
+    target_type: string | null;
+    /**
+     * Target Id
+     */
+    target_id: string | null;
+    /**
+     * Workspace Id
+     */
+    workspace_id: string | null;
+    /**
+     * Details
+     */
+    details: {
+        [key: string]: unknown;
+    };
+    /**
+     * Ip
+     */
+    ip: string | null;
+    /**
+     * User Agent
+     */
+    user_agent: string | null;
+    /**
+     * Created At
+     */
+    created_at: string;
+};
+
+/**
+ * OperatorAuditEventsPublic
+ */
+export type OperatorAuditEventsPublic = {
+    /**
+     * Data
+     */
+    data: Array<OperatorAuditEventPublic>;
+    /**
+     * Count
+     */
+    count: number;
+};
+
+/**
+ * OperatorOverviewPublic
+ */
+export type OperatorOverviewPublic = {
+    /**
+     * Workspaces
+     */
+    workspaces: number;
+    /**
+     * Suspended
+     */
+    suspended: number;
+    /**
+     * Plans
+     */
+    plans: number;
+    /**
+     * Operators
+     */
+    operators: number;
+    /**
+     * Totals
+     *
+     * Sums over every workspace
+     */
+    totals: {
+        [key: string]: number;
+    };
+    /**
+     * Top
+     *
+     * The five workspaces with the most of each figure
+     */
+    top: {
+        [key: string]: Array<TopWorkspace>;
+    };
+};
+
+/**
+ * OperatorWorkspaceDetail
+ */
+export type OperatorWorkspaceDetail = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Created At
+     */
+    created_at: string;
+    plan: PlanRef;
+    /**
+     * Owners
+     *
+     * Emails of the owners
+     */
+    owners: Array<string>;
+    /**
+     * Members
+     */
+    members: number;
+    /**
+     * Dashboards
+     */
+    dashboards: number;
+    /**
+     * Suspended At
+     */
+    suspended_at: string | null;
+    /**
+     * Suspended Reason
+     */
+    suspended_reason: string | null;
+    usage: WorkspaceUsagePublic;
+    limits: LimitValues;
+};
+
+/**
+ * OperatorWorkspacePublic
+ */
+export type OperatorWorkspacePublic = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Created At
+     */
+    created_at: string;
+    plan: PlanRef;
+    /**
+     * Owners
+     *
+     * Emails of the owners
+     */
+    owners: Array<string>;
+    /**
+     * Members
+     */
+    members: number;
+    /**
+     * Dashboards
+     */
+    dashboards: number;
+    /**
+     * Suspended At
+     */
+    suspended_at: string | null;
+    /**
+     * Suspended Reason
+     */
+    suspended_reason: string | null;
+    usage: WorkspaceUsagePublic;
+};
+
+/**
+ * OperatorWorkspacesPublic
+ */
+export type OperatorWorkspacesPublic = {
+    /**
+     * Data
+     */
+    data: Array<OperatorWorkspacePublic>;
+    /**
+     * Count
+     *
+     * Workspaces matching the filters (data is one page of them)
+     */
+    count: number;
+};
+
+/**
  * PanelQuery
  *
  * One DQL query of a panel; ``$name`` refers to a dashboard variable.
@@ -3108,6 +3449,286 @@ export type PasswordResetRequest = {
      * Email
      */
     email: string;
+};
+
+/**
+ * PlanAssign
+ */
+export type PlanAssign = {
+    /**
+     * Plan Id
+     */
+    plan_id: string;
+};
+
+/**
+ * PlanChangePublic
+ */
+export type PlanChangePublic = {
+    workspace: OperatorWorkspaceDetail;
+    /**
+     * Lowered
+     *
+     * The limits brought within the new plan's bounds, each from → to
+     */
+    lowered: {
+        [key: string]: LimitChange;
+    };
+};
+
+/**
+ * PlanCreate
+ */
+export type PlanCreate = {
+    /**
+     * Ingest Points Per Second
+     */
+    ingest_points_per_second: number;
+    /**
+     * Ingest Burst
+     */
+    ingest_burst: number;
+    /**
+     * Max Body Bytes
+     */
+    max_body_bytes: number;
+    /**
+     * Active Series
+     */
+    active_series: number;
+    /**
+     * Query Timeout Seconds
+     */
+    query_timeout_seconds: number;
+    /**
+     * Max Points Per Query
+     */
+    max_points_per_query: number;
+    /**
+     * Concurrent Queries
+     */
+    concurrent_queries: number;
+    /**
+     * Retention Days
+     */
+    retention_days: number;
+    /**
+     * Max Monitors
+     */
+    max_monitors: number;
+    /**
+     * Min Monitor Interval Seconds
+     */
+    min_monitor_interval_seconds: number;
+    /**
+     * Max Notifications Per Hour
+     */
+    max_notifications_per_hour: number;
+    /**
+     * Max Members
+     */
+    max_members: number;
+    /**
+     * Max Dashboards
+     */
+    max_dashboards: number;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Description
+     */
+    description?: string | null;
+};
+
+/**
+ * PlanPublic
+ */
+export type PlanPublic = {
+    /**
+     * Ingest Points Per Second
+     */
+    ingest_points_per_second: number;
+    /**
+     * Ingest Burst
+     */
+    ingest_burst: number;
+    /**
+     * Max Body Bytes
+     */
+    max_body_bytes: number;
+    /**
+     * Active Series
+     */
+    active_series: number;
+    /**
+     * Query Timeout Seconds
+     */
+    query_timeout_seconds: number;
+    /**
+     * Max Points Per Query
+     */
+    max_points_per_query: number;
+    /**
+     * Concurrent Queries
+     */
+    concurrent_queries: number;
+    /**
+     * Retention Days
+     */
+    retention_days: number;
+    /**
+     * Max Monitors
+     */
+    max_monitors: number;
+    /**
+     * Min Monitor Interval Seconds
+     */
+    min_monitor_interval_seconds: number;
+    /**
+     * Max Notifications Per Hour
+     */
+    max_notifications_per_hour: number;
+    /**
+     * Max Members
+     */
+    max_members: number;
+    /**
+     * Max Dashboards
+     */
+    max_dashboards: number;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Description
+     */
+    description: string | null;
+    /**
+     * Is Default
+     */
+    is_default: boolean;
+    /**
+     * Workspaces
+     *
+     * Workspaces on this plan (deleted ones excluded)
+     */
+    workspaces: number;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * Updated At
+     */
+    updated_at: string;
+};
+
+/**
+ * PlanRef
+ */
+export type PlanRef = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Name
+     */
+    name: string;
+};
+
+/**
+ * PlanUpdate
+ *
+ * Fields left out keep their value. Lowering a bound brings the limit of every workspace
+ * on the plan within it; ``is_default: true`` makes this the plan new workspaces get.
+ */
+export type PlanUpdate = {
+    /**
+     * Name
+     */
+    name?: string | null;
+    /**
+     * Description
+     */
+    description?: string | null;
+    /**
+     * Is Default
+     */
+    is_default?: boolean | null;
+    /**
+     * Ingest Points Per Second
+     */
+    ingest_points_per_second?: number | null;
+    /**
+     * Ingest Burst
+     */
+    ingest_burst?: number | null;
+    /**
+     * Max Body Bytes
+     */
+    max_body_bytes?: number | null;
+    /**
+     * Active Series
+     */
+    active_series?: number | null;
+    /**
+     * Query Timeout Seconds
+     */
+    query_timeout_seconds?: number | null;
+    /**
+     * Max Points Per Query
+     */
+    max_points_per_query?: number | null;
+    /**
+     * Concurrent Queries
+     */
+    concurrent_queries?: number | null;
+    /**
+     * Retention Days
+     */
+    retention_days?: number | null;
+    /**
+     * Max Monitors
+     */
+    max_monitors?: number | null;
+    /**
+     * Min Monitor Interval Seconds
+     */
+    min_monitor_interval_seconds?: number | null;
+    /**
+     * Max Notifications Per Hour
+     */
+    max_notifications_per_hour?: number | null;
+    /**
+     * Max Members
+     */
+    max_members?: number | null;
+    /**
+     * Max Dashboards
+     */
+    max_dashboards?: number | null;
+};
+
+/**
+ * PlansPublic
+ */
+export type PlansPublic = {
+    /**
+     * Data
+     */
+    data: Array<PlanPublic>;
+    /**
+     * Count
+     */
+    count: number;
 };
 
 /**
@@ -3942,6 +4563,18 @@ export type StatPanel = {
 };
 
 /**
+ * SuspendRequest
+ */
+export type SuspendRequest = {
+    /**
+     * Reason
+     *
+     * Shown to the workspace's members and API clients
+     */
+    reason: string;
+};
+
+/**
  * TablePanel
  */
 export type TablePanel = {
@@ -4257,6 +4890,24 @@ export type TopListPanel = {
 };
 
 /**
+ * TopWorkspace
+ */
+export type TopWorkspace = {
+    /**
+     * Workspace Id
+     */
+    workspace_id: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Value
+     */
+    value: number;
+};
+
+/**
  * UsageHistoryPublic
  */
 export type UsageHistoryPublic = {
@@ -4397,6 +5048,12 @@ export type UserPublic = {
      */
     created_at: string;
     /**
+     * Is Operator
+     *
+     * A platform operator (the Operator area, /api/v1/operator)
+     */
+    is_operator?: boolean;
+    /**
      * Email Verified At
      *
      * When the address answered its link
@@ -4440,6 +5097,31 @@ export type ValidationError = {
     ctx?: {
         [key: string]: unknown;
     };
+};
+
+/**
+ * ValidationErrorPublic
+ *
+ * A 422: every field that was refused. ``code`` is ``validation_error``, or
+ * ``plan_ceiling`` for limits beyond the plan's bounds (``limit`` names the first).
+ */
+export type ValidationErrorPublic = {
+    /**
+     * Detail
+     */
+    detail: string;
+    /**
+     * Code
+     */
+    code: string;
+    /**
+     * Limit
+     */
+    limit?: string | null;
+    /**
+     * Errors
+     */
+    errors: Array<FieldErrorPublic>;
 };
 
 /**
@@ -4542,6 +5224,16 @@ export type WorkspacePublic = {
      * Your role in this workspace
      */
     role: Role;
+    /**
+     * Suspended At
+     *
+     * Set while a platform operator has the workspace suspended: its data is kept, but writes and queries are refused (403 workspace_suspended)
+     */
+    suspended_at?: string | null;
+    /**
+     * Suspended Reason
+     */
+    suspended_reason?: string | null;
 };
 
 /**
@@ -4552,6 +5244,50 @@ export type WorkspaceUpdate = {
      * Name
      */
     name?: string | null;
+};
+
+/**
+ * WorkspaceUsagePublic
+ */
+export type WorkspaceUsagePublic = {
+    /**
+     * Active Series
+     *
+     * From storage; null when it could not say
+     */
+    active_series: number | null;
+    /**
+     * Series Total
+     */
+    series_total: number | null;
+    /**
+     * Points Today
+     *
+     * Points the gateway accepted since 00:00 UTC
+     */
+    points_today: number;
+    /**
+     * Queries Today
+     *
+     * DQL and PromQL requests since 00:00 UTC
+     */
+    queries_today: number;
+    /**
+     * Storage Bytes
+     *
+     * Estimated: the workspace's stored samples times the storage's bytes per sample (data and index); null in remote mode
+     */
+    storage_bytes: number | null;
+    /**
+     * Stored Samples
+     */
+    stored_samples: number | null;
+    /**
+     * Storage Error
+     *
+     * Why a storage figure is null
+     */
+    storage_error?: string | null;
 };
 
 /**
@@ -5532,6 +6268,10 @@ export type MembersCreateInvitationErrors = {
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * Members and pending invitations reach the limit (max_members)
+     */
+    429: ErrorPublic;
 };
 
 export type MembersCreateInvitationError = MembersCreateInvitationErrors[keyof MembersCreateInvitationErrors];
@@ -5623,6 +6363,10 @@ export type MembersAcceptInvitationErrors = {
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * The workspace is full (max_members)
+     */
+    429: ErrorPublic;
 };
 
 export type MembersAcceptInvitationError = MembersAcceptInvitationErrors[keyof MembersAcceptInvitationErrors];
@@ -5876,9 +6620,9 @@ export type LimitsUpdateLimitsErrors = {
      */
     404: ErrorPublic;
     /**
-     * Validation Error
+     * A value above its ceiling
      */
-    422: HttpValidationError;
+    422: ValidationErrorPublic;
 };
 
 export type LimitsUpdateLimitsError = LimitsUpdateLimitsErrors[keyof LimitsUpdateLimitsErrors];
@@ -6146,6 +6890,10 @@ export type DashboardsCreateDashboardErrors = {
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * The workspace has its limit of dashboards
+     */
+    429: ErrorPublic;
 };
 
 export type DashboardsCreateDashboardError = DashboardsCreateDashboardErrors[keyof DashboardsCreateDashboardErrors];
@@ -6199,6 +6947,10 @@ export type DashboardsImportDashboardErrors = {
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * The workspace has its limit of dashboards
+     */
+    429: ErrorPublic;
 };
 
 export type DashboardsImportDashboardError = DashboardsImportDashboardErrors[keyof DashboardsImportDashboardErrors];
@@ -6970,6 +7722,59 @@ export type BenchmarksReadBenchmarkRunResponses = {
 };
 
 export type BenchmarksReadBenchmarkRunResponse = BenchmarksReadBenchmarkRunResponses[keyof BenchmarksReadBenchmarkRunResponses];
+
+export type BenchmarksExportBenchmarkRunData = {
+    body?: never;
+    path: {
+        /**
+         * Benchmark Id
+         */
+        benchmark_id: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query: {
+        /**
+         * Format
+         *
+         * csv: one row per measurement; md: a Markdown report
+         */
+        format: 'csv' | 'md';
+    };
+    url: '/api/v1/workspaces/{workspace_id}/benchmarks/{benchmark_id}/export';
+};
+
+export type BenchmarksExportBenchmarkRunErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type BenchmarksExportBenchmarkRunError = BenchmarksExportBenchmarkRunErrors[keyof BenchmarksExportBenchmarkRunErrors];
+
+export type BenchmarksExportBenchmarkRunResponses = {
+    /**
+     * The run as CSV (one row per measurement) or as a Markdown report, the same text ``vigil-bench export`` writes for the document
+     */
+    200: string;
+};
+
+export type BenchmarksExportBenchmarkRunResponse = BenchmarksExportBenchmarkRunResponses[keyof BenchmarksExportBenchmarkRunResponses];
 
 export type QueryQueryRawData = {
     body: DqlRequest;
@@ -8073,6 +8878,453 @@ export type MetaReadMetaResponses = {
 };
 
 export type MetaReadMetaResponse = MetaReadMetaResponses[keyof MetaReadMetaResponses];
+
+export type OperatorReadOverviewData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/operator/overview';
+};
+
+export type OperatorReadOverviewErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+};
+
+export type OperatorReadOverviewError = OperatorReadOverviewErrors[keyof OperatorReadOverviewErrors];
+
+export type OperatorReadOverviewResponses = {
+    /**
+     * Successful Response
+     */
+    200: OperatorOverviewPublic;
+};
+
+export type OperatorReadOverviewResponse = OperatorReadOverviewResponses[keyof OperatorReadOverviewResponses];
+
+export type OperatorReadWorkspacesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Search
+         *
+         * Part of the name, id or an owner
+         */
+        search?: string | null;
+        /**
+         * Plan Id
+         */
+        plan_id?: string | null;
+        /**
+         * Suspended
+         */
+        suspended?: boolean | null;
+        /**
+         * Sort
+         */
+        sort?: 'name' | '-name' | 'created_at' | '-created_at' | 'active_series' | '-active_series' | 'points_today' | '-points_today' | 'queries_today' | '-queries_today' | 'storage_bytes' | '-storage_bytes';
+        /**
+         * Limit
+         */
+        limit?: number;
+        /**
+         * Offset
+         */
+        offset?: number;
+    };
+    url: '/api/v1/operator/workspaces';
+};
+
+export type OperatorReadWorkspacesErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorReadWorkspacesError = OperatorReadWorkspacesErrors[keyof OperatorReadWorkspacesErrors];
+
+export type OperatorReadWorkspacesResponses = {
+    /**
+     * Successful Response
+     */
+    200: OperatorWorkspacesPublic;
+};
+
+export type OperatorReadWorkspacesResponse = OperatorReadWorkspacesResponses[keyof OperatorReadWorkspacesResponses];
+
+export type OperatorReadWorkspaceData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/operator/workspaces/{workspace_id}';
+};
+
+export type OperatorReadWorkspaceErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorReadWorkspaceError = OperatorReadWorkspaceErrors[keyof OperatorReadWorkspaceErrors];
+
+export type OperatorReadWorkspaceResponses = {
+    /**
+     * Successful Response
+     */
+    200: OperatorWorkspaceDetail;
+};
+
+export type OperatorReadWorkspaceResponse = OperatorReadWorkspaceResponses[keyof OperatorReadWorkspaceResponses];
+
+export type OperatorChangePlanData = {
+    body: PlanAssign;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/operator/workspaces/{workspace_id}/plan';
+};
+
+export type OperatorChangePlanErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorChangePlanError = OperatorChangePlanErrors[keyof OperatorChangePlanErrors];
+
+export type OperatorChangePlanResponses = {
+    /**
+     * Successful Response
+     */
+    200: PlanChangePublic;
+};
+
+export type OperatorChangePlanResponse = OperatorChangePlanResponses[keyof OperatorChangePlanResponses];
+
+export type OperatorSuspendWorkspaceData = {
+    body: SuspendRequest;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/operator/workspaces/{workspace_id}/suspend';
+};
+
+export type OperatorSuspendWorkspaceErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Conflicts with the current state
+     */
+    409: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorSuspendWorkspaceError = OperatorSuspendWorkspaceErrors[keyof OperatorSuspendWorkspaceErrors];
+
+export type OperatorSuspendWorkspaceResponses = {
+    /**
+     * Successful Response
+     */
+    200: OperatorWorkspaceDetail;
+};
+
+export type OperatorSuspendWorkspaceResponse = OperatorSuspendWorkspaceResponses[keyof OperatorSuspendWorkspaceResponses];
+
+export type OperatorResumeWorkspaceData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/operator/workspaces/{workspace_id}/resume';
+};
+
+export type OperatorResumeWorkspaceErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Conflicts with the current state
+     */
+    409: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorResumeWorkspaceError = OperatorResumeWorkspaceErrors[keyof OperatorResumeWorkspaceErrors];
+
+export type OperatorResumeWorkspaceResponses = {
+    /**
+     * Successful Response
+     */
+    200: OperatorWorkspaceDetail;
+};
+
+export type OperatorResumeWorkspaceResponse = OperatorResumeWorkspaceResponses[keyof OperatorResumeWorkspaceResponses];
+
+export type OperatorReadPlansData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/operator/plans';
+};
+
+export type OperatorReadPlansErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+};
+
+export type OperatorReadPlansError = OperatorReadPlansErrors[keyof OperatorReadPlansErrors];
+
+export type OperatorReadPlansResponses = {
+    /**
+     * Successful Response
+     */
+    200: PlansPublic;
+};
+
+export type OperatorReadPlansResponse = OperatorReadPlansResponses[keyof OperatorReadPlansResponses];
+
+export type OperatorCreatePlanData = {
+    body: PlanCreate;
+    path?: never;
+    query?: never;
+    url: '/api/v1/operator/plans';
+};
+
+export type OperatorCreatePlanErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Conflicts with the current state
+     */
+    409: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorCreatePlanError = OperatorCreatePlanErrors[keyof OperatorCreatePlanErrors];
+
+export type OperatorCreatePlanResponses = {
+    /**
+     * Successful Response
+     */
+    201: PlanPublic;
+};
+
+export type OperatorCreatePlanResponse = OperatorCreatePlanResponses[keyof OperatorCreatePlanResponses];
+
+export type OperatorDeletePlanData = {
+    body?: never;
+    path: {
+        /**
+         * Plan Id
+         */
+        plan_id: string;
+    };
+    query?: never;
+    url: '/api/v1/operator/plans/{plan_id}';
+};
+
+export type OperatorDeletePlanErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Conflicts with the current state
+     */
+    409: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorDeletePlanError = OperatorDeletePlanErrors[keyof OperatorDeletePlanErrors];
+
+export type OperatorDeletePlanResponses = {
+    /**
+     * Successful Response
+     */
+    200: Message;
+};
+
+export type OperatorDeletePlanResponse = OperatorDeletePlanResponses[keyof OperatorDeletePlanResponses];
+
+export type OperatorReadPlanData = {
+    body?: never;
+    path: {
+        /**
+         * Plan Id
+         */
+        plan_id: string;
+    };
+    query?: never;
+    url: '/api/v1/operator/plans/{plan_id}';
+};
+
+export type OperatorReadPlanErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorReadPlanError = OperatorReadPlanErrors[keyof OperatorReadPlanErrors];
+
+export type OperatorReadPlanResponses = {
+    /**
+     * Successful Response
+     */
+    200: PlanPublic;
+};
+
+export type OperatorReadPlanResponse = OperatorReadPlanResponses[keyof OperatorReadPlanResponses];
+
+export type OperatorUpdatePlanData = {
+    body: PlanUpdate;
+    path: {
+        /**
+         * Plan Id
+         */
+        plan_id: string;
+    };
+    query?: never;
+    url: '/api/v1/operator/plans/{plan_id}';
+};
+
+export type OperatorUpdatePlanErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Conflicts with the current state
+     */
+    409: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorUpdatePlanError = OperatorUpdatePlanErrors[keyof OperatorUpdatePlanErrors];
+
+export type OperatorUpdatePlanResponses = {
+    /**
+     * Successful Response
+     */
+    200: PlanPublic;
+};
+
+export type OperatorUpdatePlanResponse = OperatorUpdatePlanResponses[keyof OperatorUpdatePlanResponses];
+
+export type OperatorReadOperatorAuditData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Action
+         *
+         * An action name, or a family such as `plan.*`
+         */
+        action?: string | null;
+        /**
+         * Actor
+         *
+         * Part of the actor's email
+         */
+        actor?: string | null;
+        /**
+         * Workspace Id
+         */
+        workspace_id?: string | null;
+        /**
+         * Limit
+         */
+        limit?: number;
+        /**
+         * Offset
+         */
+        offset?: number;
+    };
+    url: '/api/v1/operator/audit';
+};
+
+export type OperatorReadOperatorAuditErrors = {
+    /**
+     * Not found (or not an operator)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type OperatorReadOperatorAuditError = OperatorReadOperatorAuditErrors[keyof OperatorReadOperatorAuditErrors];
+
+export type OperatorReadOperatorAuditResponses = {
+    /**
+     * Successful Response
+     */
+    200: OperatorAuditEventsPublic;
+};
+
+export type OperatorReadOperatorAuditResponse = OperatorReadOperatorAuditResponses[keyof OperatorReadOperatorAuditResponses];
 
 export type MonitorsReadMonitorsData = {
     body?: never;

@@ -1,13 +1,13 @@
 import { useEffect, useState, type ReactElement } from "react";
 import { NavLink, Outlet, useLocation, useNavigate, useParams } from "react-router";
+import { useCurrentUser, useLogout } from "@/api/useCurrentUser";
+import { useWorkspaces } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { ShortcutsDialog } from "@/components/ui/ShortcutsDialog";
 import { Spinner } from "@/components/ui/Spinner";
 import { AlertsNavLink } from "@/features/alerting/components/AlertsNavLink";
-import { useCurrentUser, useLogout } from "@/features/auth/hooks/useAuth";
 import { WorkspaceSwitcher } from "@/features/workspaces/components/WorkspaceSwitcher";
-import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { useShortcuts } from "@/lib/shortcuts";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
@@ -60,6 +60,7 @@ export function AppShell(): ReactElement {
           {workspace ? <AlertsNavLink workspaceId={workspace.id} /> : null}
           <NavLink to={`/w/${workspaceId}/benchmarks`}>Benchmarks</NavLink>
           <NavLink to={`/w/${workspaceId}/settings`}>Settings</NavLink>
+          {me.data?.is_operator ? <NavLink to="/operator">Operator</NavLink> : null}
         </nav>
         <div className="app-user">
           {workspace ? <span className="role-badge" title="Your role in this workspace">{workspace.role}</span> : null}
@@ -96,7 +97,15 @@ export function AppShell(): ReactElement {
             This workspace does not exist or you are not a member. Pick another one above.
           </Alert>
         ) : (
-          <Outlet context={workspace} />
+          <>
+            {workspace.suspended_at ? (
+              <Alert title="This workspace is suspended" testId="workspace-suspended">
+                {workspace.suspended_reason ? `${workspace.suspended_reason}. ` : null}
+                Its data is kept, but queries and writes are refused until a platform operator resumes it.
+              </Alert>
+            ) : null}
+            <Outlet context={workspace} />
+          </>
         )}
       </main>
       {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}

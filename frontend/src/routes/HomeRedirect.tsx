@@ -1,9 +1,10 @@
 import { useRef, type ReactElement } from "react";
 import { Navigate } from "react-router";
+import { useCurrentUser } from "@/api/useCurrentUser";
+import { useWorkspaces } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
 import { CreateWorkspaceForm } from "@/features/workspaces/components/CreateWorkspaceForm";
-import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 
@@ -17,16 +18,20 @@ export function rememberWorkspace(id: string): void {
   }
 }
 
-/** `/`: open the last used workspace, or the first one, or offer to create one. */
+/**
+ * `/`: open the last used workspace, or the first one, or offer to create one; a platform
+ * operator without a workspace goes to the Operator area.
+ */
 export function HomeRedirect(): ReactElement {
   const { data, error, isPending } = useWorkspaces();
+  const me = useCurrentUser();
   // Once the first-workspace form is shown, it decides where to go (the new workspace's
   // getting-started page); the list refreshing with that workspace must not redirect first.
   const showedForm = useRef(false);
   // titled only while it shows something of its own: it otherwise hands over to a workspace
   const showsForm = !error && data !== undefined && (showedForm.current || data.data.length === 0);
   useDocumentTitle(showsForm ? ["Create your first workspace"] : null);
-  if (isPending) {
+  if (isPending || me.isLoading) {
     return (
       <main className="center-page">
         <Spinner label="Loading workspaces" />
@@ -43,6 +48,7 @@ export function HomeRedirect(): ReactElement {
   const last = window.localStorage.getItem(LAST_WORKSPACE);
   const target = data.data.find((w) => w.id === last) ?? data.data[0];
   if (target && !showedForm.current) return <Navigate to={`/w/${target.id}/explore`} replace />;
+  if (!target && !showedForm.current && me.data?.is_operator) return <Navigate to="/operator" replace />;
   showedForm.current = true;
   return (
     <main className="center-page">

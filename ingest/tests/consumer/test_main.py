@@ -4,6 +4,7 @@ drop a deleted workspace's batches on 410, lag on /health. (The write to the rea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -24,6 +25,7 @@ from vigil_ingest.common.kafka import HEADER_ERROR, HEADER_SOURCE_TOPIC, Batch
 from vigil_ingest.consumer.main import Consumer, serve_status
 from vigil_ingest.consumer.parked import ParkedRecorder
 from vigil_ingest.consumer.storage_client import StorageClient
+from vigil_ingest.gateway.produce import producer_config
 
 pytestmark = pytest.mark.integration
 
@@ -117,6 +119,7 @@ def start(
     *,
     park_after: float = 0.5,
     database_url: str | None = None,
+    max_held_bytes: int = 256 * 1024 * 1024,
 ) -> Running:
     settings = Settings(
         kafka_bootstrap=bootstrap,
@@ -125,6 +128,7 @@ def start(
         retry_initial_seconds=0.05,
         retry_max_seconds=0.2,
         consumer_park_after_seconds=park_after,
+        consumer_max_held_bytes=max_held_bytes,
     )
     client = StorageClient("http://storage.test", "t", transport=httpx.MockTransport(storage))
     c = Consumer(
@@ -300,9 +304,11 @@ def test_status_endpoints(kafka_bootstrap, topics) -> None:
         r.stop()
 
 
-def test_two_consumers_share_the_partitions(kafka_bootstrap, topics) -> None:
-    group = f"g-{uuid.uuid4().hex[:8]}"
-    storage = Storage(lambda req, n: 204)
+@contextlib.contextmanager
+def two_consumers(
+    kafka_bootstrap: str, topics: dict[str, str], storage: Storage, group: str
+) -> Iterator[tuple[Running, Running]]:
+    """Two consumers of one group, once they share the two topics' partitions."""
     first = start(kafka_bootstrap, topics, storage, group)
     second = None
     try:
@@ -310,18 +316,48 @@ def test_two_consumers_share_the_partitions(kafka_bootstrap, topics) -> None:
         second = start(kafka_bootstrap, topics, storage, group)
         wait(lambda: len(second.consumer.health()["partitions"]) > 0, timeout=60)
         wait(lambda: len(first.consumer.health()["partitions"]) < 4, timeout=60)
-        # Workspaces hash to both partitions; each record is written and committed once.
-        batches = [line(f"ws-{i}", b"cpu v=%d\n" % i) for i in range(40)]
-        produce(kafka_bootstrap, topics["line"], batches)
-        wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 40)
+        yield first, second
     finally:
         first.stop()
         if second is not None:
             second.stop()
+
+
+def test_two_consumers_share_the_partitions(kafka_bootstrap, topics) -> None:
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    storage = Storage(lambda req, n: 204)
+    with two_consumers(kafka_bootstrap, topics, storage, group) as (first, second):
+        # Workspaces hash to both partitions; each record is written and committed once.
+        batches = [line(f"ws-{i}", b"cpu v=%d\n" % i) for i in range(40)]
+        produce(kafka_bootstrap, topics["line"], batches)
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 40)
     written = b"".join(req.content for req in storage.requests)
     assert sorted(written.splitlines()) == sorted(b.value.rstrip(b"\n") for b in batches)
     assert first.consumer.metrics.batches.labels("line")._value.get() > 0
     assert second.consumer.metrics.batches.labels("line")._value.get() > 0
+
+
+def test_two_consumers_share_one_workspace(kafka_bootstrap, topics) -> None:
+    """The gateway's producer spreads one workspace's records over both partitions, so both
+    consumers of the group write it; every record is written and committed once."""
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    storage = Storage(lambda req, n: 204)
+    with two_consumers(kafka_bootstrap, topics, storage, group) as (first, second):
+        batches = [line("ws-one", b"cpu v=%d\n" % i) for i in range(40)]
+        config = producer_config(Settings(kafka_bootstrap=kafka_bootstrap), client_id="test")
+        p = KafkaProducer(**config)
+        sent = [
+            p.send(topics["line"], value=b.value, key=b.key, headers=b.headers()) for b in batches
+        ]
+        p.flush()
+        p.close()
+        parts = [f.get(timeout=10).partition for f in sent]
+        assert parts.count(0) == parts.count(1) == 20  # round-robin
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 40)
+    written = b"".join(req.content for req in storage.requests)
+    assert sorted(written.splitlines()) == sorted(b.value.rstrip(b"\n") for b in batches)
+    points = [c.consumer.metrics.points.labels("line")._value.get() for c in (first, second)]
+    assert all(n > 0 for n in points) and sum(points) == 40
 
 
 def test_refused_group_is_bisected_to_the_poison_record(kafka_bootstrap, topics) -> None:
@@ -345,37 +381,48 @@ def test_refused_group_is_bisected_to_the_poison_record(kafka_bootstrap, topics)
 def test_a_workspace_refused_is_parked_without_holding_back_others(
     kafka_bootstrap, topics, postgres_url
 ) -> None:
-    """Storage keeps refusing workspace A (503) while it takes B's writes: B's batches are
-    written and committed at once, A's are retried with backoff, then parked in the
+    """Storage keeps refusing workspace A (503) while it takes B's writes: B's batches, on
+    A's partition too, are written at once, A's are retried with backoff, then parked in the
     dead-letter topic with the reason, and A's count of parked batches and the reason land
-    in PostgreSQL for its usage page."""
+    in PostgreSQL for its usage page. Nothing is committed past A's batch until then."""
     ws_a, ws_b = str(uuid.uuid4()), str(uuid.uuid4())
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         for ws in (ws_a, ws_b):
             conn.execute("INSERT INTO workspaces (id) VALUES (%s)", (ws,))
     group = f"g-{uuid.uuid4().hex[:8]}"
     storage = Storage(lambda req, n: 503 if req.headers["x-vigil-workspace"] == ws_a else 204)
-    # A on partition 0, B on partition 1, as keys would spread them
+
+    def b_written(text: bytes) -> bool:
+        with storage.lock:
+            return any(
+                q.headers["x-vigil-workspace"] == ws_b and q.content == text
+                for q in storage.requests
+            )
+
+    # A and B share partition 0, as a workspace's records spread over every partition
     produce(kafka_bootstrap, topics["line"], [line(ws_a, b"cpu v=1\ncpu v=2\n")], partition=0)
     r = start(kafka_bootstrap, topics, storage, group, park_after=8.0, database_url=postgres_url)
     try:
         wait(lambda: len(storage.requests) >= 2)  # A has been refused at least twice
         t0 = time.monotonic()
-        produce(kafka_bootstrap, topics["line"], [line(ws_b, b"mem v=1\n")], partition=1)
+        produce(kafka_bootstrap, topics["line"], [line(ws_b, b"mem v=1\n")], partition=0)
+        produce(kafka_bootstrap, topics["line"], [line(ws_b, b"mem v=3\n")], partition=1)
+        wait(lambda: b_written(b"mem v=1\n") and b_written(b"mem v=3\n"), timeout=10)
         wait(lambda: committed(kafka_bootstrap, group, topics["line"], (1,)) == 1, timeout=10)
-        # B was not held back by A's retries, and A is neither committed nor parked yet
+        # B was not held back by A's retries, and A is neither committed past nor parked yet
         assert time.monotonic() - t0 < 3.0
         assert r.consumer.health()["retrying"] is True
         assert committed(kafka_bootstrap, group, topics["line"], (0,)) == 0
         assert r.consumer.metrics.parked._value.get() == 0
-        # then A is parked, and its partition moves on
-        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (0,)) == 1, timeout=20)
+        # then A is parked, and its partition is committed past A's and B's records
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (0,)) == 2, timeout=20)
         assert r.consumer.metrics.parked._value.get() == 1
         produce(kafka_bootstrap, topics["line"], [line(ws_b, b"mem v=2\n")], partition=0)
-        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (0,)) == 2, timeout=10)
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (0,)) == 3, timeout=10)
         assert r.consumer.health()["status"] == "ok"
     finally:
         r.stop()
+    assert sum(b_written(b"mem v=%d\n" % i) for i in (1, 2, 3)) == 3
     a_attempts = [q for q in storage.requests if q.headers["x-vigil-workspace"] == ws_a]
     assert len(a_attempts) >= 3  # retried with backoff before parking
     got = deadletters(kafka_bootstrap, topics["dl"])
@@ -395,3 +442,59 @@ def test_a_workspace_refused_is_parked_without_holding_back_others(
         ).fetchone()
     assert row == (1, 2, reason)
     assert other == (0,)
+
+
+def test_a_held_workspace_tries_its_oldest_batch_then_writes_the_rest_at_once(
+    kafka_bootstrap, topics
+) -> None:
+    """While storage refuses workspace A, only A's oldest batch is tried again (its later
+    batches wait behind it, uncommitted); once storage takes it, the others follow in the
+    same round, each written once."""
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    refusing = threading.Event()
+    refusing.set()
+    storage = Storage(lambda req, n: 503 if refusing.is_set() else 204)
+    produce(kafka_bootstrap, topics["line"], [line("ws-h", b"cpu v=1\n")], partition=0)
+    r = start(kafka_bootstrap, topics, storage, group, park_after=60.0)
+    try:
+        wait(lambda: len(storage.requests) >= 2)
+        produce(kafka_bootstrap, topics["line"], [line("ws-h", b"cpu v=2\n")], partition=1)
+        produce(kafka_bootstrap, topics["line"], [line("ws-h", b"cpu v=3\n")], partition=0)
+        wait(lambda: r.consumer.metrics.held_bytes._value.get() == 3 * len(b"cpu v=1\n"))
+        attempts = len(storage.requests)
+        wait(lambda: len(storage.requests) >= attempts + 2)  # two more attempts
+        assert {q.content for q in storage.requests} == {b"cpu v=1\n"}
+        assert committed(kafka_bootstrap, group, topics["line"]) == 0
+        assert r.consumer.health()["retrying"] is True
+        refusing.clear()
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"]) == 3, timeout=10)
+        assert r.consumer.metrics.retrying_groups._value.get() == 0
+        assert r.consumer.metrics.held_bytes._value.get() == 0
+        assert r.consumer.health()["retrying"] is False
+    finally:
+        r.stop()
+    ok = [q.content for q in storage.requests if q.content != b"cpu v=1\n"]
+    assert sorted(ok) == [b"cpu v=2\n", b"cpu v=3\n"]  # each once, after v=1 went through
+
+
+def test_past_the_held_bytes_limit_the_partitions_of_held_batches_pause(
+    kafka_bootstrap, topics
+) -> None:
+    """With VIGIL_CONSUMER_MAX_HELD_BYTES exceeded, nothing more is read from the partitions
+    of the held batches (memory stays bounded) until they are parked; other partitions go on."""
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    storage = Storage(lambda req, n: 503 if req.headers["x-vigil-workspace"] == "ws-a" else 204)
+    produce(kafka_bootstrap, topics["line"], [line("ws-a", b"cpu v=1\n")], partition=0)
+    r = start(kafka_bootstrap, topics, storage, group, park_after=4.0, max_held_bytes=0)
+    try:
+        wait(lambda: len(storage.requests) >= 2)
+        produce(kafka_bootstrap, topics["line"], [line("ws-b", b"mem v=0\n")], partition=0)
+        produce(kafka_bootstrap, topics["line"], [line("ws-b", b"mem v=1\n")], partition=1)
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (1,)) == 1, timeout=10)
+        assert r.consumer.metrics.parked._value.get() == 0
+        assert b"mem v=0\n" not in storage.bodies()  # partition 0 is paused behind A
+        wait(lambda: committed(kafka_bootstrap, group, topics["line"], (0,)) == 2, timeout=20)
+        assert r.consumer.metrics.parked._value.get() == 1
+    finally:
+        r.stop()
+    assert storage.bodies().count(b"mem v=0\n") == 1

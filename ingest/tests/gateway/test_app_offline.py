@@ -78,3 +78,31 @@ def test_database_down_is_503_not_401() -> None:
         assert time.monotonic() - t0 < 5
         assert c.get("/ping").status_code == 204
         assert c.get("/health").status_code == 503
+
+
+def test_health_and_metrics_say_more_only_to_the_internal_token() -> None:
+    """Anyone may ask whether the gateway is up; its Kafka address, version and metrics are
+    for the internal token (the backend's health check, the stack's scripts)."""
+    token = "internal-token-for-this-test"
+    settings = Settings(
+        database_url=f"postgresql://vigil@127.0.0.1:{_closed_port()}/vigil",
+        kafka_bootstrap=f"127.0.0.1:{_closed_port()}",
+        internal_token=token,
+    )
+    internal = {"Authorization": f"Bearer {token}"}
+    with TestClient(create_app(settings)) as c:
+        r = c.get("/health")
+        assert (r.status_code, r.json()) == (503, {"status": "degraded"})
+        r = c.get("/health", headers={"Authorization": "Bearer not-the-token"})
+        assert r.json() == {"status": "degraded"}
+        r = c.get("/health", headers=internal)
+        assert r.status_code == 503
+        assert r.json()["kafka"] == {"ok": False, "bootstrap": settings.kafka_bootstrap}
+        assert r.json()["version"]
+        for headers in ({}, {"Authorization": "Bearer not-the-token"}, {"Authorization": token}):
+            r = c.get("/metrics", headers=headers)
+            assert r.status_code == 401, headers
+            assert "internal token" in r.json()["error"]
+        r = c.get("/metrics", headers=internal)
+        assert r.status_code == 200
+        assert "vigil_gateway_requests" in r.text

@@ -18,7 +18,8 @@ from vigil_ingest.common.errors import Retryable, Unauthorized
 from vigil_ingest.gateway.auth import KeyResolver, hash_key
 
 VALID = "vgi_" + "V" * 43
-ROW = ("key-1", "ws-1", "ingest", 1000, 2000, 1 << 20, 30, 500_000)
+# what KEY_QUERY answers: key, workspace, scope, its limits, suspended and why
+ROW = ("key-1", "ws-1", "ingest", 1000, 2000, 1 << 20, 30, 500_000, False, None)
 
 
 class FakeDatabase:

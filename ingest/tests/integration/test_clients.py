@@ -24,6 +24,7 @@ from vigil_ingest.common.kafka import HEADER_FORMAT, HEADER_POINTS
 from vigil_ingest.gateway.app import create_app
 
 pytestmark = pytest.mark.integration
+INTERNAL_TOKEN = "internal-token-of-the-client-tests"
 
 
 def _free_port() -> int:
@@ -36,7 +37,9 @@ def _free_port() -> int:
 def gateway_url(postgres_url: str, kafka_topics: str) -> Iterator[str]:
     """The gateway on a real loopback port, as agents reach it."""
     port = _free_port()
-    settings = Settings(database_url=postgres_url, kafka_bootstrap=kafka_topics)
+    settings = Settings(
+        database_url=postgres_url, kafka_bootstrap=kafka_topics, internal_token=INTERNAL_TOKEN
+    )
     server = uvicorn.Server(
         uvicorn.Config(
             create_app(settings), host="127.0.0.1", port=port, log_level="warning", access_log=False
@@ -105,7 +108,9 @@ def test_vmagent_falls_back_from_zstd_to_snappy(
         h = dict(rec.headers)
         assert h[HEADER_FORMAT] == b"promrw"
         assert int(h[HEADER_POINTS]) >= 1
-        metrics = httpx.get(f"{gateway_url}/metrics").text
+        metrics = httpx.get(
+            f"{gateway_url}/metrics", headers={"Authorization": f"Bearer {INTERNAL_TOKEN}"}
+        ).text
         assert 'vigil_gateway_requests_total{code="415",endpoint="/api/v1/write"}' in metrics
         assert 'vigil_gateway_requests_total{code="204",endpoint="/api/v1/write"}' in metrics
         assert 'code="5' not in metrics

@@ -55,7 +55,12 @@ class Settings(BaseSettings):
 
     database_url: str = "postgresql+psycopg://vigil:vigil@127.0.0.1:55432/vigil"
     kafka_bootstrap: str = "127.0.0.1:59092"
-    kafka_partitions: int = Field(default=8, ge=1)
+    # partitions of each topic; the services create missing topics with this many and grow
+    # existing ones that have fewer (Kafka cannot shrink a topic)
+    kafka_partitions: int = Field(default=12, ge=1)
+    # partitions one workspace's records are spread over, round-robin (0: every partition of
+    # the topic; 1: one partition per workspace, by the hash of its id)
+    kafka_workspace_partitions: int = Field(default=0, ge=0)
     storage_url: str = "http://127.0.0.1:8482"
     internal_token: SecretStr | None = None
 
@@ -85,6 +90,9 @@ class Settings(BaseSettings):
     # how long storage may refuse one workspace's batch (while it takes other workspaces'
     # writes) before the batch is parked in the dead-letter topic
     consumer_park_after_seconds: float = Field(default=60.0, gt=0)
+    # bytes of groups held for workspaces storage cannot take now; past it, the partitions
+    # they came from are paused until they are written or parked
+    consumer_max_held_bytes: int = Field(default=256 * 1024 * 1024, ge=0)
 
     @field_validator("database_url")
     @classmethod

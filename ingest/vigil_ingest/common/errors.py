@@ -7,6 +7,7 @@ The hierarchy::
      │    ├── BadRequest            400, names the bad line or field and the reason
      │    ├── Unauthorized          401, unknown, malformed or revoked key
      │    ├── Forbidden             403, the key lacks the ingest scope
+     │    │    └── WorkspaceSuspended  403, a platform operator suspended the key's workspace
      │    ├── PayloadTooLarge       413, body (or decompressed body) over the workspace limit
      │    ├── UnsupportedMediaType  415, an encoding or format we do not read
      │    └── RateLimited           429, over a workspace limit, names it, carries Retry-After
@@ -55,6 +56,12 @@ class Forbidden(Rejected):
 
     status = 403
     code = "forbidden"
+
+
+class WorkspaceSuspended(Forbidden):
+    """The key's workspace is suspended: its writes are refused until it is resumed."""
+
+    code = "workspace_suspended"
 
 
 class PayloadTooLarge(Rejected):

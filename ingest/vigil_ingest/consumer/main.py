@@ -4,20 +4,26 @@
          → commit, per partition, up to the first record not yet written
 
 Groups are written ``VIGIL_CONSUMER_WRITE_CONCURRENCY`` at a time (storage is the slow
-side). A group storage cannot take now (5xx, 429, connection errors) is retried with capped
-exponential backoff on its own: its partitions are paused and nothing is committed past its
-records, while the loop goes on polling and writing every other partition, so one
-workspace's trouble does not hold back the others. When storage keeps refusing a group for
-``VIGIL_CONSUMER_PARK_AFTER_SECONDS`` while it acknowledged other workspaces' writes
-meanwhile, the group is parked: its records go to the dead-letter topic with the reason, the
-workspace's count of parked batches and the last reason go to PostgreSQL (its usage shows
-them), and the partition moves on. While storage refuses everyone (down), nothing is parked
-and the retries go on, committing nothing past them. Storage refuses a group (400): it is
-bisected until the records refused on their own are found; those go to the dead-letter topic
-with storage's reason. Storage refuses a group because its workspace was deleted (410): the
-group is dropped and counted, as the owner asked. Kafka unreachable (a poll or a commit
-fails): the poll is repeated and the commit retried with backoff, the consumer stays up.
-Anything else is a bug or a misconfiguration and stops the process.
+side). A workspace's records are spread over every partition (``common/kafka.py``), so
+trouble is handled per workspace, not per partition: when storage cannot take a group now
+(5xx, 429, connection errors), its workspace is *held*: the group waits for its next attempt
+(capped exponential backoff), the workspace's groups polled meanwhile wait behind it without
+being tried, and nothing is committed past their records, while the loop goes on polling and
+writing every other workspace's records, from the same partitions too. Only the oldest
+group of a held workspace is tried again; once storage takes it, the others follow at once.
+Past ``VIGIL_CONSUMER_MAX_HELD_BYTES`` of held groups the partitions they came from are
+paused (memory stays bounded; that can delay other workspaces of those partitions). When
+storage keeps refusing a workspace for ``VIGIL_CONSUMER_PARK_AFTER_SECONDS`` while it
+acknowledged other workspaces' writes meanwhile, its held groups are parked: their records go
+to the dead-letter topic with the reason, the workspace's count of parked batches and the
+last reason go to PostgreSQL (its usage shows them), and the partitions move on. While
+storage refuses everyone (down), nothing is parked and the retries go on, committing nothing
+past them. Storage refuses a group (400): it is bisected until the records refused on their
+own are found; those go to the dead-letter topic with storage's reason. Storage refuses a
+group because its workspace was deleted (410): the group is dropped and counted, as the
+owner asked. Kafka unreachable (a poll or a commit fails): the poll is repeated and the
+commit retried with backoff, the consumer stays up. Anything else is a bug or a
+misconfiguration and stops the process.
 """
 
 from __future__ import annotations
@@ -96,7 +102,7 @@ class Metrics:
         )
         self.retrying_groups = Gauge(
             "vigil_consumer_retrying_groups",
-            "Storage writes waiting for their next attempt",
+            "Storage writes waiting while storage cannot take their workspace's writes",
             registry=r,
         )
         self.deleted_points = Counter(
@@ -108,6 +114,11 @@ class Metrics:
             "vigil_consumer_series_limit_dropped_points",
             "Points storage left out because their series were new while the workspace had "
             "its limit of active series",
+            registry=r,
+        )
+        self.held_bytes = Gauge(
+            "vigil_consumer_held_bytes",
+            "Bytes of the groups waiting while storage cannot take their workspace's writes",
             registry=r,
         )
         self.write_seconds = Histogram(
@@ -138,15 +149,21 @@ class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
 
 
 @dataclass
-class _Retry:
-    """A group storage could not take yet, and when to try it again."""
+class _Hold:
+    """A workspace storage cannot take now: its groups, oldest first, wait for the next
+    attempt, which tries the oldest one only."""
 
-    group: WriteGroup
+    workspace: str
+    groups: list[WriteGroup]
     first_failed: float  # monotonic
     next_at: float
     delay: float
     attempts: int = 0
     error: str = ""
+
+    @property
+    def size(self) -> int:
+        return sum(g.size for g in self.groups)
 
 
 def _tp(rec: Record) -> TopicPartition:
@@ -179,7 +196,7 @@ class Consumer:
         # and the highest offset polled: commits go up to the first open one
         self._open: dict[TopicPartition, set[int]] = {}
         self._top: dict[TopicPartition, int] = {}
-        self._retries: list[_Retry] = []
+        self._holds: dict[str, _Hold] = {}  # workspace -> its groups storage cannot take now
         # workspace -> monotonic time storage last acknowledged one of its writes
         self._wrote_at: dict[str, float] = {}
         self.parked = parked or ParkedRecorder(settings.psycopg_url)
@@ -254,10 +271,10 @@ class Consumer:
             self._maybe_update_lag()
 
     def _poll_timeout_ms(self) -> int:
-        """Up to 500 ms, less when a retry is due sooner."""
-        if not self._retries:
+        """Up to 500 ms, less when a held workspace's next attempt is due sooner."""
+        if not self._holds:
             return 500
-        due = min(r.next_at for r in self._retries) - time.monotonic()
+        due = min(h.next_at for h in self._holds.values()) - time.monotonic()
         return int(min(0.5, max(0.01, due)) * 1000)
 
     # -- one poll ----------------------------------------------------------------------
@@ -281,102 +298,132 @@ class Consumer:
         return True
 
     def _write_round(self, groups: Sequence[WriteGroup]) -> None:
-        """Write the new groups and the retries that are due, up to
-        ``consumer_write_concurrency`` at a time; the ones storage cannot take now wait for
-        their next attempt, those refused too long for their workspace alone are parked."""
+        """Write the new groups and, for each held workspace whose next attempt is due, its
+        oldest group, up to ``consumer_write_concurrency`` at a time. The new groups of a held
+        workspace wait behind its oldest one; when storage takes that one, they are written
+        in the same round. Workspaces refused too long on their own are parked."""
         now = time.monotonic()
-        due = [r for r in self._retries if r.next_at <= now]
-        self._retries = [r for r in self._retries if r.next_at > now]
-        retry_of = {id(r.group): r for r in due}
-        work = list(groups) + [r.group for r in due]
-        if work:
+        fresh: list[WriteGroup] = []
+        for g in groups:
+            held = self._holds.get(g.workspace)
+            if held is None:
+                fresh.append(g)
+            else:
+                held.groups.append(g)  # storage is refusing its workspace: wait behind it
+        probes = {id(h.groups[0]): h for h in self._holds.values() if h.next_at <= now}
+        work = fresh + [h.groups[0] for h in probes.values()]
+        last: Retryable | None = None
+        while work:
             outcomes = list(self._pool.map(self._attempt, work))
-            last: Retryable | None = None
+            released: list[WriteGroup] = []
             for g, err in zip(work, outcomes, strict=True):
+                probe_of = probes.pop(id(g), None)
+                if isinstance(err, Retryable):
+                    last = err
+                    self._hold(g, err, probe_of)
+                    continue
                 if err is None:
                     self._wrote_at[g.workspace] = time.monotonic()
-                elif isinstance(err, Retryable):
-                    last = err
-                    self._schedule_retry(g, err, retry_of.get(id(g)))
-                    continue
                 elif isinstance(err, Poison):
                     self._write_refused(g, err)
                 elif isinstance(err, WorkspaceDeleted):
                     self._drop_deleted(g, err)
                 self._done(i.record for i in g.items)
-            if last is not None:
-                self._set_state(storage_ok=False, storage_error=last.message, retrying=True)
+                if probe_of is not None and self._holds.get(g.workspace) is probe_of:
+                    # storage answered for the workspace again: what waited behind goes now
+                    del self._holds[g.workspace]
+                    released.extend(probe_of.groups[1:])
+            work = released
+        if last is not None:
+            self._set_state(storage_ok=False, storage_error=last.message, retrying=True)
         self._park_due()
-        self._pause_retrying()
-        self.metrics.retrying_groups.set(len(self._retries))
-        if not self._retries:
+        self._pause_over_held_bytes()
+        self.metrics.retrying_groups.set(sum(len(h.groups) for h in self._holds.values()))
+        self.metrics.held_bytes.set(sum(h.size for h in self._holds.values()))
+        if not self._holds:
             self._set_state(storage_ok=True, retrying=False)
 
-    def _schedule_retry(self, g: WriteGroup, err: Retryable, r: _Retry | None) -> None:
+    def _hold(self, g: WriteGroup, err: Retryable, probe_of: _Hold | None) -> None:
+        """Storage cannot take ``g`` now: hold its workspace, or, when ``g`` was a held
+        workspace's attempt, wait longer before the next one."""
         now = time.monotonic()
-        if r is None:
-            r = _Retry(g, first_failed=now, next_at=now, delay=self.settings.retry_initial_seconds)
-        r.attempts += 1
-        r.error = err.message
-        r.next_at = now + r.delay
+        h = probe_of or self._holds.get(g.workspace)
+        if h is not None and probe_of is None:
+            h.groups.append(g)  # another group of the workspace refused in the same round
+            return
+        if h is None:
+            h = _Hold(
+                g.workspace,
+                [g],
+                first_failed=now,
+                next_at=now,
+                delay=self.settings.retry_initial_seconds,
+            )
+            self._holds[g.workspace] = h
+        h.attempts += 1
+        h.error = err.message
+        h.next_at = now + h.delay
         self.metrics.retries.inc()
         log.warning(
-            "%s (workspace %s, %d records, attempt %d); retrying in %.1f s",
+            "%s (workspace %s, %d records, attempt %d); retrying in %.1f s, %d groups held",
             err.message,
             g.workspace,
             len(g.items),
-            r.attempts,
-            r.delay,
+            h.attempts,
+            h.delay,
+            len(h.groups),
         )
-        r.delay = min(r.delay * 2, self.settings.retry_max_seconds)
-        self._retries.append(r)
+        h.delay = min(h.delay * 2, self.settings.retry_max_seconds)
 
     def _park_due(self) -> None:
-        """Park the groups refused for ``consumer_park_after_seconds`` while storage took
+        """Park the workspaces refused for ``consumer_park_after_seconds`` while storage took
         other workspaces' writes (a refusal for everyone is storage being down: no parking)."""
         now = time.monotonic()
         if len(self._wrote_at) > 10_000:  # forget workspaces that have not written for a while
             horizon = now - max(600.0, 2 * self.settings.consumer_park_after_seconds)
             self._wrote_at = {w: at for w, at in self._wrote_at.items() if at > horizon}
-        keep: list[_Retry] = []
-        for r in self._retries:
-            ws = r.group.workspace
+        for ws, h in list(self._holds.items()):
             others_written = any(
-                w != ws and at > r.first_failed for w, at in self._wrote_at.items()
+                w != ws and at > h.first_failed for w, at in self._wrote_at.items()
             )
-            if now - r.first_failed >= self.settings.consumer_park_after_seconds and others_written:
-                self._park(r, now - r.first_failed)
-            else:
-                keep.append(r)
-        self._retries = keep
+            if now - h.first_failed >= self.settings.consumer_park_after_seconds and others_written:
+                del self._holds[ws]
+                self._park(h, now - h.first_failed)
 
-    def _park(self, r: _Retry, seconds: float) -> None:
-        g = r.group
+    def _park(self, h: _Hold, seconds: float) -> None:
+        """Every group held for the workspace goes to the dead-letter topic with the reason."""
         reason = (
-            f"parked after {r.attempts} attempts over {seconds:.0f} s while storage took other "
-            f"workspaces' writes: {r.error}"
+            f"parked after {h.attempts} attempts over {seconds:.0f} s while storage took other "
+            f"workspaces' writes: {h.error}"
         )
+        items = [i for g in h.groups for i in g.items]
+        points = sum(g.points for g in h.groups)
         log.warning(
             "parking %d records (%d points) of workspace %s: %s",
-            len(g.items),
-            g.points,
-            g.workspace,
+            len(items),
+            points,
+            h.workspace,
             reason,
         )
-        for item in g.items:
+        for item in items:
             self._dead_letter(item.record, reason)
-        self.metrics.parked.inc(len(g.items))
-        self.parked.add(g.workspace, batches=len(g.items), points=g.points, reason=reason)
+        self.metrics.parked.inc(len(items))
+        self.parked.add(h.workspace, batches=len(items), points=points, reason=reason)
         self.parked.flush()
-        self._done(i.record for i in g.items)
+        self._done(i.record for i in items)
 
-    def _pause_retrying(self) -> None:
-        """Pause the partitions with records waiting for a retry, resume the others: nothing
-        more is read from a partition that cannot be committed past."""
+    def _pause_over_held_bytes(self) -> None:
+        """Past ``consumer_max_held_bytes`` of held groups, pause the partitions they came
+        from (nothing more is read from them until the held groups are written or parked);
+        below it, resume every partition paused so."""
         c = self._consumer
         if c is None:
             return
-        waiting = {_tp(i.record) for r in self._retries for i in r.group.items}
+        waiting: set[TopicPartition] = set()
+        if sum(h.size for h in self._holds.values()) > self.settings.consumer_max_held_bytes:
+            waiting = {
+                _tp(i.record) for h in self._holds.values() for g in h.groups for i in g.items
+            }
         owned = c.assignment()
         if waiting & owned:
             c.pause(*(waiting & owned))
@@ -487,7 +534,7 @@ class Consumer:
                 self._backoff(delay)
                 delay = min(delay * 2, self.settings.retry_max_seconds)
                 continue
-            self._set_state(**{f"{dependency}_ok": True}, retrying=bool(self._retries))
+            self._set_state(**{f"{dependency}_ok": True}, retrying=bool(self._holds))
             return
 
     def _poll(self, c: KafkaConsumer, timeout_ms: int) -> dict[TopicPartition, list[Record]]:
@@ -610,9 +657,13 @@ class Consumer:
         self._top.pop(tp, None)
         # The new owner re-reads the partition from its last commit: its records waiting for a
         # retry here are not ours any more.
-        for r in self._retries:
-            r.group.items = [i for i in r.group.items if _tp(i.record) != tp]
-        self._retries = [r for r in self._retries if r.group.items]
+        for ws, h in list(self._holds.items()):
+            for g in h.groups:
+                g.items = [i for i in g.items if _tp(i.record) != tp]
+                g.size = sum(len(i.batch.value) for i in g.items)
+            h.groups = [g for g in h.groups if g.items]
+            if not h.groups:
+                del self._holds[ws]
         key = (tp.topic, str(tp.partition))
         with self._state_lock:
             self._lag.pop(key, None)

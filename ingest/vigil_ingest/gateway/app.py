@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import re
 import time
@@ -336,19 +337,39 @@ class Gateway:
             },
         )
 
+    def _internal(self, request: Request) -> bool:
+        """Whether the request carries the internal token (``Authorization: Bearer``)."""
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return False
+        try:
+            expected = self.settings.storage_token
+        except RuntimeError:  # no internal token configured: nobody has it
+            return False
+        return hmac.compare_digest(token.strip().encode(), expected.encode())
+
     async def health(self, request: Request) -> Response:
-        """GET /health: ok when the Kafka producer is connected."""
+        """GET /health: ok (200) when the Kafka producer is connected, else degraded (503).
+        Its version and Kafka's address only for the internal token."""
         ok = await asyncio.to_thread(self.producer.connected)
-        return JSONResponse(
-            {
-                "status": "ok" if ok else "degraded",
-                "version": __version__,
-                "kafka": {"ok": ok, "bootstrap": self.settings.kafka_bootstrap},
-            },
-            status_code=200 if ok else 503,
-        )
+        body: dict[str, object] = {"status": "ok" if ok else "degraded"}
+        if self._internal(request):
+            body["version"] = __version__
+            body["kafka"] = {"ok": ok, "bootstrap": self.settings.kafka_bootstrap}
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     async def metrics_endpoint(self, request: Request) -> Response:
+        """GET /metrics: Prometheus text, for the internal token only."""
+        if not self._internal(request):
+            return JSONResponse(
+                {
+                    "code": "unauthorized",
+                    "error": "the gateway's metrics need the internal token "
+                    "(Authorization: Bearer <VIGIL_INTERNAL_TOKEN>)",
+                },
+                status_code=401,
+                headers={"WWW-Authenticate": "Bearer"},
+            )
         return Response(generate_latest(self.metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
 

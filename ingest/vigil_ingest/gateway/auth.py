@@ -2,7 +2,8 @@
 
 Keys are looked up by their SHA-256 (lowercase hex) with the read-only query of
 docs/internals.md; answers, including "no such key", are cached for at most
-``VIGIL_AUTH_CACHE_SECONDS`` (≤ 5 s), so a revoked key stops working within that time.
+``VIGIL_AUTH_CACHE_SECONDS`` (≤ 5 s), so a revoked key, or a workspace suspended by a
+platform operator, stops working within that time.
 
 A spray of made-up keys must not slow anyone else down, so lookups run in two lanes with
 connections of their own: keys seen valid before (whose entry expired) in one, keys never seen
@@ -29,13 +30,13 @@ from typing import Any, LiteralString
 
 import psycopg
 
-from vigil_ingest.common.errors import Forbidden, Retryable, Unauthorized
+from vigil_ingest.common.errors import Forbidden, Retryable, Unauthorized, WorkspaceSuspended
 
 log = logging.getLogger(__name__)
 
 KEY_QUERY = """
 SELECT k.id, k.workspace_id, k.scope, l.ingest_points_per_second, l.ingest_burst, l.max_body_bytes,
-       l.retention_days, l.active_series
+       l.retention_days, l.active_series, w.suspended_at IS NOT NULL, w.suspended_reason
 FROM api_keys k
 JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL
 JOIN workspace_limits l ON l.workspace_id = k.workspace_id
@@ -66,6 +67,8 @@ class Principal:
     max_body_bytes: int
     retention_days: int
     active_series: int = 0  # limit of the workspace's active series (storage applies it); 0: none
+    suspended: bool = False  # a platform operator suspended the workspace
+    suspended_reason: str = ""
 
 
 def hash_key(key: str) -> str:
@@ -249,6 +252,12 @@ class KeyResolver:
             raise Forbidden(
                 f"this key has scope {principal.scope!r}; writing needs a key with scope 'ingest'"
             )
+        if principal.suspended:
+            why = f" ({principal.suspended_reason})" if principal.suspended_reason else ""
+            raise WorkspaceSuspended(
+                f"workspace {principal.workspace_id} is suspended{why}: its data is kept, but "
+                "writes are refused until a platform operator resumes it"
+            )
         self._maybe_touch(principal.key_id, now)
         return principal
 
@@ -294,7 +303,8 @@ class KeyResolver:
             ) from e
         if row is None:
             return None
-        key_id, workspace_id, scope, pps, burst, max_body, retention_days, active_series = row
+        key_id, workspace_id, scope, pps, burst, max_body, retention_days, active_series = row[:8]
+        suspended, reason = row[8:]
         return Principal(
             key_id=str(key_id),
             workspace_id=str(workspace_id),
@@ -304,6 +314,8 @@ class KeyResolver:
             max_body_bytes=int(max_body),
             retention_days=int(retention_days),
             active_series=int(active_series),
+            suspended=bool(suspended),
+            suspended_reason=str(reason or ""),
         )
 
     async def execute(self, sql: LiteralString, params: Mapping[str, object]) -> None:

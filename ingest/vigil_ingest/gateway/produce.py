@@ -21,7 +21,7 @@ from kafka.errors import KafkaError, MessageSizeTooLargeError
 
 from vigil_ingest.common.config import Settings
 from vigil_ingest.common.errors import PayloadTooLarge, Retryable
-from vigil_ingest.common.kafka import TOPIC_MAX_MESSAGE_BYTES, Batch
+from vigil_ingest.common.kafka import TOPIC_MAX_MESSAGE_BYTES, Batch, SpreadPartitioner
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,9 @@ def producer_config(settings: Settings, *, client_id: str) -> dict[str, Any]:
     acks=all with idempotence; no compression (consuming compressed batches with
     kafka-python measured ~10x slower); no linger: a lone write is sent at once (p50 of a
     small write 2.6 ms with linger 0 vs 4.8 ms with 2 ms measured here), and concurrent
-    writes still share a produce request while the previous one is in flight.
+    writes still share a produce request while the previous one is in flight. Each
+    workspace's records go round-robin over the topic's partitions (``SpreadPartitioner``,
+    ``VIGIL_KAFKA_WORKSPACE_PARTITIONS``), keyed by the workspace id all the same.
     """
     timeout_ms = int(settings.kafka_ack_timeout_seconds * 1000)
     return {
@@ -49,6 +51,7 @@ def producer_config(settings: Settings, *, client_id: str) -> dict[str, Any]:
         "max_block_ms": min(timeout_ms, 3000),
         "reconnect_backoff_max_ms": 2000,
         "bootstrap_timeout_ms": min(timeout_ms, 3000),
+        "partitioner": SpreadPartitioner(settings.kafka_workspace_partitions),
     }
 
 

@@ -100,6 +100,12 @@ func invalidateTagFiltersCaches(s *storage.Storage) error {
 	return tagFiltersCaches(s, (*lrucache.Cache).Reset)
 }
 
+// EmbeddedStorage is the storage app/vmstorage opened (after vmstorage.Init), for the reads
+// app/vmstorage does not expose, such as a workspace's stored blocks.
+func EmbeddedStorage() (*storage.Storage, error) {
+	return embeddedStorage()
+}
+
 // checkStorageInternals fails when the fields above are not where this file expects them.
 func checkStorageInternals() (*storage.Storage, error) {
 	s, err := embeddedStorage()

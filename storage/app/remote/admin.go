@@ -149,3 +149,16 @@ func forceFlush(ctx context.Context) error {
 	_, err = do(ctx, req, 1<<20)
 	return err
 }
+
+// errNoStoredSize is the answer to a storage size request in remote mode: a VictoriaMetrics
+// cluster keeps no size per tenant, and counting samples there would read them all.
+var errNoStoredSize = apierror.New(http.StatusNotImplemented, apierror.TypeUnavailable,
+	"stored samples and bytes per workspace are not available in remote mode; see the cluster's vmstorage metrics")
+
+// StoredSamples is not available in remote mode.
+func (s *Source) StoredSamples(context.Context) (int64, int, error) {
+	return 0, 0, errNoStoredSize
+}
+
+// BytesPerSample is not available in remote mode.
+func BytesPerSample() (float64, error) { return 0, errNoStoredSize }

@@ -71,6 +71,7 @@ func TestIsRead(t *testing.T) {
 	f("/api/v1/label/host/values", true)
 	f("/v1/query/raw", true)
 	f("/internal/v1/usage", true)
+	f("/internal/v1/usage/storage", true)
 	f("/internal/v1/write/line", false)
 	f("/internal/v1/workspace", false)
 }

@@ -182,6 +182,7 @@ var routes = map[string]func(http.ResponseWriter, *http.Request, string) error{
 	"/internal/v1/workspace":           workspaceapi.DeleteHandler,
 	"/internal/v1/usage":               workspaceapi.UsageHandler,
 	"/internal/v1/usage/active_series": workspaceapi.ActiveSeriesHandler,
+	"/internal/v1/usage/storage":       workspaceapi.StorageHandler,
 	"/internal/v1/retention":           workspaceapi.RetentionHandler,
 	"/v1/query/raw":                    queryRawHandler,
 }
@@ -328,7 +329,8 @@ func gracefulShutdownDuration() time.Duration {
 
 // isRead reports whether path runs a search, and so takes a read slot.
 func isRead(path string) bool {
-	return strings.HasPrefix(path, "/api/v1/") || path == "/v1/query/raw" || path == "/internal/v1/usage"
+	return strings.HasPrefix(path, "/api/v1/") || path == "/v1/query/raw" || path == "/internal/v1/usage" ||
+		path == "/internal/v1/usage/storage"
 }
 
 func usage() {

@@ -25,6 +25,7 @@ import (
 	"github.com/VictoriaMetrics/VictoriaMetrics/lib/storage"
 	"github.com/VictoriaMetrics/metricsql"
 
+	"vigil/storage/app/ingest"
 	"vigil/storage/app/retention"
 	"vigil/storage/app/tenancy"
 	"vigil/storage/lib/apierror"
@@ -505,6 +506,56 @@ func (s *Source) SeriesCount(ctx context.Context, start, end int64) (int, error)
 		return 0, mapSearchError(err, *maxMetadataSeries)
 	}
 	return len(names), nil
+}
+
+// StoredSamples returns how many samples of the workspace storage holds and in how many
+// series. It reads block headers only, never the samples themselves: about what listing the
+// workspace's series costs, plus one step per block. Samples not yet merged may still hold
+// replayed duplicates (deduplication removes them when parts merge).
+func (s *Source) StoredSamples(ctx context.Context) (samples int64, series int, err error) {
+	tfs := storage.NewTagFilters()
+	if err := tfs.Add([]byte(libtenancy.Label), []byte(s.workspace), false, false); err != nil {
+		return 0, 0, fmt.Errorf("BUG: cannot build the workspace filter: %w", err)
+	}
+	tr := storage.TimeRange{MinTimestamp: 0, MaxTimestamp: time.Now().Add(365 * 24 * time.Hour).UnixMilli()}
+	deadline := deadlineFor(ctx)
+	st, err := ingest.EmbeddedStorage()
+	if err != nil {
+		return 0, 0, err
+	}
+	var sr storage.Search
+	sr.Init(nil, st, []*storage.TagFilters{tfs}, tr, *maxMetadataSeries, deadline.Deadline())
+	defer sr.MustClose()
+	var prev []byte
+	for sr.NextMetricBlock() {
+		samples += int64(sr.MetricBlockRef.BlockRef.RowsCount())
+		if name := sr.MetricBlockRef.MetricName; string(name) != string(prev) {
+			series++
+			prev = append(prev[:0], name...)
+		}
+	}
+	if err := sr.Error(); err != nil {
+		return 0, 0, mapSearchError(err, *maxMetadataSeries)
+	}
+	return samples, series, nil
+}
+
+// DiskBytesPerSample returns the bytes storage keeps on disk and in memory per stored sample,
+// its index included: the whole storage's size over all its samples (0 when it holds none).
+func DiskBytesPerSample() float64 {
+	st, err := ingest.EmbeddedStorage()
+	if err != nil {
+		return 0
+	}
+	var m storage.Metrics
+	st.UpdateMetrics(&m)
+	tm, im := &m.TableMetrics, &m.TableMetrics.IndexDBMetrics
+	rows := tm.InmemoryRowsCount + tm.SmallRowsCount + tm.BigRowsCount
+	if rows == 0 {
+		return 0
+	}
+	bytes := tm.InmemorySizeBytes + tm.SmallSizeBytes + tm.BigSizeBytes + im.InmemorySizeBytes + im.FileSizeBytes
+	return float64(bytes) / float64(rows)
 }
 
 // DeleteAll deletes every series of the workspace and returns how many were deleted.

@@ -28,7 +28,13 @@ type Admin interface {
 	DeleteAll(ctx context.Context) (int, error)
 	// SeriesCount returns the number of the workspace's series with samples within [start, end].
 	SeriesCount(ctx context.Context, start, end int64) (int, error)
+	// StoredSamples returns how many samples of the workspace are stored, and in how many series.
+	StoredSamples(ctx context.Context) (samples int64, series int, err error)
 }
+
+// BytesPerSample returns the bytes the storage spends per stored sample (data and index), or
+// an error when it cannot tell (remote mode). Replaced in remote mode.
+var BytesPerSample = func() (float64, error) { return vmsource.DiskBytesPerSample(), nil }
 
 // NewAdmin returns the Admin of workspace ws: the embedded storage unless replaced (remote mode).
 var NewAdmin = func(ws string) Admin { return vmsource.New(ws) }
@@ -142,6 +148,38 @@ func UsageHandler(w http.ResponseWriter, r *http.Request, ws string) error {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	return json.NewEncoder(w).Encode(u)
+}
+
+// StoredData is the answer of GET /internal/v1/usage/storage.
+type StoredData struct {
+	// Samples counts the workspace's stored samples (duplicates not merged yet included).
+	Samples int64 `json:"samples"`
+	// Series counts the series those samples belong to.
+	Series int `json:"series"`
+	// Bytes estimates the disk the workspace takes: Samples times the storage's bytes per
+	// sample (all its data and index over all its samples).
+	Bytes int64 `json:"bytes"`
+}
+
+// StorageHandler serves GET /internal/v1/usage/storage for ws: how much it stores. It reads
+// block headers, not samples, and is meant for an operator's overview, not for every request.
+func StorageHandler(w http.ResponseWriter, r *http.Request, ws string) error {
+	if r.Method != http.MethodGet {
+		return apierror.New(http.StatusMethodNotAllowed, apierror.TypeMethodNotAllowed, "method %s not allowed; use GET", r.Method)
+	}
+	perSample, err := BytesPerSample()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
+	defer cancel()
+	samples, series, err := NewAdmin(ws).StoredSamples(ctx)
+	if err != nil {
+		return err
+	}
+	d := StoredData{Samples: samples, Series: series, Bytes: int64(float64(samples)*perSample + 0.5)}
+	w.Header().Set("Content-Type", "application/json")
+	return json.NewEncoder(w).Encode(d)
 }
 
 // ActiveSeriesHandler serves GET /internal/v1/usage/active_series?start=&end=&step= for ws:

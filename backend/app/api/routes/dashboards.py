@@ -81,9 +81,21 @@ def read_dashboards(
     return DashboardsPublic(data=[_summary(d) for d in rows], count=len(rows))
 
 
-@router.post("", response_model=DashboardPublic, status_code=status.HTTP_201_CREATED)
+LIMIT_RESPONSE: dict[int | str, dict[str, object]] = {
+    429: {"model": ErrorPublic, "description": "The workspace has its limit of dashboards"}
+}
+
+
+@router.post(
+    "",
+    response_model=DashboardPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=LIMIT_RESPONSE,
+)
 def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> DashboardPublic:
-    """Create a dashboard (version 1)."""
+    """Create a dashboard (version 1); 429 ``max_dashboards`` once the workspace has its
+    limit of them."""
+    dashboards.ensure_room(db, workspace_id=ws.id)
     dashboard = dashboards.create_dashboard(
         db, workspace_id=ws.id, data=body, user_id=_user_id(ws), actor=ws.actor
     )
@@ -96,6 +108,7 @@ def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> Dash
     response_model=DashboardPublic,
     status_code=status.HTTP_201_CREATED,
     responses={
+        **LIMIT_RESPONSE,
         200: {"model": DashboardPublic, "description": "overwrite: updated, or unchanged"},
         409: {"model": ErrorPublic, "description": "overwrite: several have this title"},
     },
@@ -113,7 +126,8 @@ def import_dashboard(
         ),
     ] = False,
 ) -> DashboardPublic:
-    """Create a dashboard from an export document, or, with ``overwrite``, apply it."""
+    """Create a dashboard from an export document, or, with ``overwrite``, apply it (429
+    ``max_dashboards`` as for create whenever a dashboard would be added)."""
     data = DashboardCreate(
         title=body.title, description=body.description, tags=body.tags, spec=body.spec
     )
@@ -124,6 +138,7 @@ def import_dashboard(
         if not created:
             response.status_code = status.HTTP_200_OK
         return _public(dashboard)
+    dashboards.ensure_room(db, workspace_id=ws.id)
     dashboard = dashboards.create_dashboard(
         db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported", actor=ws.actor
     )

@@ -8,31 +8,53 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import SessionDep, StorageDep, WorkspaceContext, WorkspaceDep
 from app.core.permissions import Permission
-from app.schemas.common import ERROR_RESPONSES
-from app.schemas.limits import LimitsPublic, LimitsUpdate, UsageHistoryPublic, UsagePublic
-from app.services import limits
+from app.models import WorkspaceLimits
+from app.schemas.common import ERROR_RESPONSES, ValidationErrorPublic
+from app.schemas.limits import (
+    LimitsPublic,
+    LimitsUpdate,
+    LimitValues,
+    PlanRef,
+    UsageHistoryPublic,
+    UsagePublic,
+)
+from app.services import limits, plans
 
 router = APIRouter(prefix="/workspaces/{workspace_id}", tags=["limits"], responses=ERROR_RESPONSES)
+
+
+def _public(db: SessionDep, values: WorkspaceLimits) -> LimitsPublic:
+    plan = plans.plan_of(db, workspace_id=values.workspace_id)
+    return LimitsPublic(
+        **LimitValues.model_validate(values).model_dump(),
+        plan=PlanRef(id=plan.id, name=plan.name),
+        ceilings=LimitValues.model_validate(plans.ceilings(plan)),
+    )
 
 
 @router.get("/limits", response_model=LimitsPublic)
 def read_limits(
     db: SessionDep, ws: Annotated[WorkspaceContext, WorkspaceDep(Permission.LIMITS_READ)]
 ) -> LimitsPublic:
-    """The workspace's limits."""
-    return LimitsPublic.model_validate(limits.get_limits(db, workspace_id=ws.id))
+    """The workspace's limits, its plan and the plan's ceiling of each."""
+    return _public(db, limits.get_limits(db, workspace_id=ws.id))
 
 
-@router.patch("/limits", response_model=LimitsPublic)
+@router.patch(
+    "/limits",
+    response_model=LimitsPublic,
+    responses={422: {"model": ValidationErrorPublic, "description": "A value above its ceiling"}},
+)
 def update_limits(
     body: LimitsUpdate,
     db: SessionDep,
     ws: Annotated[WorkspaceContext, WorkspaceDep(Permission.LIMITS_UPDATE)],
 ) -> LimitsPublic:
-    """Change some limits (admins and owners). Fields left out keep their value."""
+    """Change some limits (admins and owners), each at or below its plan's ceiling (422
+    ``plan_ceiling`` naming every value above one). Fields left out keep their value."""
     changes = body.model_dump(exclude_unset=True, exclude_none=True)
-    return LimitsPublic.model_validate(
-        limits.update_limits(db, workspace_id=ws.id, changes=changes, actor=ws.actor)
+    return _public(
+        db, limits.update_limits(db, workspace_id=ws.id, changes=changes, actor=ws.actor)
     )
 
 

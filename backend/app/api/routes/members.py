@@ -134,11 +134,16 @@ def read_invitations(db: SessionDep, ws: Managers) -> InvitationsPublic:
         409: {
             "model": ErrorPublic,
             "description": "Already a member, or a pending invitation for that email exists",
-        }
+        },
+        429: {
+            "model": ErrorPublic,
+            "description": "Members and pending invitations reach the limit (max_members)",
+        },
     },
 )
 def create_invitation(body: InvitationCreate, db: SessionDep, ws: Managers) -> InvitationCreated:
-    """Invite someone by email. The response carries the code to hand over; it is shown once."""
+    """Invite someone by email. The response carries the code to hand over; it is shown once.
+    Members and pending invitations together stay within the workspace's ``max_members``."""
     assert ws.role is not None
     invitation, code = members.create_invitation(
         db, workspace_id=ws.id, email=body.email, role=body.role, actor_role=ws.role, actor=ws.actor
@@ -161,6 +166,7 @@ def revoke_invitation(invitation_id: uuid.UUID, db: SessionDep, ws: Managers) ->
     responses={
         400: {"model": ErrorPublic, "description": "Invitation expired"},
         409: {"model": ErrorPublic, "description": "Invitation used, or already a member"},
+        429: {"model": ErrorPublic, "description": "The workspace is full (max_members)"},
     },
 )
 def accept_invitation(

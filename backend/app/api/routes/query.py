@@ -46,7 +46,7 @@ from app.core.keys import looks_like_key
 from app.core.permissions import Permission
 from app.schemas.common import ERROR_RESPONSES, ErrorPublic
 from app.schemas.query import DqlError, DqlRequest, DqlResponse, PrometheusError
-from app.services import prometheus_rules, query
+from app.services import prometheus_rules, query, workspaces
 
 router = APIRouter(prefix="/workspaces/{workspace_id}", tags=["query"], responses=ERROR_RESPONSES)
 public_router = APIRouter(tags=["query"], responses=ERROR_RESPONSES)
@@ -93,7 +93,12 @@ def _key_workspace(request: Request, db: Session) -> uuid.UUID:
         raise Unauthorized("Not authenticated: send a query key as Authorization: Token <key>")
     if not looks_like_key(credential.value):
         raise Unauthorized(INVALID_KEY, code="invalid_key")
-    return authenticate_key(db, request, credential, Permission.QUERY).workspace_id
+    key = authenticate_key(db, request, credential, Permission.QUERY)
+    workspace = workspaces.get_active(db, workspace_id=key.workspace_id)
+    if workspace is None:
+        raise Unauthorized(INVALID_KEY, code="invalid_key")
+    workspaces.ensure_not_suspended(workspace)
+    return key.workspace_id
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,12 @@ router = APIRouter(prefix="/workspaces", tags=["workspaces"], responses=ERROR_RE
 
 def _public(workspace: Workspace, role: Role) -> WorkspacePublic:
     return WorkspacePublic(
-        id=workspace.id, name=workspace.name, created_at=workspace.created_at, role=role
+        id=workspace.id,
+        name=workspace.name,
+        created_at=workspace.created_at,
+        role=role,
+        suspended_at=workspace.suspended_at,
+        suspended_reason=workspace.suspended_reason,
     )
 
 

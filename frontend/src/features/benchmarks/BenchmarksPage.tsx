@@ -1,21 +1,21 @@
 import { useState, type ReactElement } from "react";
 import { Link } from "react-router";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canEdit } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { useConfirm } from "@/components/ui/useConfirm";
-import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useStringParam } from "@/lib/useUrlState";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { BenchmarkRunSummary } from "./api";
-import "./benchmarks.css";
 import { useBenchmarkRuns, useDeleteBenchmarkRun } from "./hooks/useBenchmarks";
 import { headlineText, KNOWN_SCENARIOS, scenarioLabel } from "./scenarioLabel";
 import { headlineOf } from "./scenarios";
+import "./benchmarks.css";
 
 const PAGE_SIZE = 20;
 
@@ -133,9 +133,12 @@ export function BenchmarksPage(): ReactElement {
           errorTitle="Could not load benchmark runs"
           empty={
             <EmptyState title={scenario ? `No runs of ${scenario} yet` : "No benchmark runs yet"} testId="benchmarks-empty">
-              Run a scenario and upload its result document:
+              With the stack up, one command in the repository runs {scenario ? "this scenario" : "every scenario"} in
+              small mode and puts its report in the demo workspace:
+              <pre className="command">{scenario ? `make bench-${scenario} ARGS=--small` : "make bench-small"}</pre>
+              To add a result document to this workspace instead:
               <pre className="command">
-                {`vigil-bench ${scenario || "write-cost"} --small\nvigil-bench upload --backend ${window.location.origin} \\\n  --token <access token> --workspace ${workspace.id} .vigil/bench/<run-id>.json`}
+                {`vigil-bench upload --backend ${window.location.origin} \\\n  --token <access token> --workspace ${workspace.id} .vigil/bench/<run-id>.json`}
               </pre>
             </EmptyState>
           }

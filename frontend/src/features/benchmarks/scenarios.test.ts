@@ -32,6 +32,15 @@ describe("headlineOf", () => {
     });
   });
 
+  it("reads one workspace's rate with the most consumers against one", () => {
+    expect(headlineOf({ scenario: "ingest-consumers", summary: { "pps/1": 100, "pps/3": 180, ratio: 1.8 } })).toMatchObject({
+      subject: "most consumers",
+      reference: "1 consumer",
+      ratio: 1.8,
+      better: "higher",
+    });
+  });
+
   it("reads concurrency's aggregate peaks", () => {
     const h = headlineOf({
       scenario: "concurrency",

@@ -99,6 +99,16 @@ export const PROFILES: Record<string, ScenarioProfile> = {
     metrics: ["points_per_second", "lag_s_p50", "lag_s_p99"],
     headline: { key: "ratio", label: "points/s", better: "higher", ratioOf: { subject: "through Kafka", reference: "direct" } },
   },
+  "ingest-consumers": {
+    metrics: ["points_per_second", "ratio_to_one_consumer", "cpu_percent", "busiest_consumer_share"],
+    plots: ["points_per_second", "cpu_percent"],
+    headline: {
+      key: "ratio",
+      label: "one workspace's points/s",
+      better: "higher",
+      ratioOf: { subject: "most consumers", reference: "1 consumer" },
+    },
+  },
 };
 
 const FALLBACK: ScenarioProfile = { metrics: [], headline: { key: "ratio", label: "ratio", better: "higher" } };

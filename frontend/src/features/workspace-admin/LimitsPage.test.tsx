@@ -3,15 +3,15 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Workspace } from "@/features/workspaces/api";
+import type { Workspace } from "@/api/workspaces";
 import { client } from "@/lib/apiClient";
-import type { Limits, Usage, UsageHistory } from "./api";
 import { LimitsPage } from "./LimitsPage";
+import type { Limits, Usage, UsageHistory } from "./api";
 
 // Charts are EChart's business (tested with it); here they only take room.
 vi.mock("@/components/charts/EChart", () => ({ EChart: ({ label }: { label: string }) => <div aria-label={label} /> }));
 
-const LIMITS: Limits = {
+const VALUES = {
   ingest_points_per_second: 10_000,
   ingest_burst: 20_000,
   max_body_bytes: 10_485_760,
@@ -23,6 +23,13 @@ const LIMITS: Limits = {
   max_monitors: 100,
   min_monitor_interval_seconds: 10,
   max_notifications_per_hour: 200,
+  max_members: 10,
+  max_dashboards: 50,
+};
+const LIMITS: Limits = {
+  ...VALUES,
+  plan: { id: "p1", name: "Team" },
+  ceilings: { ...VALUES, ingest_burst: 40_000, retention_days: 90 },
 };
 
 const USAGE: Usage = {
@@ -106,11 +113,36 @@ describe("LimitsPage", () => {
     await userEvent.click(discard);
     expect(field).toHaveValue("20000");
     expect(field).not.toHaveAttribute("aria-invalid");
-    expect(field).toHaveAccessibleDescription("Points accepted at once above the sustained rate.");
+    expect(field).toHaveAccessibleDescription("Points accepted at once above the sustained rate. Plan ceiling: 40,000 points.");
     expect(screen.queryByTestId("limits-save-blocked")).not.toBeInTheDocument();
     expect(save).toBeDisabled();
     expect(discard).toBeDisabled();
   });
+
+  it("shows the plan and refuses a value above its ceiling before sending it", async () => {
+    const fetchSpy = serve();
+    vi.stubGlobal("fetch", fetchSpy);
+    renderLimits();
+    const retention = await screen.findByRole("textbox", { name: "Retention" });
+    expect(screen.getByTestId("limits-plan")).toHaveTextContent(
+      "Plan Team, set by the platform's operators: each limit can be set up to the plan's ceiling, never above.",
+    );
+    expect(retention).toHaveAccessibleDescription(expect.stringMatching(/Plan ceiling: 90 days\.$/));
+    await userEvent.clear(retention);
+    await userEvent.type(retention, "91{Enter}");
+    expect(retention).toHaveAttribute("aria-invalid", "true");
+    expect(retention).toHaveAccessibleDescription(
+      "Retention can be at most 90 days, the ceiling of the plan Team; a platform operator sets the plan.",
+    );
+    expect(screen.getByRole("button", { name: "Save limits" })).toBeDisabled();
+    expect(patches(fetchSpy)).toHaveLength(0);
+
+    await userEvent.clear(retention);
+    await userEvent.type(retention, "90{Enter}");
+    expect(await screen.findByTestId("limits-saved")).toBeVisible();
+    const [patch] = patches(fetchSpy) as Request[];
+    expect(await patch.json()).toEqual({ retention_days: 90 });
+  }, 20_000);
 
   it("names every field that blocks saving", async () => {
     vi.stubGlobal("fetch", serve());

@@ -1,4 +1,4 @@
-import type { KeyScope } from "./api";
+import type { KeyScope } from "@/api/apiKeys";
 
 export interface KeyScopeInfo {
   /** How the keys table names the scope. */

@@ -3,7 +3,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/lib/apiClient";
-import type { ApiKey, KeyScope } from "../api";
+import type { ApiKey, KeyScope } from "@/api/apiKeys";
 import { ApiKeysPanel } from "./ApiKeysPanel";
 
 const WS = "w1";

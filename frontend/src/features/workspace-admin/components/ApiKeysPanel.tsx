@@ -1,16 +1,16 @@
 import { useState, type FormEvent, type ReactElement } from "react";
+import type { ApiKey, KeyScope } from "@/api/apiKeys";
+import { useApiKeys, useCreateKey, useRevokeKey } from "@/api/useApiKeys";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { CopyButton } from "@/components/ui/CopyButton";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { TextField } from "@/components/ui/TextField";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
-import type { ApiKey, KeyScope } from "../api";
-import { useApiKeys, useCreateKey, useRevokeKey } from "../hooks/useApiKeys";
 import { isServiceToken, KEY_SCOPES, tokenExample } from "../keyScopes";
-import { CopyButton } from "@/components/ui/CopyButton";
 
 export interface ApiKeysPanelProps {
   workspaceId: string;
