@@ -1,40 +1,23 @@
-"""Human tables, CSV and Markdown from a result document."""
+"""Human tables of a result document; its CSV and Markdown come from the backend.
+
+``vigil-bench export`` and the backend's ``GET …/benchmarks/{id}/export`` (what the UI
+downloads) are one implementation, ``app.benchmark_report`` in the backend package, so a
+file exported here and one downloaded from a stored run are the same text. The backend's
+document model reads every document this runner writes
+(``backend/tests/test_benchmark_contract.py``); both packages live in the same virtualenv
+(``make install``).
+"""
 
 from __future__ import annotations
 
-import csv
-import io
-import re
+from app.benchmark_report import CSV_COLUMNS, fmt_figure, labels_text
+from app.benchmark_report import to_csv as _document_csv
+from app.benchmark_report import to_markdown as _document_markdown
+from app.schemas.benchmark import BenchmarkRunDocument
 
 from .schema import BenchmarkRun, ScenarioResult
 
-CSV_COLUMNS = [
-    "run_id",
-    "scenario",
-    "mode",
-    "system",
-    "metric",
-    "value",
-    "unit",
-    "x",
-    "labels",
-    "repetitions",
-    "valid",
-]
-
-
-def _fmt(v: float | None) -> str:
-    if v is None:
-        return "-"
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    if abs(v) >= 10:
-        return f"{v:.1f}"
-    return f"{v:.4g}"
-
-
-def _labels(d: dict[str, str]) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted(d.items()))
+__all__ = ["CSV_COLUMNS", "run_text", "scenario_text", "to_csv", "to_markdown"]
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -61,7 +44,7 @@ def scenario_text(sc: ScenarioResult) -> str:
             lines.append(f"   {s.id}: unavailable — {s.reason}")
     rows = [["system", "metric", "labels", "value", "unit"]]
     for m in sc.measurements:
-        rows.append([m.system, m.metric, _labels(m.labels), _fmt(m.value), m.unit])
+        rows.append([m.system, m.metric, labels_text(m.labels), fmt_figure(m.value), m.unit])
     lines += ["   " + x for x in _table(rows)]
     if sc.resources:
         rows = [["process", "phase", "cpu% mean", "cpu% max", "rss max MiB", "disk MiB end"]]
@@ -96,97 +79,16 @@ def run_text(run: BenchmarkRun) -> str:
     return "\n\n".join(scenario_text(s) for s in run.scenarios)
 
 
-# A cell a spreadsheet would read as a formula (OWASP, CSV injection) is written after a "'";
-# plain numbers are not. frontend/src/lib/csv.ts (the UI's export) does the same.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|nan|Infinity|NaN)$")
-
-
-def csv_cell(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_START) and not _NUMBER.match(value) else value
+def as_document(run: BenchmarkRun) -> BenchmarkRunDocument:
+    """The run as the backend reads it (and stores it when uploaded)."""
+    return BenchmarkRunDocument.model_validate(run.model_dump(mode="json"))
 
 
 def to_csv(run: BenchmarkRun) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    for sc in run.scenarios:
-        for m in sc.measurements:
-            row = [
-                run.run_id,
-                sc.scenario,
-                sc.mode,
-                m.system,
-                m.metric,
-                "" if m.value is None else repr(m.value),
-                m.unit,
-                "" if m.x is None else repr(m.x),
-                _labels(m.labels),
-                " ".join(repr(r) for r in m.repetitions),
-                str(sc.valid).lower(),
-            ]
-            w.writerow([csv_cell(cell) for cell in row])
-    return buf.getvalue()
-
-
-def _md_escape(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
+    """One row per measurement (the backend's export, ``format=csv``)."""
+    return _document_csv(as_document(run))
 
 
 def to_markdown(run: BenchmarkRun) -> str:
-    env = run.environment
-    out = [
-        f"# Benchmark run {run.run_id}",
-        "",
-        f"- created: {run.created_at.isoformat()}",
-        f"- command: `{' '.join(run.command)}`",
-        f"- machine: {env.cpu_model}, {env.cpu_count} CPUs, {env.memory_bytes / 2**30:.1f} GiB,"
-        f" kernel {env.kernel}, glibc {env.glibc}, {env.os}",
-        f"- load generator: {run.generator.kind} ({run.generator.detail})",
-    ]
-    for sid, v in sorted(env.system_versions.items()):
-        out.append(f"- {sid}: {v}")
-    for sc in run.scenarios:
-        out += [
-            "",
-            f"## {_md_escape(sc.title)}",
-            "",
-            f"Scenario `{sc.scenario}`, {sc.mode} mode, {sc.duration_s:.0f} s."
-            + ("" if sc.valid else " **Invalid: the systems' answers or runs did not agree.**"),
-        ]
-        if sc.parameters:
-            out.append(
-                "Parameters: " + ", ".join(f"`{k}={v}`" for k, v in sc.parameters.items()) + "."
-            )
-        for s in sc.systems:
-            if not s.available:
-                out.append(f"\n`{s.id}` unavailable: {_md_escape(s.reason or '')}")
-        if sc.measurements:
-            out += ["", "| system | metric | labels | value | unit |", "|---|---|---|---:|---|"]
-            for m in sc.measurements:
-                out.append(
-                    f"| {m.system} | {m.metric} | {_md_escape(_labels(m.labels))} | {_fmt(m.value)} | {m.unit} |"
-                )
-        if sc.resources:
-            out += [
-                "",
-                "| process | phase | CPU % mean | CPU % max | RSS max (MiB) | disk end (MiB) |",
-                "|---|---|---:|---:|---:|---:|",
-            ]
-            for r in sc.resources:
-                disk = "-" if r.disk_bytes_end is None else f"{r.disk_bytes_end / 2**20:.1f}"
-                out.append(
-                    f"| {r.name} | {_md_escape(r.phase)} | {r.cpu_percent_mean:.1f} | {r.cpu_percent_max:.1f}"
-                    f" | {r.rss_bytes_max / 2**20:.0f} | {disk} |"
-                )
-        if sc.checks:
-            out += ["", "Answer checks:", ""]
-            for c in sc.checks:
-                out.append(
-                    f"- {'ok' if c.ok else '**FAILED**'} — {_md_escape(c.question)}: {_md_escape(c.detail)}"
-                )
-        if sc.summary:
-            out += ["", "Summary: " + ", ".join(f"`{k}={v}`" for k, v in sc.summary.items())]
-        for n in sc.notes:
-            out.append(f"\n> {_md_escape(n)}")
-    return "\n".join(out) + "\n"
+    """The run as a Markdown report (the backend's export, ``format=md``)."""
+    return _document_markdown(as_document(run))

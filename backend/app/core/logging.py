@@ -4,10 +4,10 @@
 
 Nothing Vigil logs on purpose carries a key, token or invitation code; ``RedactSecrets`` is the
 net under that rule. It rewrites every record before it is written (uvicorn's access and error
-logs included, should an operator turn them on): API keys, refresh tokens, email-link tokens
-and invitation codes by their prefixes, JWTs by their shape, and the value of any ``token=``,
-``code=``, ``p=`` or ``password=`` query parameter. The JSON formatter applies the same
-redaction to every value it writes (``extra`` fields and tracebacks included).
+logs included, should an operator turn them on): API keys and service tokens, refresh tokens,
+email-link tokens and invitation codes by their prefixes, JWTs by their shape, and the value of
+any ``token=``, ``code=``, ``p=`` or ``password=`` query parameter. The JSON formatter applies
+the same redaction to every value it writes (``extra`` fields and tracebacks included).
 """
 
 from __future__ import annotations
@@ -19,13 +19,16 @@ from typing import Any
 from pythonjsonlogger.json import JsonEncoder, JsonFormatter
 
 from app.core.config import settings
+from app.core.keys import KEY_PREFIXES
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 _JSON_RENAME = {"asctime": "time", "levelname": "level", "name": "logger"}
 
+# Every API key's prefix (vgi_ ingest, vgq_ query, vgs_ service tokens: app.core.keys), and
+# vgr_ refresh tokens, vge_ email links, vginv_ invitation codes.
+_PREFIXES = sorted({p.rstrip("_") for p in KEY_PREFIXES} | {"vgr", "vge", "vginv"})
 SECRET_PATTERNS = (
-    # vgi_ ingest keys, vgq_ query keys, vgr_ refresh tokens, vge_ email links, vginv_ invitations
-    re.compile(r"\b(vgi|vgq|vgr|vge|vginv)_[A-Za-z0-9_-]{6,}"),
+    re.compile(r"\b(" + "|".join(_PREFIXES) + r")_[A-Za-z0-9_-]{6,}"),
     # a JWT: three base64url parts, the first two JSON objects ("eyJ")
     re.compile(r"\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
 )

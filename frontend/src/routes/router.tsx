@@ -1,24 +1,24 @@
 import { createBrowserRouter, Navigate, useRouteError, type LoaderFunctionArgs } from "react-router";
 import type { ReactElement } from "react";
+import { currentUserQuery } from "@/api/useCurrentUser";
+import { dashboardQuery } from "@/api/useDashboards";
+import { workspacesQuery } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
 import { alertingRoutes } from "@/features/alerting/alertingRoutes";
-import { currentUserQuery } from "@/features/auth/hooks/useAuth";
 import { CompleteSignupPage } from "@/features/auth/CompleteSignupPage";
 import { ForgotPasswordPage } from "@/features/auth/ForgotPasswordPage";
 import { LoginPage } from "@/features/auth/LoginPage";
 import { ResetPasswordPage } from "@/features/auth/ResetPasswordPage";
-import { dashboardQuery } from "@/features/dashboards/hooks/useDashboards";
 import { prefetchPanels } from "@/features/dashboards/panelQuery";
 import { SettingsPage } from "@/features/workspace-admin/SettingsPage";
 import { settingsRoutes } from "@/features/workspace-admin/settingsRoutes";
 import { AcceptInvitationPage } from "@/features/workspaces/AcceptInvitationPage";
 import { GetStartedPage } from "@/features/workspaces/GetStartedPage";
-import { workspacesQuery } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { queryClient } from "@/lib/queryClient";
-import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { getToken } from "@/lib/session";
+import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { AppShell } from "./AppShell";
 import { HomeRedirect } from "./HomeRedirect";
 import { RequireAuth } from "./RequireAuth";
@@ -38,7 +38,7 @@ function RouteError(): ReactElement {
 
 // The big pages load on first visit (code splitting): the editor (CodeMirror) only with
 // Explore, the grid with dashboards, the reports with benchmarks.
-const explore = async () => ({ Component: (await import("@/features/explore/ExplorePage")).ExplorePage });
+const explore = async () => ({ Component: (await import("./ExploreRoute")).ExploreRoute });
 const dashboards = async () => ({ Component: (await import("@/features/dashboards/DashboardsPage")).DashboardsPage });
 const dashboard = async () => ({ Component: (await import("@/features/dashboards/DashboardPage")).DashboardPage });
 const benchmarks = async () => ({ Component: (await import("@/features/benchmarks/BenchmarksPage")).BenchmarksPage });

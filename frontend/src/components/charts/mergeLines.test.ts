@@ -1,8 +1,8 @@
 import type { LineSeriesOption } from "echarts";
 import { describe, expect, it } from "vitest";
-import type { QueryPanel } from "@/features/dashboards/api";
-import { toPanelOption } from "@/features/dashboards/panelOption";
-import type { DqlResult } from "@/features/explore/dql";
+import type { QueryPanel } from "@/api/dashboards";
+import { toPanelOption } from "@/components/panels/panelOption";
+import type { DqlResult } from "@/lib/dql/dql";
 import { countDrawn } from "./countDrawn";
 import { mergeLines, mergedMembers, TOOLTIP_MAX_ROWS, tooltipRows } from "./mergeLines";
 

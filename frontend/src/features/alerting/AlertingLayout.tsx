@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { NavLink, Outlet } from "react-router";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canEdit } from "@/api/useWorkspaces";
 import "./alerting.css";
 
 interface AlertingSection {

@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/ui/EmptyState";
 import { TextField } from "@/components/ui/TextField";
 import { TimeRangeError } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
 import type { EventKind, EventsQuery, Monitor, Severity } from "./api";
 import { EventsTable } from "./components/EventsTable";
 import {

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { client } from "@/client/client.gen";
-import type { Workspace } from "@/features/workspaces/api";
+import type { Workspace } from "@/api/workspaces";
 import type { Channel, Monitor, Preview } from "./api";
 import { MonitorEditorPage } from "./MonitorEditorPage";
 

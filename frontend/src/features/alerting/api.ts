@@ -1,7 +1,7 @@
+import type { AlertEvent } from "@/api/alertEvents";
 import {
   alertsReadActive,
   alertsReadEvent,
-  alertsReadEvents,
   alertsReadNotifications,
   alertsReadSummary,
   channelsCreateChannel,
@@ -28,9 +28,6 @@ import {
 import type {
   ActiveAlertsPublic,
   AlertEventDetail,
-  AlertEventPublic,
-  AlertEventsPublic,
-  AlertsReadEventsData,
   AlertsReadNotificationsData,
   AlertSummary,
   ChannelCreate,
@@ -61,30 +58,31 @@ import type {
 } from "@/client/types.gen";
 import "@/lib/apiClient";
 
+
 /*
  * The alerting API (monitors, alerts, silences, channels, recording rules) over the generated
  * client: one function per call, every error thrown as an ApiError (lib/apiClient.ts).
  */
 
+// events are shared with the panels that mark them on their charts (api/alertEvents.ts)
+export { listEvents, type AlertEvent, type EventsQuery, type Severity } from "@/api/alertEvents";
+
 export type Monitor = MonitorPublic;
 export type ActiveAlert = ActiveAlertsPublic["data"][number];
 export type MonitorGroup = GroupPublic;
-export type AlertEvent = AlertEventPublic;
 export type Notification = NotificationPublic;
 export type Silence = SilencePublic;
 export type Channel = ChannelPublic;
 export type RecordingRule = RecordingRulePublic;
 export type Preview = PreviewPublic;
-export type Severity = Condition["severity"];
 export type ConditionOp = Condition["op"];
 export type Reducer = NonNullable<MonitorCreate["reducer"]>;
 export type Language = NonNullable<MonitorCreate["language"]>;
 export type MonitorStatus = MonitorPublic["status"];
-export type EventKind = AlertEventPublic["kind"];
+export type EventKind = AlertEvent["kind"];
 export type NotificationStatus = NotificationPublic["status"];
 export type SilenceState = SilencePublic["state"];
 export type Matcher = MatcherModel;
-export type EventsQuery = NonNullable<AlertsReadEventsData["query"]>;
 export type NotificationsQuery = NonNullable<AlertsReadNotificationsData["query"]>;
 export type {
   AlertEventDetail,
@@ -147,10 +145,6 @@ export async function readSummary(workspaceId: string, signal?: AbortSignal): Pr
 
 export async function listActive(workspaceId: string, signal?: AbortSignal): Promise<ActiveAlertsPublic> {
   return (await alertsReadActive({ path: ws(workspaceId), signal, throwOnError: true })).data;
-}
-
-export async function listEvents(workspaceId: string, query: EventsQuery, signal?: AbortSignal): Promise<AlertEventsPublic> {
-  return (await alertsReadEvents({ path: ws(workspaceId), query, signal, throwOnError: true })).data;
 }
 
 export async function readEvent(workspaceId: string, eventId: string, signal?: AbortSignal): Promise<AlertEventDetail> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exploreLink, newMonitorLink } from "./exploreLink";
-import { queriesFromSearch } from "@/features/explore/queriesInUrl";
+import { queriesFromSearch } from "@/lib/dql/queriesInUrl";
 
 const AT = Date.UTC(2026, 10, 28, 10, 0);
 

@@ -1,7 +1,7 @@
 import type { EChartsOption, LineSeriesOption, MarkAreaComponentOption, MarkLineComponentOption } from "echarts";
 import { number } from "echarts/core";
 import { SERIES_COLORS } from "@/components/charts/palette";
-import { chartGrid, formatNumber, MANY_SERIES } from "@/features/explore/toLineSeriesOption";
+import { chartGrid, formatNumber, MANY_SERIES } from "@/components/panels/toLineSeriesOption";
 import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel } from "@/lib/time";
 import type { Condition, Preview, Severity } from "./api";
 import { describeCondition } from "./conditions";

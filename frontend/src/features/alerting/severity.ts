@@ -10,20 +10,10 @@ export const SEVERITY_LABELS: Record<Severity, string> = {
   info: "Info",
 };
 
-/**
- * Each severity's colour on charts (threshold bands, alert areas, annotations): the same in
- * both themes, drawn translucent over the plot. Text uses the theme's `--sev-*` colours.
- */
-export const SEVERITY_COLORS: Record<Severity | "nodata", string> = {
-  critical: "#e5484d",
-  error: "#f76b15",
-  warning: "#e2a300",
-  info: "#3e7bfa",
-  nodata: "#8b8d98",
-};
-
-/** The colour of resolved alerts on charts. */
-export const RESOLVED_COLOR = "#30a46c";
+// the colours alert severities take on charts, and an event's tags in words, are shared with
+// the panels that mark alerts
+export { RESOLVED_COLOR, SEVERITY_COLORS } from "@/components/charts/palette";
+export { describeTags } from "@/api/alertEvents";
 
 export const OPS: readonly { value: ConditionOp; label: string }[] = [
   { value: ">", label: "above (>)" },
@@ -95,14 +85,6 @@ export function formatAlertValue(x: number | null | undefined): string {
   if (Number.isNaN(x)) return "NaN";
   if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
   return x.toFixed(4).replace(/0+$/, "").replace(/\.$/, "");
-}
-
-/** `host=web-1, region=eu` (sorted, internal `__` tags left out), or "the whole query" for none. */
-export function describeTags(tags: Record<string, string>): string {
-  const names = Object.keys(tags)
-    .filter((k) => !k.startsWith("__"))
-    .sort();
-  return names.map((k) => `${k}=${tags[k]}`).join(", ") || "the whole query";
 }
 
 /** `2 firing · 1 pending · 5 ok`: how many groups are in each state (none: "no groups yet"). */

@@ -1,5 +1,6 @@
 import type { ReactElement } from "react";
 import { useNavigate } from "react-router";
+import { useCurrentUser, useLogout } from "@/api/useCurrentUser";
 import { Alert } from "@/components/ui/Alert";
 import { Spinner } from "@/components/ui/Spinner";
 import { useConfirm } from "@/components/ui/useConfirm";
@@ -8,7 +9,6 @@ import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { ChangePasswordForm } from "./components/ChangePasswordForm";
 import { SecurityLogCard } from "./components/SecurityLogCard";
 import { SessionsCard } from "./components/SessionsCard";
-import { useCurrentUser, useLogout } from "./hooks/useAuth";
 
 export { checkPasswordForm } from "./components/ChangePasswordForm";
 

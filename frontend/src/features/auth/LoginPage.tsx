@@ -1,15 +1,16 @@
 import { useState, type FormEvent, type ReactElement } from "react";
 import { Link, Navigate, useLocation, useNavigate } from "react-router";
+import { useToken } from "@/api/useCurrentUser";
+import { useInvitation } from "@/api/useWorkspaces";
+import { pendingInvitation } from "@/api/workspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { TextField } from "@/components/ui/TextField";
-import { pendingInvitation } from "@/features/workspaces/api";
-import { useInvitation } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { sessionExpired } from "@/lib/session";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { rememberReturnPath } from "./emailLink";
-import { useLogin, useSignup, useToken } from "./hooks/useAuth";
+import { useLogin, useSignup } from "./hooks/useAuth";
 
 export interface LoginPageProps {
   mode?: "login" | "signup";

@@ -3,8 +3,6 @@ import {
   authCompletePasswordReset,
   authCompleteSignup,
   authLogin,
-  authLogout,
-  authReadMe,
   authReadPendingPasswordReset,
   authReadPendingSignup,
   authReadSecurityLog,
@@ -21,12 +19,10 @@ import type {
   SessionsEnded,
   SessionsPublic,
   TokenPublic,
-  UserPublic,
 } from "@/client/types.gen";
 import "@/lib/apiClient";
 
 export type TokenResponse = TokenPublic;
-export type CurrentUser = UserPublic;
 export type Session = SessionPublic;
 export type EmailLink = EmailLinkPublic;
 
@@ -79,16 +75,6 @@ export async function completePasswordReset(token: string, newPassword: string):
     security: [],
   });
   return res.data;
-}
-
-export async function readMe(signal?: AbortSignal): Promise<CurrentUser> {
-  const res = await authReadMe({ signal, throwOnError: true });
-  return res.data;
-}
-
-/** Revokes the current session on the server, or every session of the account. */
-export async function logout(everywhere: boolean): Promise<void> {
-  await authLogout({ body: { all_sessions: everywhere }, throwOnError: true });
 }
 
 /** Changes the password; the server revokes every other session of the account. */

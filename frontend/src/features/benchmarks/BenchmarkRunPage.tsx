@@ -1,22 +1,20 @@
 import { useCallback, type KeyboardEvent, type ReactElement } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canEdit } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { Spinner } from "@/components/ui/Spinner";
 import { useConfirm } from "@/components/ui/useConfirm";
-import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { ApiError, toUserMessage } from "@/lib/apiError";
-import { downloadText } from "@/lib/download";
 import { formatDateTime } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import "./benchmarks.css";
 import { EnvironmentCard } from "./components/EnvironmentCard";
 import { ScenarioReport, type ReportView } from "./components/ScenarioReport";
-import { toCsv, toMarkdown } from "./exportRun";
-import { useBenchmarkRun, useDeleteBenchmarkRun } from "./hooks/useBenchmarks";
+import { useBenchmarkRun, useDeleteBenchmarkRun, useExportBenchmarkRun } from "./hooks/useBenchmarks";
 import { scenarioLabel } from "./scenarioLabel";
 import { formatBytes } from "./units";
+import "./benchmarks.css";
 
 /**
  * A benchmark run's report. The scenario, reference system, metric and compared run live in
@@ -28,6 +26,7 @@ export function BenchmarkRunPage(): ReactElement {
   const run = useBenchmarkRun(workspace.id, runId);
   useDocumentTitle([run.data ? `Run ${run.data.run_id}` : "Benchmark run", "Benchmarks", workspace.name]);
   const remove = useDeleteBenchmarkRun(workspace.id);
+  const exporter = useExportBenchmarkRun(workspace.id);
   const [confirm, confirmDialog] = useConfirm();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
@@ -99,8 +98,18 @@ export function BenchmarkRunPage(): ReactElement {
           </p>
         </div>
         <div className="toolbar">
-          <Button onClick={() => downloadText(toCsv(doc), `${data.run_id}.csv`, "text/csv")}>Export CSV</Button>
-          <Button onClick={() => downloadText(toMarkdown(doc), `${data.run_id}.md`, "text/markdown")}>Export Markdown</Button>
+          <Button
+            disabled={exporter.isPending}
+            onClick={() => exporter.mutate({ benchmarkId: data.id, runId: data.run_id, format: "csv" })}
+          >
+            Export CSV
+          </Button>
+          <Button
+            disabled={exporter.isPending}
+            onClick={() => exporter.mutate({ benchmarkId: data.id, runId: data.run_id, format: "md" })}
+          >
+            Export Markdown
+          </Button>
           {canEdit(workspace.role) ? (
             <Button
               variant="danger"
@@ -120,6 +129,7 @@ export function BenchmarkRunPage(): ReactElement {
         </div>
       </div>
       {remove.error ? <Alert>{toUserMessage(remove.error)}</Alert> : null}
+      {exporter.error ? <Alert title="Export failed">{toUserMessage(exporter.error)}</Alert> : null}
       {scenarios.length > 1 ? (
         <div role="tablist" aria-label="Scenarios" className="scenario-tabs" onKeyDown={onTabKey}>
           {scenarios.map((s) => {

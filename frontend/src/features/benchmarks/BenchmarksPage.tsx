@@ -1,21 +1,21 @@
 import { useState, type ReactElement } from "react";
 import { Link } from "react-router";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canEdit } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { useConfirm } from "@/components/ui/useConfirm";
-import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { useStringParam } from "@/lib/useUrlState";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { BenchmarkRunSummary } from "./api";
-import "./benchmarks.css";
 import { useBenchmarkRuns, useDeleteBenchmarkRun } from "./hooks/useBenchmarks";
 import { headlineText, KNOWN_SCENARIOS, scenarioLabel } from "./scenarioLabel";
 import { headlineOf } from "./scenarios";
+import "./benchmarks.css";
 
 const PAGE_SIZE = 20;
 

@@ -1,5 +1,6 @@
 import {
   benchmarksDeleteBenchmarkRun,
+  benchmarksExportBenchmarkRun,
   benchmarksReadBenchmarkRun,
   benchmarksReadBenchmarkRuns,
 } from "@/client/sdk.gen";
@@ -57,4 +58,21 @@ export async function readBenchmarkRun(workspaceId: string, benchmarkId: string,
 
 export async function deleteBenchmarkRun(workspaceId: string, benchmarkId: string): Promise<void> {
   await benchmarksDeleteBenchmarkRun({ path: { workspace_id: workspaceId, benchmark_id: benchmarkId }, throwOnError: true });
+}
+
+/** The formats a run exports to: `vigil-bench export --format csv|md`. */
+export type ExportFormat = "csv" | "md";
+
+/**
+ * A stored run as CSV (one row per measurement) or as a Markdown report, as the backend
+ * serves it: the same text `vigil-bench export` writes for the document.
+ */
+export async function exportBenchmarkRun(workspaceId: string, benchmarkId: string, format: ExportFormat): Promise<string> {
+  const res = await benchmarksExportBenchmarkRun({
+    path: { workspace_id: workspaceId, benchmark_id: benchmarkId },
+    query: { format },
+    parseAs: "text",
+    throwOnError: true,
+  });
+  return res.data;
 }

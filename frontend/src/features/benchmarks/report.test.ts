@@ -5,6 +5,7 @@ import {
   compareScenarios,
   defaultReference,
   figureRows,
+  labelsText,
   metricsOf,
   ratioTo,
   subjectsOf,
@@ -136,5 +137,12 @@ describe("compareScenarios", () => {
     expect(verdict(0.2, "lower")).toBe("worse");
     expect(verdict(-0.2, "lower")).toBe("better");
     expect(verdict(0.2, undefined)).toBeUndefined();
+  });
+});
+
+describe("labelsText", () => {
+  it("sorts by key", () => {
+    expect(labelsText({ window: "1h", language: "DQL" })).toBe("language=DQL window=1h");
+    expect(labelsText(undefined)).toBe("");
   });
 });

@@ -4,13 +4,20 @@
  * ratios to a chosen reference subject, and the deltas between two runs.
  */
 import type { BenchmarkMeasurement, BenchmarkScenarioResult } from "./api";
-import { labelsText } from "./exportRun";
 import { profileOf } from "./scenarios";
 
 /** Labels that tell subjects apart rather than figures (vigil-storage DQL vs PromQL). */
 const SUBJECT_LABELS = ["language"];
 /** Per-process figures of one system are added up into the system's figure. */
 const PROCESS_LABEL = "process";
+
+/** `k=v` pairs sorted by key, separated by spaces (as the exports print a figure's labels). */
+export function labelsText(labels: Record<string, string> | undefined): string {
+  return Object.keys(labels ?? {})
+    .sort()
+    .map((k) => `${k}=${(labels ?? {})[k]}`)
+    .join(" ");
+}
 
 export type Better = "higher" | "lower" | undefined;
 

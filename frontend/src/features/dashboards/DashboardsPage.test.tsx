@@ -3,9 +3,9 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Dashboard, DashboardSummary } from "@/api/dashboards";
+import type { Workspace } from "@/api/workspaces";
 import { client } from "@/client/client.gen";
-import type { Workspace } from "@/features/workspaces/api";
-import type { Dashboard, DashboardSummary } from "./api";
 import { DashboardsPage } from "./DashboardsPage";
 
 const EDITOR = { id: "w1", name: "Ops", role: "editor" } as Workspace;

@@ -1,18 +1,19 @@
 import { useDeferredValue, useId, useMemo, useRef, useState, type FormEvent, type ReactElement } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
+import type { DashboardSpec, DashboardSummary } from "@/api/dashboards";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { useDashboards } from "@/api/useDashboards";
+import { canEdit } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
-import { useConfirm } from "@/components/ui/useConfirm";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { TextField } from "@/components/ui/TextField";
-import { DEFAULT_QUERY } from "@/features/explore/dql";
-import { canEdit } from "@/features/workspaces/hooks/useWorkspaces";
+import { useConfirm } from "@/components/ui/useConfirm";
 import { toUserMessage } from "@/lib/apiError";
+import { DEFAULT_QUERY } from "@/lib/dql/dql";
 import { formatDateTime } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import type { DashboardSpec, DashboardSummary } from "./api";
 import { ImportDashboard } from "./components/ImportDashboard";
 import {
   describeNoMatch,
@@ -25,8 +26,8 @@ import {
   withFilterParams,
   type DashboardFilter,
 } from "./dashboardFilter";
+import { useCreateDashboard, useDeleteDashboard, useDuplicateDashboard } from "./hooks/useDashboardMutations";
 import "./dashboards.css";
-import { useCreateDashboard, useDashboards, useDeleteDashboard, useDuplicateDashboard } from "./hooks/useDashboards";
 
 /** What a new dashboard starts with: a host variable and one CPU panel using it. */
 export function starterSpec(): DashboardSpec {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { QueryPanel } from "./api";
+import type { QueryPanel } from "@/api/dashboards";
 import { panelFromExplore, panelTypeForView, specWithPanel, titleForQuery, withPanel } from "./addPanel";
 
 const cpu = {

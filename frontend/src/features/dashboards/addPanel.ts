@@ -1,6 +1,6 @@
-import { queryRef } from "@/features/explore/queryRefs";
+import type { DashboardItem, DashboardSpec, Panel, PanelQuery, QueryPanel } from "@/api/dashboards";
+import { queryRef } from "@/lib/dql/queryRefs";
 import type { TimeRangeSpec } from "@/lib/time";
-import type { DashboardItem, DashboardSpec, Panel, PanelQuery, QueryPanel } from "./api";
 import { newPanelId, nextPanelPosition } from "./layout";
 import { changePanelType, compactPanel, newPanel, type ChartVisualisation } from "./panelSpec";
 

@@ -1,5 +1,5 @@
+import type { DashboardExport } from "@/api/dashboards";
 import { fileSlug } from "@/lib/download";
-import type { DashboardExport } from "./api";
 
 /** `Host overview` → `host-overview.dashboard.json`. */
 export function exportFileName(title: string): string {

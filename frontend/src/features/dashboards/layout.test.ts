@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DashboardItem, Panel } from "./api";
+import type { DashboardItem, Panel } from "@/api/dashboards";
 import { applyGridLayout, clampGrid, keyboardMove, newPanelId, nextPanelPosition, stackedLayout, toGridLayout } from "./layout";
 
 function panel(id: string, x: number, y: number, w: number, h: number): Panel {

@@ -1,5 +1,5 @@
 import { moveElement, verticalCompactor, type LayoutItem } from "react-grid-layout/core";
-import { everyItem, isRow, type DashboardItem } from "./api";
+import { everyItem, isRow, type DashboardItem } from "@/api/dashboards";
 
 /** The dashboard grid is 24 columns wide (the schema's `GRID_COLUMNS`); rows are `ROW_HEIGHT` px. */
 export const GRID_COLUMNS = 24;

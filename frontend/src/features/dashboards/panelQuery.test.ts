@@ -1,9 +1,10 @@
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { DashboardSpec, QueryPanel } from "@/api/dashboards";
 import { client } from "@/client/client.gen";
+import { PANEL_MAX_POINTS, seriesLegends } from "@/components/panels/panelData";
 import { DEFAULT_TIME_RANGE } from "@/lib/time";
-import type { DashboardSpec, QueryPanel } from "./api";
-import { awaitsVariable, dashboardView, PANEL_MAX_POINTS, panelQuery, prefetchPanels, seriesLegends, visibleQueries } from "./panelQuery";
+import { awaitsVariable, dashboardView, panelQuery, prefetchPanels, visibleQueries } from "./panelQuery";
 
 function panel(id: string, query: string, extra: Partial<QueryPanel> = {}): QueryPanel {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Panel } from "./api";
+import type { Panel } from "@/api/dashboards";
 import { changePanelType, compactPanel, VISUALISATIONS, visualisationOf } from "./panelSpec";
 
 const stat: Panel = {

@@ -1,4 +1,4 @@
-import { isTextPanel, type Panel, type QueryPanel } from "./api";
+import { isTextPanel, type Panel, type QueryPanel } from "@/api/dashboards";
 
 /** The visualisations the panel editor offers: every panel type of the schema. */
 export const VISUALISATIONS = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DashboardItem, Panel, RowPanel } from "./api";
+import type { DashboardItem, Panel, RowPanel } from "@/api/dashboards";
 import { dashboardGrid, expandRepeats, expandRowRepeats, firstCopies, repeatValues, sourcePanelId } from "./repeat";
 
 function panel(id: string, x: number, y: number, w = 12, h = 8, extra: Partial<Panel> = {}): Panel {

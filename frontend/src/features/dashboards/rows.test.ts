@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { everyItem, everyPanel, type DashboardItem, type Panel, type RowPanel } from "./api";
+import { everyItem, everyPanel, type DashboardItem, type Panel, type RowPanel } from "@/api/dashboards";
 import {
   collapseRow,
   expandRow,

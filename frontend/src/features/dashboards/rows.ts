@@ -1,4 +1,4 @@
-import { isRow, type DashboardItem, type Panel, type RowPanel } from "./api";
+import { isRow, type DashboardItem, type Panel, type RowPanel } from "@/api/dashboards";
 import { GRID_COLUMNS } from "./layout";
 
 /**

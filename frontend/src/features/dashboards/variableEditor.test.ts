@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DashboardItem, DashboardVariable, Panel, QueryPanel } from "./api";
+import type { DashboardItem, DashboardVariable, Panel, QueryPanel } from "@/api/dashboards";
 import {
   emptyVariableForm,
   formQuery,

@@ -1,5 +1,5 @@
-import { quoteList } from "@/features/explore/editor/dqlCompletion";
-import { everyPanel, isRow, isTextPanel, type DashboardItem, type DashboardVariable, type Panel } from "./api";
+import { everyPanel, isRow, isTextPanel, type DashboardItem, type DashboardVariable, type Panel } from "@/api/dashboards";
+import { quoteList } from "@/components/query-editor/dqlCompletion";
 
 /**
  * The dashboard settings' variable form: what an editor fills in, how it becomes a

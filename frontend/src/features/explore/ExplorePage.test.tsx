@@ -3,11 +3,11 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Workspace } from "@/api/workspaces";
 import { client } from "@/client/client.gen";
-import type { Workspace } from "@/features/workspaces/api";
 import { REFRESH_PRESETS } from "@/lib/refresh";
-import { ExplorePage } from "./ExplorePage";
 import { captureDownloads } from "@/test/downloads";
+import { ExplorePage } from "./ExplorePage";
 
 const WORKSPACE = { id: "w1", name: "Acme", role: "editor" } as Workspace;
 

@@ -1,7 +1,7 @@
-import { seriesLegends } from "@/features/dashboards/panelQuery";
-import { formatCost, type DqlResult } from "./dql";
+import { seriesLegends } from "@/components/panels/panelData";
+import { formatCost, type DqlResult } from "@/lib/dql/dql";
+import type { QueryItem } from "@/lib/dql/queryRefs";
 import type { QueryAnswer } from "./hooks/useExploreRun";
-import type { QueryItem } from "./queryRefs";
 
 /** What Explore draws from a run of several queries, as a panel draws its queries. */
 export interface ExploreResult {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { QueryItem } from "@/lib/dql/queryRefs";
 import { applyEdits, dropEdits, dropTexts, editQuery, settleEdits } from "./queryEdits";
-import type { QueryItem } from "./queryRefs";
 
 const link: QueryItem[] = [
   { ref_id: "A", query: "M::cpu:(avg(usage_user))", legend_format: "cpu" },

@@ -1,4 +1,4 @@
-import { queryRef, type QueryItem } from "./queryRefs";
+import { queryRef, type QueryItem } from "@/lib/dql/queryRefs";
 
 /*
  * What the editors show over the queries in the link. Text typed into an editor waits there

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DqlResult } from "./dql";
+import type { DqlResult } from "@/lib/dql/dql";
 import { effectiveLimits, resultCut } from "./resultLimits";
 
 const rows = (n: number): unknown[][] => Array.from({ length: n }, (_, i) => [i * 1000, i]);

@@ -1,4 +1,4 @@
-import type { DqlQuery, DqlResult } from "./dql";
+import type { DqlQuery, DqlResult } from "@/lib/dql/dql";
 
 /** Rows per series a query returns without LIMIT (docs/dql.md §19). */
 export const DEFAULT_LIMIT = 1000;

@@ -1,11 +1,10 @@
 import type { ReactElement } from "react";
 import { Link, NavLink, Outlet } from "react-router";
+import { useCurrentUser, useLogout } from "@/api/useCurrentUser";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { Spinner } from "@/components/ui/Spinner";
-import { useCurrentUser, useLogout } from "@/features/auth/hooks/useAuth";
 import { toUserMessage } from "@/lib/apiError";
-import "@/features/workspace-admin/settings.css";
 import "./operator.css";
 
 export const OPERATOR_SECTIONS = [

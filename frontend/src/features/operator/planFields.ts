@@ -1,5 +1,6 @@
 import type { PlanCreate, PlanUpdate } from "@/client/types.gen";
-import { formatBytes, formatNumber, LIMIT_FIELDS, parseWhole } from "@/features/workspace-admin/limitFields";
+import { formatBytes, formatNumber } from "@/lib/format";
+import { LIMIT_FIELDS, parseWhole } from "@/lib/limitFields";
 import type { Plan } from "./api";
 
 export type BoundKey = Exclude<keyof PlanCreate, "name" | "description">;

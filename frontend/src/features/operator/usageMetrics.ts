@@ -1,4 +1,4 @@
-import { formatBytes, formatNumber } from "@/features/workspace-admin/limitFields";
+import { formatBytes, formatNumber } from "@/lib/format";
 import type { OperatorWorkspace } from "./api";
 
 export type UsageMetric = "active_series" | "points_today" | "queries_today" | "storage_bytes";

@@ -1,6 +1,6 @@
 import type { ReactElement } from "react";
-import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canAdmin } from "@/api/useWorkspaces";
 import { ApiKeysPanel } from "./components/ApiKeysPanel";
 
 /** Settings › API keys. */

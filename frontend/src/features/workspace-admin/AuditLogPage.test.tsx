@@ -3,10 +3,10 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Workspace } from "@/features/workspaces/api";
+import type { Workspace } from "@/api/workspaces";
 import { client } from "@/lib/apiClient";
-import type { AuditEvent } from "./api";
 import { AuditLogPage } from "./AuditLogPage";
+import type { AuditEvent } from "./api";
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from "./auditFilters";
 
 const EVENT: AuditEvent = {

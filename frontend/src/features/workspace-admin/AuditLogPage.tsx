@@ -1,14 +1,14 @@
 import { useMemo, useState, type FormEvent, type ReactElement } from "react";
 import { useSearchParams } from "react-router";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canAdmin } from "@/api/useWorkspaces";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { TextField } from "@/components/ui/TextField";
-import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
 import { formatDateTime, TimeRangeError } from "@/lib/time";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import type { AuditEvent, AuditQuery } from "./api";
 import {
   AUDIT_ACTIONS,

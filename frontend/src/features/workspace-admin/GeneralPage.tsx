@@ -1,15 +1,15 @@
 import { useState, type FormEvent, type ReactElement } from "react";
 import { useNavigate } from "react-router";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canAdmin, useDeleteWorkspace, useRenameWorkspace } from "@/api/useWorkspaces";
+import type { Workspace } from "@/api/workspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { CopyButton } from "@/components/ui/CopyButton";
 import { TextField } from "@/components/ui/TextField";
 import { useConfirm } from "@/components/ui/useConfirm";
-import type { Workspace } from "@/features/workspaces/api";
-import { canAdmin, useDeleteWorkspace, useRenameWorkspace } from "@/features/workspaces/hooks/useWorkspaces";
 import { fieldErrors, toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import { CopyButton } from "@/components/ui/CopyButton";
 import { useMembers } from "./hooks/useMembers";
 
 /** "a viewer", "an editor", … */

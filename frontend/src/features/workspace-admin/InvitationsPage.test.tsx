@@ -3,10 +3,10 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Workspace } from "@/features/workspaces/api";
+import type { Workspace } from "@/api/workspaces";
 import { client } from "@/lib/apiClient";
-import type { Invitation } from "./api";
 import { InvitationsPage } from "./InvitationsPage";
+import type { Invitation } from "./api";
 
 const PENDING: Invitation = {
   id: "i1",

@@ -3,10 +3,10 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Workspace } from "@/features/workspaces/api";
+import type { Workspace } from "@/api/workspaces";
 import { client } from "@/lib/apiClient";
-import type { Limits, Usage, UsageHistory } from "./api";
 import { LimitsPage } from "./LimitsPage";
+import type { Limits, Usage, UsageHistory } from "./api";
 
 // Charts are EChart's business (tested with it); here they only take room.
 vi.mock("@/components/charts/EChart", () => ({ EChart: ({ label }: { label: string }) => <div aria-label={label} /> }));

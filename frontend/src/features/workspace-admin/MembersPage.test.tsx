@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApiKey } from "./api";
+import type { ApiKey } from "@/api/apiKeys";
 import { liveKeysOf, removalSummary } from "./MembersPage";
 
 const key = (id: string, created_by: string | null, revoked_at: string | null = null): ApiKey => ({

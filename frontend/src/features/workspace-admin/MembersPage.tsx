@@ -1,17 +1,19 @@
 import { useState, type ReactElement } from "react";
 import { useNavigate } from "react-router";
+import type { ApiKey } from "@/api/apiKeys";
+import type { Member } from "@/api/members";
+import { useApiKeys } from "@/api/useApiKeys";
+import { useCurrentUser } from "@/api/useCurrentUser";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canAdmin } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { useConfirm } from "@/components/ui/useConfirm";
-import { useCurrentUser } from "@/features/auth/hooks/useAuth";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
-import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
-import type { ApiKey, Member, MemberRemoved } from "./api";
-import { useApiKeys } from "./hooks/useApiKeys";
+import type { MemberRemoved } from "./api";
 import { useChangeRole, useLeaveWorkspace, useMembers, useRemoveMember } from "./hooks/useMembers";
 import { canManageMember, grantableRoles, isRole, ROLES } from "./roles";
 

@@ -3,7 +3,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Workspace } from "@/features/workspaces/api";
+import type { Workspace } from "@/api/workspaces";
 import { SettingsPage } from "./SettingsPage";
 import { settingsRoutes } from "./settingsRoutes";
 

@@ -1,8 +1,8 @@
 import type { ReactElement } from "react";
 import { NavLink, Outlet, useLocation } from "react-router";
-import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canAdmin } from "@/api/useWorkspaces";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import "./settings.css";
 
 interface SettingsSection {

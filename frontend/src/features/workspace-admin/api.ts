@@ -1,9 +1,7 @@
+import type { Limits } from "@/api/limits";
+import type { Member } from "@/api/members";
 import {
   auditReadAuditLog,
-  keysCreateKey,
-  keysReadKeys,
-  keysRevokeKey,
-  limitsReadLimits,
   limitsReadUsage,
   limitsReadUsageHistory,
   limitsUpdateLimits,
@@ -11,61 +9,30 @@ import {
   membersDeleteMember,
   membersLeaveWorkspace,
   membersReadInvitations,
-  membersReadMembers,
   membersRevokeInvitation,
   membersUpdateMember,
 } from "@/client/sdk.gen";
 import type {
-  ApiKeyCreated,
-  ApiKeyPublic,
-  ApiKeysPublic,
   AuditEventPublic,
   AuditEventsPublic,
   AuditReadAuditLogData,
   InvitationCreated,
   InvitationPublic,
   InvitationsPublic,
-  LimitsPublic,
   LimitsUpdate,
-  MemberPublic,
   MemberRemoved,
-  MembersPublic,
   Role,
   UsageHistoryPublic,
   UsagePublic,
 } from "@/client/types.gen";
 import "@/lib/apiClient";
 
-export type ApiKey = ApiKeyPublic;
-export type KeyScope = ApiKeyPublic["scope"];
-export type Member = MemberPublic;
 export type Invitation = InvitationPublic;
-export type Limits = LimitsPublic;
 export type Usage = UsagePublic;
 export type UsageHistory = UsageHistoryPublic;
 export type AuditEvent = AuditEventPublic;
 export type AuditQuery = NonNullable<AuditReadAuditLogData["query"]>;
-export type { InvitationCreated, LimitsUpdate, MemberRemoved, Role };
-
-export async function listKeys(workspaceId: string, signal?: AbortSignal): Promise<ApiKeysPublic> {
-  const res = await keysReadKeys({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
-  return res.data;
-}
-
-export async function createKey(workspaceId: string, name: string, scope: KeyScope): Promise<ApiKeyCreated> {
-  const res = await keysCreateKey({ path: { workspace_id: workspaceId }, body: { name, scope }, throwOnError: true });
-  return res.data;
-}
-
-export async function revokeKey(workspaceId: string, keyId: string): Promise<ApiKey> {
-  const res = await keysRevokeKey({ path: { workspace_id: workspaceId, key_id: keyId }, throwOnError: true });
-  return res.data;
-}
-
-export async function listMembers(workspaceId: string, signal?: AbortSignal): Promise<MembersPublic> {
-  const res = await membersReadMembers({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
-  return res.data;
-}
+export type { InvitationCreated, Limits, LimitsUpdate, MemberRemoved, Role };
 
 export async function changeRole(workspaceId: string, userId: string, role: Role): Promise<Member> {
   const res = await membersUpdateMember({
@@ -112,11 +79,6 @@ export async function revokeInvitation(workspaceId: string, invitationId: string
     path: { workspace_id: workspaceId, invitation_id: invitationId },
     throwOnError: true,
   });
-  return res.data;
-}
-
-export async function readLimits(workspaceId: string, signal?: AbortSignal): Promise<Limits> {
-  const res = await limitsReadLimits({ path: { workspace_id: workspaceId }, signal, throwOnError: true });
   return res.data;
 }
 

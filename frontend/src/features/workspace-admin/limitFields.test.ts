@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { formatNumber } from "@/lib/format";
+import { LIMIT_FIELDS } from "@/lib/limitFields";
 import type { Limits } from "./api";
-import { ceilingHint, diffLimits, formatBytes, formatNumber, LIMIT_FIELDS, toDraft } from "./limitFields";
+import { ceilingHint, diffLimits, toDraft } from "./limitFields";
 
 const values = {
   ingest_points_per_second: 10_000,
@@ -101,13 +103,5 @@ describe("ceilingHint", () => {
     expect(ceilingHint(limits, field("ingest_burst"))).toBe("Plan ceiling: 60,000 points.");
     expect(ceilingHint(limits, field("max_body_bytes"))).toBe("Plan ceiling: 16 MiB.");
     expect(ceilingHint(limits, field("min_monitor_interval_seconds"))).toBe("Plan floor: 5 s.");
-  });
-});
-
-describe("formatBytes", () => {
-  it("uses binary units", () => {
-    expect(formatBytes(512)).toBe("512 B");
-    expect(formatBytes(10_485_760)).toBe("10 MiB");
-    expect(formatBytes(1536)).toBe("1.5 KiB");
   });
 });

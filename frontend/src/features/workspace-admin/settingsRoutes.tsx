@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { Navigate, type RouteObject } from "react-router";
-import { canAdmin } from "@/features/workspaces/hooks/useWorkspaces";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { canAdmin } from "@/api/useWorkspaces";
 import { ApiKeysPage } from "./ApiKeysPage";
 import { AuditLogPage } from "./AuditLogPage";
 import { GeneralPage } from "./GeneralPage";

@@ -1,6 +1,6 @@
 import type { EChartsOption } from "echarts";
 import { formatAxisTime, formatDateTime, localTimeZone, timeZoneLabel } from "@/lib/time";
-import { formatNumber } from "./limitFields";
+import { formatNumber } from "@/lib/format";
 
 export interface UsageChartSettings {
   /** Legend name of the usage line, e.g. "Ingest rate". */

@@ -1,14 +1,14 @@
 import type { ReactElement } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { useCurrentUser, useLogout, useToken } from "@/api/useCurrentUser";
+import { useAcceptInvitation, useInvitation } from "@/api/useWorkspaces";
+import { pendingInvitation, type Invitation } from "@/api/workspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { Spinner } from "@/components/ui/Spinner";
-import { useCurrentUser, useLogout, useToken } from "@/features/auth/hooks/useAuth";
 import { ApiError, toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
-import { pendingInvitation, type Invitation } from "./api";
-import { useAcceptInvitation, useInvitation } from "./hooks/useWorkspaces";
 import "./workspaces.css";
 
 /** "Ada Lovelace (ada@example.com)", or whichever of the two is known. */

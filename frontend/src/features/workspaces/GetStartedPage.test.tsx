@@ -3,9 +3,9 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Workspace } from "@/api/workspaces";
 import { client } from "@/client/client.gen";
 import type { ApiKeyPublic } from "@/client/types.gen";
-import type { Workspace } from "./api";
 import { GetStartedPage } from "./GetStartedPage";
 
 const WORKSPACE: Workspace = { id: "w1", name: "Acme", role: "owner", created_at: "2026-11-21T08:00:00Z" };

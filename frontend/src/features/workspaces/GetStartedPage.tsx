@@ -1,16 +1,16 @@
 import type { ReactElement } from "react";
 import { Link } from "react-router";
+import { useApiKeys, useCreateKey } from "@/api/useApiKeys";
+import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
+import { useDashboards } from "@/api/useDashboards";
+import { canAdmin, useMeta } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
-import { Spinner } from "@/components/ui/Spinner";
-import { useDashboards } from "@/features/dashboards/hooks/useDashboards";
 import { CopyButton } from "@/components/ui/CopyButton";
-import { useApiKeys, useCreateKey } from "@/features/workspace-admin/hooks/useApiKeys";
+import { Spinner } from "@/components/ui/Spinner";
 import { toUserMessage } from "@/lib/apiError";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
-import { useCurrentWorkspace } from "@/routes/useWorkspaceContext";
 import { agentCommand, curlCommand, gatewayUrl, nextAgentKeyName } from "./ingestSetup";
-import { canAdmin, useMeta } from "./hooks/useWorkspaces";
 import "./workspaces.css";
 
 /**

@@ -3,7 +3,7 @@ import { useMemo, type ReactElement } from "react";
 import { EChart } from "@/components/charts/EChart";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Spinner } from "@/components/ui/Spinner";
-import { QueryError } from "@/features/explore/components/QueryError";
+import { QueryError } from "@/components/query-editor/QueryError";
 import { formatDateTime } from "@/lib/time";
 import type { Preview } from "../api";
 import { previewAlertRows, previewOption, previewSummary } from "../previewOption";

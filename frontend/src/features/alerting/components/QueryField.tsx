@@ -1,9 +1,8 @@
 import { useId, useMemo, type ReactElement } from "react";
-import { queryRaw } from "@/features/explore/api";
-import { QueryError } from "@/features/explore/components/QueryError";
-import { dqlCompletionSource } from "@/features/explore/editor/dqlCompletion";
-import { DqlEditor, type EditorError } from "@/features/explore/editor/DqlEditor";
-import { byteOffsetToIndex } from "@/features/explore/editor/offsets";
+import { DqlEditor, type EditorError } from "@/components/query-editor/DqlEditor";
+import { QueryError } from "@/components/query-editor/QueryError";
+import { useDqlCompletion } from "@/components/query-editor/useDqlCompletion";
+import { byteOffsetToIndex } from "@/lib/dql/offsets";
 import type { ApiError } from "@/lib/apiError";
 import type { Language } from "../api";
 
@@ -49,14 +48,7 @@ export function QueryField({
   label = "Monitor query",
 }: QueryFieldProps): ReactElement {
   const captionId = useId();
-  const completion = useMemo(
-    () =>
-      dqlCompletionSource(async (q) => {
-        const res = await queryRaw(workspaceId, { queries: [{ query: q, disable_slimit: true }] });
-        return res.content[0] ?? { series: [] };
-      }),
-    [workspaceId],
-  );
+  const completion = useDqlCompletion(workspaceId);
   const shown = errorQuery ?? query;
   const underline: EditorError | undefined = useMemo(
     () =>

@@ -1,2 +1,2 @@
-/** Every alerting query of a workspace starts with this key: a change invalidates them all. */
-export const alertingKey = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "alerting"];
+// shared with the panels that mark alert events (api/alertEvents.ts)
+export { alertingKey } from "@/api/alertEvents";

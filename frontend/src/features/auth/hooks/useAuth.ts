@@ -1,42 +1,8 @@
-import { queryOptions, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
-import { useSyncExternalStore } from "react";
-import { endSession, getToken, setSession, subscribeToken } from "@/lib/session";
-import {
-  completePasswordReset,
-  completeSignup,
-  login,
-  logout,
-  readMe,
-  requestPasswordReset,
-  signup,
-  type CurrentUser,
-  type TokenResponse,
-} from "../api";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { setSession } from "@/lib/session";
+import { completePasswordReset, completeSignup, login, requestPasswordReset, signup, type TokenResponse } from "../api";
 
-export const meQueryKey = ["auth", "me"] as const;
-
-/** The current bearer token; re-renders when signing in or out (also on a 401). */
-export function useToken(): string | null {
-  return useSyncExternalStore(subscribeToken, getToken, () => null);
-}
-
-/**
- * Who is signed in; shared by the page hook and the router's prefetch. Signing in clears the
- * cache, so the key only tells a session from none: a renewed token is the same user.
- */
-export function currentUserQuery(token: string | null) {
-  return queryOptions({
-    queryKey: [...meQueryKey, token !== null],
-    queryFn: ({ signal }) => readMe(signal),
-    enabled: token !== null,
-    staleTime: 5 * 60_000,
-  });
-}
-
-export function useCurrentUser(): UseQueryResult<CurrentUser> {
-  return useQuery(currentUserQuery(useToken()));
-}
-
+/** Signs in; the cache of whoever was signed in before goes. */
 export function useLogin() {
   const qc = useQueryClient();
   return useMutation({
@@ -80,21 +46,4 @@ export function useCompletePasswordReset() {
       setSession(res);
     },
   });
-}
-
-/**
- * Signs out: the server revokes the session (every session of the account with
- * `everywhere`), then this tab forgets it whatever the server answered.
- */
-export function useLogout(): (options?: { everywhere?: boolean }) => Promise<void> {
-  const qc = useQueryClient();
-  return async ({ everywhere = false } = {}) => {
-    try {
-      if (getToken() !== null) await logout(everywhere);
-    } catch {
-      // signed out here all the same; an unreachable server cannot keep the session open
-    }
-    endSession();
-    qc.clear();
-  };
 }

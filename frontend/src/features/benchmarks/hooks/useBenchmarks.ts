@@ -1,5 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { deleteBenchmarkRun, listBenchmarkRuns, readBenchmarkRun, type BenchmarkListQuery } from "../api";
+import { downloadText } from "@/lib/download";
+import {
+  deleteBenchmarkRun,
+  exportBenchmarkRun,
+  listBenchmarkRuns,
+  readBenchmarkRun,
+  type BenchmarkListQuery,
+  type ExportFormat,
+} from "../api";
 
 const key = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "benchmarks"];
 
@@ -27,5 +35,16 @@ export function useDeleteBenchmarkRun(workspaceId: string) {
   return useMutation({
     mutationFn: (benchmarkId: string) => deleteBenchmarkRun(workspaceId, benchmarkId),
     onSettled: () => qc.invalidateQueries({ queryKey: [...key(workspaceId), "list"] }),
+  });
+}
+
+const EXPORT_TYPES: Record<ExportFormat, string> = { csv: "text/csv", md: "text/markdown" };
+
+/** Downloads a run's CSV or Markdown export from the backend, as `<run_id>.csv` or `.md`. */
+export function useExportBenchmarkRun(workspaceId: string) {
+  return useMutation({
+    mutationFn: async ({ benchmarkId, format }: { benchmarkId: string; runId: string; format: ExportFormat }) =>
+      exportBenchmarkRun(workspaceId, benchmarkId, format),
+    onSuccess: (text, { runId, format }) => downloadText(text, `${runId}.${format}`, EXPORT_TYPES[format]),
   });
 }

@@ -1,7 +1,6 @@
 import { useCallback, useMemo, type KeyboardEvent, type ReactElement, type ReactNode } from "react";
 import ReactGridLayout, { useContainerWidth, type Layout } from "react-grid-layout";
-import "react-grid-layout/css/styles.css";
-import { isRow, type DashboardItem } from "../api";
+import { isRow, type DashboardItem } from "@/api/dashboards";
 import {
   applyGridLayout,
   GRID_COLUMNS,
@@ -11,6 +10,7 @@ import {
   stackedLayout,
   toGridLayout,
 } from "../layout";
+import "react-grid-layout/css/styles.css";
 
 export interface DashboardGridProps {
   /** The panels and rows on the grid. */

@@ -3,8 +3,8 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState, type ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { DashboardSpec } from "@/api/dashboards";
 import { client } from "@/lib/apiClient";
-import type { DashboardSpec } from "../api";
 import { DashboardSettings } from "./DashboardSettings";
 
 /** What the workspace's metadata statements answer, as the DQL API would (DQL.md §2). */

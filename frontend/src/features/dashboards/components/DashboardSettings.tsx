@@ -1,12 +1,12 @@
 import { useId, useMemo, useState, type ReactElement } from "react";
+import type { DashboardSpec, DashboardVariable } from "@/api/dashboards";
 import { RefreshPicker } from "@/components/time/RefreshPicker";
+import { TimeShiftPicker } from "@/components/time/TimeShiftPicker";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { localTimeZone } from "@/lib/time";
 import { timeZoneNames } from "@/lib/timeZone";
-import type { DashboardSpec, DashboardVariable } from "../api";
 import { moveItem, panelsUsingVariable, parseTagValuesQuery, renameVariableInPanels, stopRepeating } from "../variableEditor";
-import { TimeShiftPicker } from "./TimeShiftPicker";
 import { VariableEditor } from "./VariableEditor";
 
 export interface DashboardSettingsProps {

@@ -1,10 +1,11 @@
 import { useId, useState, type ChangeEvent, type FormEvent, type ReactElement } from "react";
+import type { Dashboard } from "@/api/dashboards";
+import { useDashboards } from "@/api/useDashboards";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { toUserMessage } from "@/lib/apiError";
-import type { Dashboard } from "../api";
 import { importTitle, parseExportDocument, sameTitle } from "../exportFile";
-import { useDashboards, useImportDashboard } from "../hooks/useDashboards";
+import { useImportDashboard } from "../hooks/useDashboardMutations";
 
 export interface ImportDashboardProps {
   workspaceId: string;

@@ -3,8 +3,8 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState, type ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Panel } from "@/api/dashboards";
 import { client } from "@/client/client.gen";
-import type { Panel } from "../api";
 import { VISUALISATIONS } from "../panelSpec";
 import { PanelEditor } from "./PanelEditor";
 

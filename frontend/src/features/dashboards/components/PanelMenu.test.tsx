@@ -2,10 +2,10 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { QueryPanel } from "../api";
-import type { PanelData } from "../panelQuery";
-import { PanelMenu } from "./PanelMenu";
+import type { QueryPanel } from "@/api/dashboards";
+import type { PanelData } from "@/components/panels/panelData";
 import { captureDownloads } from "@/test/downloads";
+import { PanelMenu } from "./PanelMenu";
 
 const PANEL = {
   id: "p1",

@@ -1,19 +1,19 @@
 import { useMemo, useState, type ReactElement } from "react";
 import { Link } from "react-router";
+import { isTextPanel, type Panel } from "@/api/dashboards";
+import { ResultTable } from "@/components/panels/ResultTable";
+import { inspectedResult, type PanelData, type VisibleQuery } from "@/components/panels/panelData";
 import { Button } from "@/components/ui/Button";
 import { Dialog } from "@/components/ui/Dialog";
 import { MenuItem } from "@/components/ui/MenuItem";
 import { ShareDialog } from "@/components/ui/ShareDialog";
 import { useMenu } from "@/components/ui/useMenu";
-import { ResultTable } from "@/features/explore/components/ResultTable";
-import { withQueries } from "@/features/explore/queriesInUrl";
-import { csvFileName, resultCsv } from "@/features/explore/resultCsv";
 import { downloadText } from "@/lib/download";
+import { withQueries } from "@/lib/dql/queriesInUrl";
+import { csvFileName, resultCsv } from "@/lib/dql/resultCsv";
 import { formatDateTime, type TimeRangeSpec } from "@/lib/time";
+import { timeShiftSuffix } from "@/lib/timeShift";
 import { useTimeZone } from "@/lib/timeZone";
-import { isTextPanel, type Panel } from "../api";
-import { inspectedResult, type PanelData, type VisibleQuery } from "../panelQuery";
-import { timeShiftSuffix } from "../timeShift";
 
 export interface PanelMenuProps {
   workspaceId: string;

@@ -1,8 +1,8 @@
 import type { ReactElement } from "react";
 import type { CompletionSource } from "@codemirror/autocomplete";
-import { QueriesEditor } from "@/features/explore/editor/QueriesEditor";
-import { emptyQueries } from "@/features/explore/queryRefs";
-import type { PanelQuery } from "../api";
+import type { PanelQuery } from "@/api/dashboards";
+import { QueriesEditor } from "@/components/query-editor/QueriesEditor";
+import { emptyQueries } from "@/lib/dql/queryRefs";
 
 export { emptyQueries };
 

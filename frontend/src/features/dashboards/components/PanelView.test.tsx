@@ -3,8 +3,8 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryRouter } from "react-router";
+import type { Panel } from "@/api/dashboards";
 import { client } from "@/client/client.gen";
-import type { Panel } from "../api";
 import { PanelView } from "./PanelView";
 
 const NOW = Date.now();

@@ -1,5 +1,5 @@
 import type { ReactElement, ReactNode } from "react";
-import type { RowPanel } from "../api";
+import type { RowPanel } from "@/api/dashboards";
 import { interpolateText } from "../variables";
 
 export interface RowHeaderProps {

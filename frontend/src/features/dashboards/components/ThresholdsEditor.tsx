@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
+import type { QueryPanel } from "@/api/dashboards";
 import { BASE_COLOR } from "@/components/charts/thresholds";
 import { Button } from "@/components/ui/Button";
-import type { QueryPanel } from "../api";
 
 type Threshold = NonNullable<QueryPanel["thresholds"]>[number];
 

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from "react";
+import type { DashboardVariable } from "@/api/dashboards";
+import { quoteList } from "@/components/query-editor/dqlCompletion";
 import { Button } from "@/components/ui/Button";
 import { TextField } from "@/components/ui/TextField";
-import { quoteList } from "@/features/explore/editor/dqlCompletion";
 import { toUserMessage } from "@/lib/apiError";
-import type { DashboardVariable } from "../api";
+import { useDebouncedValue } from "@/lib/useDebouncedValue";
 import { useMetadataValues } from "../hooks/useMetadataValues";
-import { useDebouncedValue } from "../useDebouncedValue";
 import {
   emptyVariableForm,
   formQuery,

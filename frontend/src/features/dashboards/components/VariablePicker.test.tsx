@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import type { DashboardVariable } from "../api";
+import type { DashboardVariable } from "@/api/dashboards";
 import { VariablePicker } from "./VariablePicker";
 
 const host: DashboardVariable = { name: "host", label: "Host", type: "custom", options: ["a", "b"] };

@@ -1,5 +1,5 @@
 import { useEffect, type ReactElement } from "react";
-import type { DashboardVariable } from "../api";
+import type { DashboardVariable } from "@/api/dashboards";
 import { useMetadataValues } from "../hooks/useMetadataValues";
 
 export interface VariablePickerProps {

@@ -1,14 +1,14 @@
 import { useEffect, useId, useRef, type ReactElement } from "react";
+import type { DashboardVersion } from "@/api/dashboards";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { useConfirm } from "@/components/ui/useConfirm";
+import { useRestoreFocus } from "@/components/ui/useRestoreFocus";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
-import type { DashboardVersion } from "../api";
-import { useDashboardVersions, useMemberNames, useRestoreDashboardVersion } from "../hooks/useDashboards";
-import { useRestoreFocus } from "../useRestoreFocus";
+import { useDashboardVersions, useMemberNames, useRestoreDashboardVersion } from "../hooks/useVersionHistory";
 
 export interface VersionHistoryProps {
   workspaceId: string;

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-quer
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { QueryPanel } from "@/api/dashboards";
 import { client } from "@/client/client.gen";
-import type { QueryPanel } from "../api";
 import { panelQuery } from "../panelQuery";
 import { useDashboardRefresh } from "./useDashboardRefresh";
 

@@ -1,7 +1,7 @@
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { panelQueryPrefix } from "@/components/panels/panelData";
 import { parseRefresh } from "@/lib/refresh";
-import { panelQueryPrefix } from "../panelQuery";
 
 export interface DashboardRefresh {
   /** Asks every panel on the page again now; the next automatic refresh is a full interval later. */

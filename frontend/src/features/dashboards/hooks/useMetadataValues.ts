@@ -1,8 +1,8 @@
 import { queryOptions, useQueries, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { queryRaw } from "@/features/explore/api";
-import { columnValues } from "@/features/explore/dql";
-import type { DashboardVariable } from "../api";
+import type { DashboardVariable } from "@/api/dashboards";
+import { queryRaw } from "@/api/query";
+import { columnValues } from "@/lib/dql/dql";
 
 /**
  * The values a DQL metadata statement lists (`show_measurement()`, `show_tag_key(…)`,

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { queryEach, type QueryOutcome } from "@/api/query";
 import { resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
-import { queryEach, type QueryOutcome } from "../api";
 
 /** A query Explore runs: its reference and its text. */
 export interface RunQuery {

@@ -1,12 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { readLimits, readUsage, readUsageHistory, updateLimits, type LimitsUpdate } from "../api";
+import { limitsQueryKey } from "@/api/useLimits";
+import { readUsage, readUsageHistory, updateLimits, type LimitsUpdate } from "../api";
 
-export const limitsQueryKey = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "limits"];
 const usageKey = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "usage"];
-
-export function useLimits(workspaceId: string) {
-  return useQuery({ queryKey: limitsQueryKey(workspaceId), queryFn: ({ signal }) => readLimits(workspaceId, signal) });
-}
 
 export function useUpdateLimits(workspaceId: string) {
   const qc = useQueryClient();

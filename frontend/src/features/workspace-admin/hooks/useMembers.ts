@@ -1,18 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { workspacesQueryKey } from "@/features/workspaces/hooks/useWorkspaces";
-import { keysQueryKey } from "./useApiKeys";
+import { listMembers, membersQueryKey } from "@/api/members";
+import { keysQueryKey } from "@/api/useApiKeys";
+import { workspacesQueryKey } from "@/api/useWorkspaces";
 import {
   changeRole,
   createInvitation,
   leaveWorkspace,
   listInvitations,
-  listMembers,
   removeMember,
   revokeInvitation,
   type Role,
 } from "../api";
 
-export const membersQueryKey = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "members"];
 export const invitationsQueryKey = (workspaceId: string): unknown[] => ["workspaces", workspaceId, "invitations"];
 
 export function useMembers(workspaceId: string, enabled = true) {

@@ -1,10 +1,10 @@
 import { useState, type FormEvent, type ReactElement } from "react";
 import { useNavigate } from "react-router";
+import { useCreateWorkspace } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { TextField } from "@/components/ui/TextField";
 import { fieldErrors, toUserMessage } from "@/lib/apiError";
-import { useCreateWorkspace } from "../hooks/useWorkspaces";
 import "../workspaces.css";
 
 export interface CreateWorkspaceFormProps {

@@ -3,8 +3,8 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Workspace } from "@/api/workspaces";
 import { client } from "@/lib/apiClient";
-import type { Workspace } from "../api";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
 const PROD_A: Workspace = { id: "3f2a9c1b-0000-4000-8000-000000000001", name: "Production", role: "owner", created_at: "2026-11-01T08:00:00Z" };

@@ -1,8 +1,8 @@
 import { useState, type ReactElement } from "react";
+import type { Workspace } from "@/api/workspaces";
 import { Dialog } from "@/components/ui/Dialog";
 import { MenuItem } from "@/components/ui/MenuItem";
 import { useMenu } from "@/components/ui/useMenu";
-import type { Workspace } from "../api";
 import { disambiguators } from "../workspaceLabels";
 import { CreateWorkspaceForm } from "./CreateWorkspaceForm";
 import "../workspaces.css";

@@ -1,7 +1,0 @@
-import { useOutletContext } from "react-router";
-import type { Workspace } from "@/features/workspaces/api";
-
-/** The workspace the current page belongs to (resolved and checked by AppShell). */
-export function useCurrentWorkspace(): Workspace {
-  return useOutletContext<Workspace>();
-}
