@@ -206,6 +206,20 @@ REMOTE_WRITE_HEADERS = {
 }
 
 
+def demo_auth() -> dict[str, str]:
+    """The Authorization header of a fresh session of the demo user (`make up`'s demo.env)."""
+    r = httpx.post(
+        f"{BACKEND}/api/v1/auth/login",
+        json={
+            "email": os.environ["VIGIL_DEMO_EMAIL"],
+            "password": os.environ["VIGIL_DEMO_PASSWORD"],
+        },
+        timeout=30,
+    )
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+
 def new_workspace(kind: str) -> NewWorkspace:
     """Sign up a new user, create a workspace named after ``kind`` and an ingest key in it."""
     suffix = uuid.uuid4().hex[:10]

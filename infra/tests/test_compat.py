@@ -344,16 +344,7 @@ def test_datakit_write_metric_with_token_parameter() -> None:
 
 def test_revoked_key_stops_working_within_10s() -> None:
     backend = stack.BACKEND
-    r = httpx.post(
-        f"{backend}/api/v1/auth/login",
-        json={
-            "email": os.environ["VIGIL_DEMO_EMAIL"],
-            "password": os.environ["VIGIL_DEMO_PASSWORD"],
-        },
-        timeout=15,
-    )
-    assert r.status_code == 200, r.text
-    auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
+    auth = stack.demo_auth()
     ws = os.environ["VIGIL_DEMO_WORKSPACE"]
     r = httpx.post(
         f"{backend}/api/v1/workspaces/{ws}/keys",

@@ -447,7 +447,7 @@ export const keysReadKeys = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Create Key
  *
- * Create a key. ``key`` in the response is shown only this once.
+ * Create a key or service token. ``key`` in the response is shown only this once.
  */
 export const keysCreateKey = <ThrowOnError extends boolean = false>(options: Options<KeysCreateKeyData, ThrowOnError>) => (options.client ?? client).post<KeysCreateKeyResponses, KeysCreateKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -462,7 +462,8 @@ export const keysCreateKey = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Revoke Key
  *
- * Revoke a key; the gateway stops accepting it within seconds.
+ * Revoke a key; the gateway stops accepting it within seconds, the backend at once.
+ * Revoking a service token also revokes the invitations it sent that are still pending.
  */
 export const keysRevokeKey = <ThrowOnError extends boolean = false>(options: Options<KeysRevokeKeyData, ThrowOnError>) => (options.client ?? client).delete<KeysRevokeKeyResponses, KeysRevokeKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -560,7 +561,8 @@ export const dashboardsCreateDashboard = <ThrowOnError extends boolean = false>(
 /**
  * Import Dashboard
  *
- * Create a dashboard from an export document (429 ``max_dashboards`` as for create).
+ * Create a dashboard from an export document, or, with ``overwrite``, apply it (429
+ * ``max_dashboards`` as for create whenever a dashboard would be added).
  */
 export const dashboardsImportDashboard = <ThrowOnError extends boolean = false>(options: Options<DashboardsImportDashboardData, ThrowOnError>) => (options.client ?? client).post<DashboardsImportDashboardResponses, DashboardsImportDashboardErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

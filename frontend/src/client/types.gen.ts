@@ -289,11 +289,9 @@ export type ApiKeyCreate = {
      */
     name: string;
     /**
-     * Scope
-     *
-     * ingest: write metrics; query: read (DQL, PromQL)
+     * ingest: writes points through the gateway; query: reads with DQL and PromQL; editor: a service token for the REST API with an editor's rights: dashboards, saved queries, monitors, silences, benchmark uploads, queries; admin: a service token for the REST API with an admin's rights, except managing keys and tokens
      */
-    scope: 'ingest' | 'query';
+    scope: KeyScope;
 };
 
 /**
@@ -312,10 +310,7 @@ export type ApiKeyCreated = {
      * Name
      */
     name: string;
-    /**
-     * Scope
-     */
-    scope: 'ingest' | 'query';
+    scope: KeyScope;
     /**
      * Key Prefix
      *
@@ -351,7 +346,7 @@ export type ApiKeyCreated = {
     /**
      * Key
      *
-     * The full key. Shown only in this response; store it now.
+     * The full key (service tokens start with vgs_). Shown only in this response; store it now.
      */
     key: string;
 };
@@ -372,10 +367,7 @@ export type ApiKeyPublic = {
      * Name
      */
     name: string;
-    /**
-     * Scope
-     */
-    scope: 'ingest' | 'query';
+    scope: KeyScope;
     /**
      * Key Prefix
      *
@@ -2393,6 +2385,14 @@ export type InvitationsPublic = {
      */
     count: number;
 };
+
+/**
+ * KeyScope
+ *
+ * What a key may do: ingest (write points), query (read), or act on the workspace's REST
+ * API as a service token with the editor or admin role.
+ */
+export type KeyScope = 'ingest' | 'query' | 'editor' | 'admin';
 
 /**
  * Legend
@@ -6996,7 +6996,14 @@ export type DashboardsImportDashboardData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Overwrite
+         *
+         * Update the workspace's dashboard with this title instead of adding another (200; a new version only when something changed); 201 when there is none
+         */
+        overwrite?: boolean;
+    };
     url: '/api/v1/workspaces/{workspace_id}/dashboards/import';
 };
 
@@ -7014,6 +7021,10 @@ export type DashboardsImportDashboardErrors = {
      */
     404: ErrorPublic;
     /**
+     * overwrite: several have this title
+     */
+    409: ErrorPublic;
+    /**
      * Validation Error
      */
     422: HttpValidationError;
@@ -7026,6 +7037,10 @@ export type DashboardsImportDashboardErrors = {
 export type DashboardsImportDashboardError = DashboardsImportDashboardErrors[keyof DashboardsImportDashboardErrors];
 
 export type DashboardsImportDashboardResponses = {
+    /**
+     * overwrite: updated, or unchanged
+     */
+    200: DashboardPublic;
     /**
      * Successful Response
      */

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Query, status
+from fastapi import APIRouter, Body, Path, Query, Response, status
 
 from app.api.deps import SessionDep, WorkspaceContext, WorkspaceDep
 from app.core.permissions import Permission
@@ -108,14 +108,38 @@ def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> Dash
     "/import",
     response_model=DashboardPublic,
     status_code=status.HTTP_201_CREATED,
-    responses=LIMIT_RESPONSE,
+    responses={
+        **LIMIT_RESPONSE,
+        200: {"model": DashboardPublic, "description": "overwrite: updated, or unchanged"},
+        409: {"model": ErrorPublic, "description": "overwrite: several have this title"},
+    },
 )
-def import_dashboard(body: DashboardExport, db: SessionDep, ws: Writers) -> DashboardPublic:
-    """Create a dashboard from an export document (429 ``max_dashboards`` as for create)."""
-    dashboards.ensure_room(db, workspace_id=ws.id)
+def import_dashboard(
+    body: DashboardExport,
+    db: SessionDep,
+    ws: Writers,
+    response: Response,
+    overwrite: Annotated[
+        bool,
+        Query(
+            description="Update the workspace's dashboard with this title instead of adding "
+            "another (200; a new version only when something changed); 201 when there is none"
+        ),
+    ] = False,
+) -> DashboardPublic:
+    """Create a dashboard from an export document, or, with ``overwrite``, apply it (429
+    ``max_dashboards`` as for create whenever a dashboard would be added)."""
     data = DashboardCreate(
         title=body.title, description=body.description, tags=body.tags, spec=body.spec
     )
+    if overwrite:
+        dashboard, created = dashboards.apply_dashboard(
+            db, workspace_id=ws.id, data=data, user_id=_user_id(ws), actor=ws.actor
+        )
+        if not created:
+            response.status_code = status.HTTP_200_OK
+        return _public(dashboard)
+    dashboards.ensure_room(db, workspace_id=ws.id)
     dashboard = dashboards.create_dashboard(
         db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported", actor=ws.actor
     )

@@ -480,3 +480,48 @@ def test_invalid_rows_and_repeats_are_refused_with_the_reason(client: TestClient
         ),
     ]
     assert_refused(client, url, user.headers, cases)
+
+
+def test_import_with_overwrite_applies_a_file_by_its_title(client: TestClient) -> None:
+    """Dashboards kept as files: applying one twice changes nothing, a changed file saves one
+    new version of the same dashboard."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    base = f"/api/v1/workspaces/{ws['id']}/dashboards"
+    apply = f"{base}/import?overwrite=true"
+    doc = {
+        "format": "vigil.dashboard",
+        "title": "As code",
+        "tags": ["git"],
+        "spec": spec(panel("a")),
+    }
+    r = client.post(apply, json=doc, headers=user.headers)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    assert (created["title"], created["version"], created["tags"]) == ("As code", 1, ["git"])
+    r = client.post(apply, json=doc, headers=user.headers)
+    assert (r.status_code, r.json()["id"], r.json()["version"]) == (200, created["id"], 1)
+    changed = {**doc, "spec": spec(panel("a"), panel("b"))}
+    r = client.post(apply, json=changed, headers=user.headers)
+    assert (r.status_code, r.json()["id"], r.json()["version"]) == (200, created["id"], 2)
+    assert [p["id"] for p in r.json()["spec"]["panels"]] == ["a", "b"]
+    versions = client.get(f"{base}/{created['id']}/versions", headers=user.headers).json()
+    assert [(v["version"], v["message"]) for v in versions["data"]] == [
+        (2, "applied"),
+        (1, "imported"),
+    ]
+    events = client.get(
+        f"/api/v1/workspaces/{ws['id']}/audit",
+        params={"action": "dashboard.*"},
+        headers=user.headers,
+    ).json()["data"]
+    assert [e["action"] for e in events] == ["dashboard.update", "dashboard.import"]
+    # without overwrite, import adds another; then the title no longer says which to update
+    assert client.post(f"{base}/import", json=doc, headers=user.headers).status_code == 201
+    r = client.post(apply, json=doc, headers=user.headers)
+    assert r.status_code == 409
+    assert r.json() == {
+        "detail": "Several dashboards are titled 'As code': rename or delete the extra ones, "
+        "or update one by its id",
+        "code": "ambiguous_title",
+    }
