@@ -27,6 +27,7 @@ from app.core.security import INGEST_KEY_PREFIX, QUERY_KEY_PREFIX
 from app.models import ApiKey, Role, User, Workspace
 from app.services import api_keys, users, workspaces
 from app.services.audit import Actor
+from app.services.query_queue import QueryQueue
 
 SessionDep = Annotated[Session, Depends(get_db)]
 
@@ -52,6 +53,11 @@ def get_async_storage(request: Request) -> AsyncStorageClient:
 
 
 AsyncStorageDep = Annotated[AsyncStorageClient, Depends(get_async_storage)]
+
+
+def get_query_queue(request: Request) -> QueryQueue:
+    queue: QueryQueue = request.app.state.query_queue
+    return queue
 
 
 def client_ip(request: Request) -> str | None:

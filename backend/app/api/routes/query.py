@@ -33,6 +33,7 @@ from app.api.deps import (
     AsyncStorageDep,
     BearerDep,
     extract_token,
+    get_query_queue,
     resolve_query_key,
     workspace_context,
 )
@@ -134,7 +135,11 @@ async def query_raw(
 ) -> Response:
     """Run DQL in this workspace (DQL.md §2)."""
     answer = await query.query_raw_async(
-        workspace_id=scope.workspace_id, body=_dql_body(body), limits=scope.limits, storage=storage
+        workspace_id=scope.workspace_id,
+        body=_dql_body(body),
+        limits=scope.limits,
+        storage=storage,
+        queue=get_query_queue(request),
     )
     return _response(answer, request)
 
@@ -146,7 +151,11 @@ async def query_raw_by_key(
     """Run DQL in the workspace of the query key (``Authorization: Bearer|Token <key>`` or
     ``?token=``) — DataKit/Guance compatible."""
     answer = await query.query_raw_async(
-        workspace_id=scope.workspace_id, body=_dql_body(body), limits=scope.limits, storage=storage
+        workspace_id=scope.workspace_id,
+        body=_dql_body(body),
+        limits=scope.limits,
+        storage=storage,
+        queue=get_query_queue(request),
     )
     return _response(answer, request)
 
@@ -185,6 +194,7 @@ async def _prometheus(
         workspace_id=scope.workspace_id,
         limits=scope.limits,
         storage=storage,
+        queue=get_query_queue(request),
         method=request.method,
         endpoint=endpoint,
         params=params,
@@ -318,6 +328,7 @@ async def _metadata(
         workspace_id=scope.workspace_id,
         limits=scope.limits,
         storage=storage,
+        queue=get_query_queue(request),
         method="GET",
         endpoint="label/__name__/values",
         params=[],

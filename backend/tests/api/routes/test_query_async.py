@@ -1,10 +1,13 @@
 """A flood of slow queries holds no worker thread and no database connection: login and the
-rest of the API answer at once meanwhile (the query routes await storage on the event loop)."""
+rest of the API answer at once meanwhile (the query routes await storage on the event loop).
+Of one workspace's flood, its concurrent queries are at storage and the rest wait their turn
+in the backend (app.services.query_queue), then run; past the queue's bounds they get 429."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from typing import Any
 
 import httpx
@@ -12,6 +15,7 @@ import pytest
 
 from app.clients.storage import AsyncStorageClient
 from app.main import create_app
+from app.services.query_queue import QueueStats
 from tests.conftest import mail_server
 from tests.storage_mock import INTERNAL_TOKEN, StorageMock
 
@@ -60,11 +64,14 @@ async def test_slow_queries_do_not_stall_login() -> None:
             return resp.status_code
 
         flood = [asyncio.create_task(one_query()) for _ in range(FLOOD)]
-        # every query reaches storage and waits there, all at once
+        # the workspace's concurrent queries (4 by default) reach storage and wait there; the
+        # others wait for their turn in the backend, all at once
+        queue = app.state.query_queue
         deadline = time.monotonic() + 60
-        while len(waiting) < FLOOD and time.monotonic() < deadline:
+        while queue.stats(uuid.UUID(ws)).waiting < FLOOD - 4 and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        assert len(waiting) == FLOOD
+        assert queue.stats(uuid.UUID(ws)) == QueueStats(running=4, waiting=FLOOD - 4)
+        assert len(waiting) == 4
         # meanwhile login and a page of the UI's API answer at once
         t1 = time.monotonic()
         r = await api.post(
@@ -79,4 +86,6 @@ async def test_slow_queries_do_not_stall_login() -> None:
         release.set()
         statuses = await asyncio.gather(*flood)
         assert statuses == [200] * FLOOD
+        assert len(waiting) == FLOOD  # each went to storage in its turn
+        assert queue.stats(uuid.UUID(ws)) == QueueStats(running=0, waiting=0)
     await slow.aclose()
