@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from app.core import security
 from app.core.config import settings
 from app.core.errors import NotFound
-from app.models import ApiKey, User, Workspace
+from app.models import ApiKey, User, Workspace, WorkspaceLimits
 from app.services import audit
 from app.services.audit import Actor
 
@@ -110,18 +110,27 @@ def revoke_key(db: Session, *, workspace_id: uuid.UUID, key_id: uuid.UUID, actor
 
 
 def resolve(db: Session, *, key: str) -> ApiKey | None:
-    """The live key with this text, in a live workspace; marks it used (at most once a minute)."""
-    row = db.scalar(
-        select(ApiKey)
+    """The live key with this text, in a live workspace; marks it used (at most once a minute).
+
+    The workspace and its limits are read in the same statement: they land in the session's
+    identity map, so what the query API does next with the key (``workspaces.get_active``,
+    ``limits.get_limits``, both ``Session.get``) costs no round trip of its own.
+    """
+    found = db.execute(
+        select(ApiKey, Workspace, WorkspaceLimits)
         .join(Workspace, Workspace.id == ApiKey.workspace_id)
+        .outerjoin(WorkspaceLimits, WorkspaceLimits.workspace_id == ApiKey.workspace_id)
         .where(
             ApiKey.key_hash == security.sha256_hex(key),
             ApiKey.revoked_at.is_(None),
             Workspace.deleted_at.is_(None),
         )
-    )
-    if row is None:
+    ).first()
+    if found is None:
         return None
+    row = found[0]
+    # the identity map holds its objects weakly: the session keeps them for its lifetime
+    db.info["api_key_resolved"] = found
     now = datetime.now(UTC)
     if row.last_used_at is None or now - row.last_used_at >= LAST_USED_RESOLUTION:
         db.execute(update(ApiKey).where(ApiKey.id == row.id).values(last_used_at=now))
