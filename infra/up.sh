@@ -15,6 +15,8 @@ ensure_topics([os.environ["VIGIL_KAFKA_BOOTSTRAP"]], int(os.environ["VIGIL_KAFKA
 ok "kafka topics present"
 
 mkdir -p "$VIGIL_DATA/storage"
+# VIGIL_LOG_FORMAT (text|json) as VictoriaMetrics' -loggerFormat (default|json)
+storage_log_format=default; [ "$VIGIL_LOG_FORMAT" = json ] && storage_log_format=json
 # shellcheck disable=SC2086 # VIGIL_STORAGE_FLAGS holds zero or more flags
 start_service storage "$VIGIL_STORAGE_PORT" VIGIL_STORAGE_PORT "$VIGIL_BIN/vigil-storage" \
   -httpListenAddr="$VIGIL_HOST:$VIGIL_STORAGE_PORT" \
@@ -23,6 +25,7 @@ start_service storage "$VIGIL_STORAGE_PORT" VIGIL_STORAGE_PORT "$VIGIL_BIN/vigil
   -retentionPeriod="$VIGIL_RETENTION" \
   -dedup.minScrapeInterval=1ms \
   -search.latencyOffset=1s \
+  -loggerFormat="$storage_log_format" \
   $VIGIL_STORAGE_FLAGS
 wait_http storage "$VIGIL_STORAGE_URL/health" 60
 
@@ -52,11 +55,15 @@ ok "demo workspace ready"
 
 mkdir -p "$VIGIL_DATA/agent"
 # the key travels in the environment, not on the command line where `ps` shows it
+# It also scrapes every service's /metrics into the demo workspace ("Vigil itself" dashboard);
+# storage's and the gateway's /metrics want the internal token, which every scraped service holds.
 VIGIL_INGEST_KEY="$VIGIL_DEMO_INGEST_KEY" start_service agent "" "" "$VIGIL_BIN/vigil-agent" \
   -gateway.url="$VIGIL_GATEWAY_URL" \
-  -interval="$VIGIL_AGENT_INTERVAL" -buffer.path="$VIGIL_DATA/agent/buffer"
+  -interval="$VIGIL_AGENT_INTERVAL" -buffer.path="$VIGIL_DATA/agent/buffer" \
+  -scrape.targets="$VIGIL_BACKEND_URL/metrics,$VIGIL_GATEWAY_URL/metrics,$VIGIL_CONSUMER_URL/metrics,$VIGIL_STORAGE_URL/metrics,$VIGIL_ALERTING_URL/metrics" \
+  -scrape.bearerTokenFile="$VIGIL_HOME/internal_token"
 sleep 1; is_running agent || fail_service agent "the demo agent exited"
-ok "demo agent shipping this machine's metrics every $VIGIL_AGENT_INTERVAL"
+ok "demo agent shipping this machine's and Vigil's own metrics every $VIGIL_AGENT_INTERVAL"
 
 cat <<MSG
 

@@ -104,7 +104,7 @@ def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
     Idempotent: when the file's users, passwords, workspace and keys all still resolve, nothing
     is touched. Otherwise what is missing is created (a fresh password if it no longer matches).
     """
-    from app.models import Membership, Role
+    from app.models import KeyScope, Membership, Role
     from app.services import api_keys, operators, workspaces
     from app.services.audit import Actor
 
@@ -149,12 +149,18 @@ def ensure_demo(db: Session, env_file: Path) -> tuple[dict[str, str], bool]:
         changed = True
 
     from app.services import dashboards
-    from app.services.builtin_dashboards import host_overview
+    from app.services.builtin_dashboards import host_overview, vigil_itself
 
     dashboards.refresh_shipped(db, workspace_id=workspace.id, data=host_overview())
+    # the demo agent scrapes the services' /metrics into this workspace (infra/up.sh)
+    dashboards.ensure_shipped(db, workspace_id=workspace.id, data=vigil_itself(), user_id=user.id)
+    db.commit()
 
     keys = {}
-    for scope, name in (("ingest", "VIGIL_DEMO_INGEST_KEY"), ("query", "VIGIL_DEMO_QUERY_KEY")):
+    for scope, name in (
+        (KeyScope.ingest, "VIGIL_DEMO_INGEST_KEY"),
+        (KeyScope.query, "VIGIL_DEMO_QUERY_KEY"),
+    ):
         key = current.get(name, "")
         row = api_keys.resolve(db, key=key) if key else None
         if row is None or row.workspace_id != workspace.id or row.scope != scope:

@@ -19,10 +19,11 @@ from app.api.main import api_router, root_router
 from app.api.middleware import (
     BodySizeLimitMiddleware,
     DqlJsonBodyMiddleware,
+    RequestMetricsMiddleware,
     SecurityHeadersMiddleware,
     ServerTimingMiddleware,
 )
-from app.api.routes import health
+from app.api.routes import health, metrics
 from app.clients.storage import AsyncStorageClient, StorageClient
 from app.core.config import settings
 from app.core.db import get_sessionmaker
@@ -208,6 +209,7 @@ def create_app(
         app.state.storage = storage
     if async_storage is not None:
         app.state.async_storage = async_storage
+    app.add_middleware(RequestMetricsMiddleware)  # innermost: it reads the matched route
     app.add_middleware(DqlJsonBodyMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.MAX_REQUEST_BYTES)
     app.add_middleware(ServerTimingMiddleware)
@@ -219,6 +221,7 @@ def create_app(
     app.add_exception_handler(UnicodeEncodeError, prometheus_aware(unicode_error_handler))
     app.add_exception_handler(Exception, internal_error_handler)
     app.include_router(health.router)
+    app.include_router(metrics.router)
     app.include_router(api_router, prefix=settings.API_V1_STR)
     app.include_router(root_router)
     mount_ui(app, settings.UI_DIR)

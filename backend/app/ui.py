@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from app.core.encoding import accepts
 from app.core.errors import NotFound
 
-RESERVED_PREFIXES = ("api", "v1", "prometheus")
+RESERVED_PREFIXES = ("api", "v1", "prometheus", "metrics")
 
 NOT_BUILT = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Vigil</title></head>

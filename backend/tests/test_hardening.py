@@ -5,7 +5,9 @@ per workspace."""
 from __future__ import annotations
 
 import asyncio
+import io
 import ipaddress
+import json
 import logging
 import threading
 import uuid
@@ -23,7 +25,7 @@ from sqlalchemy.orm import Session
 from app.core import password_work
 from app.core.config import Settings
 from app.core.errors import Busy
-from app.core.logging import RedactSecrets, install_redaction, redact
+from app.core.logging import RedactSecrets, install_redaction, log_formatter, redact
 from app.core.network import client_address
 from tests.factories import create_workspace, signup
 
@@ -65,6 +67,16 @@ def test_the_smtp_password_comes_from_its_file_unless_set(tmp_path: Path) -> Non
 def test_a_bad_trusted_proxy_entry_stops_start_up_naming_it(tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match="'10.0.0.0/33' is not an address or a CIDR range"):
         _settings(tmp_path, ENVIRONMENT="development", TRUSTED_PROXIES="10.0.0.1, 10.0.0.0/33")
+
+
+def test_a_bad_metrics_allow_entry_stops_start_up_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError, match=r"METRICS_ALLOW\n.*'::1/200' is not an address"):
+        _settings(tmp_path, ENVIRONMENT="development", METRICS_ALLOW="127.0.0.0/8, ::1/200")
+    allowed = _settings(tmp_path, ENVIRONMENT="development", METRICS_ALLOW="10.1.0.0/16, ::1")
+    assert allowed.metrics_allow == (
+        ipaddress.ip_network("10.1.0.0/16"),
+        ipaddress.ip_network("::1"),
+    )
 
 
 # --- the client's address ----------------------------------------------------------------------
@@ -165,6 +177,48 @@ def test_log_records_are_redacted_on_the_way_out(caplog: pytest.LogCaptureFixtur
     text_out = caplog.text
     assert "topsecretkey" not in text_out and "INGESTSECRET1" not in text_out
     assert "token=[redacted]" in text_out and "vgi_[redacted]" in text_out
+
+
+def test_json_log_lines_are_redacted_value_by_value() -> None:
+    """VIGIL_LOG_FORMAT=json: the formatter reads ``extra`` fields and formats the traceback
+    itself, past the filter; every value of the line comes out redacted, and it stays JSON."""
+
+    class Opaque:
+        def __str__(self) -> str:
+            return "holder of vgr_REFRESHSECRET9"
+
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(log_formatter("json"))
+    handler.addFilter(RedactSecrets())
+    logger = logging.getLogger("vigil.test.json_redaction")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        try:
+            raise RuntimeError("bad key vgi_INGESTSECRET1")
+        except RuntimeError:
+            logger.exception(
+                'GET %s "quoted"',
+                '/v1/query/raw?token=vgq_topsecretkey"&q=up',
+                extra={
+                    "key": "vgq_EXTRASECRET22",
+                    "nested": {"link": "?code=vginv_CODE4444"},
+                    "holder": Opaque(),
+                },
+            )
+    finally:
+        logger.removeHandler(handler)
+    text = out.getvalue()
+    for secret in ("topsecretkey", "INGESTSECRET1", "EXTRASECRET22", "CODE4444", "REFRESHSECRET9"):
+        assert secret not in text, secret
+    line = json.loads(text)
+    assert line["message"] == 'GET /v1/query/raw?token=[redacted]"&q=up "quoted"'
+    assert line["key"] == "vgq_[redacted]"
+    assert line["nested"] == {"link": "?code=[redacted]"}
+    assert line["holder"] == "holder of vgr_[redacted]"
+    assert "RuntimeError: bad key vgi_[redacted]" in line["exc_info"]
+    assert line["level"] == "ERROR" and line["logger"] == "vigil.test.json_redaction"
 
 
 # --- password work ----------------------------------------------------------------------------

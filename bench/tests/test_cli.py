@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import httpx
@@ -100,6 +101,28 @@ def test_upload_errors_are_explained(sample_run: BenchmarkRun, status: int, mess
 def test_upload_refuses_a_bad_workspace_id(sample_run: BenchmarkRun) -> None:
     with pytest.raises(UploadError, match="invalid workspace id '../x'"):
         upload(sample_run, backend="http://b", token="t", workspace="../x")
+
+
+def test_upload_takes_the_token_from_the_environment(
+    tmp_path: Path, sample_run: BenchmarkRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VIGIL_TOKEN", "vgs_from_env")
+    args = build_parser().parse_args(["upload", "--backend", "http://b", "--workspace", "w", "r"])
+    assert args.token == "vgs_from_env"
+    monkeypatch.delenv("VIGIL_TOKEN")
+    f = tmp_path / "run.json"
+    f.write_text(sample_run.to_json())
+    with pytest.raises(SystemExit, match="upload needs a token: --token, or VIGIL_TOKEN"):
+        main(["upload", "--backend", "http://b", "--workspace", "w", str(f)])
+
+
+def test_upload_says_why_the_token_was_refused(sample_run: BenchmarkRun) -> None:
+    detail = "This token's scope (editor) does not allow benchmarks.write"
+    t = httpx.MockTransport(lambda req: httpx.Response(403, json={"detail": detail}))
+    with pytest.raises(
+        UploadError, match=rf"403 — the token is not allowed .*: {re.escape(detail)}"
+    ):
+        upload(sample_run, backend="http://b", token="t", workspace="ws", transport=t)
 
 
 _DEMO = {

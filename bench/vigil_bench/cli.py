@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -165,7 +166,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("upload", help="send a result document to the backend")
     p.add_argument("run_file", type=Path, metavar="RUN.json")
     p.add_argument("--backend", required=True, help="backend base URL, e.g. http://127.0.0.1:8000")
-    p.add_argument("--token", required=True, help="bearer token (session token or API key)")
+    p.add_argument(
+        "--token",
+        default=os.environ.get("VIGIL_TOKEN"),
+        help="a service token of the workspace (vgs_…, editor scope or above) or a session "
+        "token, sent as Authorization: Bearer; default $VIGIL_TOKEN (keeps it off the "
+        "command line)",
+    )
     p.add_argument("--workspace", required=True, help="workspace id")
 
     sub.add_parser("systems", help="which systems can run here, with versions or reasons")
@@ -326,6 +333,8 @@ def _load_run(path: Path) -> BenchmarkRun:
 def _upload(args: argparse.Namespace) -> int:
     from .upload import UploadError, upload
 
+    if not args.token:
+        raise SystemExit("vigil-bench: upload needs a token: --token, or VIGIL_TOKEN")
     run = _load_run(args.run_file)
     try:
         created = upload(run, backend=args.backend, token=args.token, workspace=args.workspace)

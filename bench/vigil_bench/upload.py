@@ -64,7 +64,8 @@ def upload(
         )
     if r.status_code in (401, 403):
         raise UploadError(
-            f"{url}: {r.status_code} — the token is not allowed to add benchmark runs to this workspace"
+            f"{url}: {r.status_code} — the token is not allowed to add benchmark runs to this "
+            f"workspace: {_detail(r)}"
         )
     if r.status_code == 409:
         raise UploadError(f"{url}: 409 — {_detail(r)}")

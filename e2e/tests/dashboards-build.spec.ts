@@ -280,6 +280,8 @@ test("dashboard settings: a variable made in the UI filters a panel, and the sav
     {
       name: "server",
       label: "Server",
+      language: "dql",
+      regex: null,
       type: "query",
       query: "show_tag_value(from=['cpu'], keyin=['host'])",
       options: [],

@@ -15,6 +15,7 @@ import re
 import shlex
 import signal
 import socket
+import struct
 import subprocess
 import threading
 import time
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cramjam
 import httpx
 import pytest
 
@@ -87,6 +89,15 @@ class NewWorkspace:
             content=lines,
             headers={"Authorization": f"Token {self.ingest_key}"},
             timeout=15,
+        )
+
+    def remote_write(self, series: list[Series]) -> httpx.Response:
+        """Prometheus remote_write through the gateway, with the workspace's ingest key."""
+        return httpx.post(
+            f"{GATEWAY}/api/v1/write",
+            content=remote_write_body(series),
+            headers={**REMOTE_WRITE_HEADERS, "Authorization": f"Bearer {self.ingest_key}"},
+            timeout=30,
         )
 
     def series(self, query: str) -> list[dict[str, Any]]:
@@ -155,6 +166,58 @@ def sign_up(email: str, password: str) -> dict[str, Any]:
     )
     assert r.status_code == 201, r.text
     return dict(r.json())
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+Series = tuple[dict[str, str], list[tuple[float, int]]]
+
+
+def remote_write_body(series: list[Series]) -> bytes:
+    """A Prometheus remote_write 1.0 WriteRequest, snappy-compressed, encoded here rather than
+    by the code under test: ``[(labels, [(value, timestamp_ms), ...]), ...]``."""
+    request = b""
+    for labels, samples in series:
+        ts = b"".join(
+            _field(1, _field(1, k.encode()) + _field(2, v.encode())) for k, v in labels.items()
+        )
+        for value, at in samples:
+            ts += _field(2, b"\x09" + struct.pack("<d", value) + b"\x10" + _varint(at))
+        request += _field(1, ts)
+    return bytes(cramjam.snappy.compress_raw(request))
+
+
+REMOTE_WRITE_HEADERS = {
+    "Content-Encoding": "snappy",
+    "Content-Type": "application/x-protobuf",
+    "X-Prometheus-Remote-Write-Version": "0.1.0",
+}
+
+
+def demo_auth() -> dict[str, str]:
+    """The Authorization header of a fresh session of the demo user (`make up`'s demo.env)."""
+    r = httpx.post(
+        f"{BACKEND}/api/v1/auth/login",
+        json={
+            "email": os.environ["VIGIL_DEMO_EMAIL"],
+            "password": os.environ["VIGIL_DEMO_PASSWORD"],
+        },
+        timeout=30,
+    )
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['access_token']}"}
 
 
 def new_workspace(kind: str) -> NewWorkspace:

@@ -15,7 +15,6 @@ import base64
 import gzip
 import os
 import shutil
-import struct
 import subprocess
 import tempfile
 import threading
@@ -25,7 +24,6 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import cramjam
 import httpx
 import pytest
 
@@ -191,42 +189,14 @@ def test_vmagent_remote_write(
             proc.wait(5)
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _field(number: int, payload: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
-
-def remote_write_body(labels: dict[str, str], value: float, ts_ms: int) -> bytes:
-    """A Prometheus remote_write 1.0 WriteRequest with one sample, snappy-compressed."""
-    ts = b"".join(
-        _field(1, _field(1, k.encode()) + _field(2, v.encode())) for k, v in labels.items()
-    )
-    sample = b"\x09" + struct.pack("<d", value) + b"\x10" + _varint(ts_ms)
-    return bytes(cramjam.snappy.compress_raw(_field(1, ts + _field(2, sample))))
-
-
 def test_remote_write_refuses_tenant_label() -> None:
     name = f"rwc{uid()}_probe"
     now = int(time.time() * 1000)
-    headers = {
-        "Authorization": f"Bearer {INGEST_KEY}",
-        "Content-Encoding": "snappy",
-        "Content-Type": "application/x-protobuf",
-        "X-Prometheus-Remote-Write-Version": "0.1.0",
-    }
-    good = remote_write_body({"__name__": name, "job": "j"}, 3.5, now)
+    headers = {"Authorization": f"Bearer {INGEST_KEY}", **stack.REMOTE_WRITE_HEADERS}
+    good = stack.remote_write_body([({"__name__": name, "job": "j"}, [(3.5, now)])])
     r = httpx.post(f"{GATEWAY}/api/v1/write", content=good, headers=headers, timeout=15)
     assert r.status_code == 204, r.text
-    bad = remote_write_body({"__name__": name, "vigil_workspace": "other"}, 1, now)
+    bad = stack.remote_write_body([({"__name__": name, "vigil_workspace": "other"}, [(1, now)])])
     r = httpx.post(f"{GATEWAY}/api/v1/write", content=bad, headers=headers, timeout=15)
     assert r.status_code == 400 and "vigil_workspace" in r.text, (r.status_code, r.text)
     poll(
@@ -374,16 +344,7 @@ def test_datakit_write_metric_with_token_parameter() -> None:
 
 def test_revoked_key_stops_working_within_10s() -> None:
     backend = stack.BACKEND
-    r = httpx.post(
-        f"{backend}/api/v1/auth/login",
-        json={
-            "email": os.environ["VIGIL_DEMO_EMAIL"],
-            "password": os.environ["VIGIL_DEMO_PASSWORD"],
-        },
-        timeout=15,
-    )
-    assert r.status_code == 200, r.text
-    auth = {"Authorization": f"Bearer {r.json()['access_token']}"}
+    auth = stack.demo_auth()
     ws = os.environ["VIGIL_DEMO_WORKSPACE"]
     r = httpx.post(
         f"{backend}/api/v1/workspaces/{ws}/keys",

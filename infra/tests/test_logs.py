@@ -1,9 +1,10 @@
 """No key, token or invitation code reaches a log line of any service.
 
 The test sends every credential the stack knows every way it can travel (query and ingest keys
-as `?token=`, HTTP Basic, `p=`, bearer and token headers, right and wrong; session and refresh
-tokens; email-link tokens; invitation codes in the lookup path), including the requests that
-end in errors, where a careless log line would quote them, and then reads every service's log
+and service tokens as `?token=`, HTTP Basic, `p=`, bearer and token headers, right and wrong,
+where they belong and where they are refused; session and refresh tokens; email-link tokens;
+invitation codes in the lookup path), including the requests that end in errors, where a
+careless log line would quote them, and then reads every service's log
 under $VIGIL_HOME/log. The runner's own output (test-*.log, install logs) is not a service log:
 `make up` prints the demo credentials to the person who asked for them.
 """
@@ -25,7 +26,7 @@ import stack
 from stack import BACKEND, GATEWAY, INGEST_KEY, LOG, QUERY_KEY, needs_stack
 
 SECRET_SHAPES = (
-    re.compile(r"\b(?:vgi|vgq|vgr|vge|vginv)_[A-Za-z0-9_-]{16,}"),
+    re.compile(r"\b(?:vgi|vgq|vgs|vgr|vge|vginv)_[A-Za-z0-9_-]{16,}"),
     re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
 )
 
@@ -56,7 +57,7 @@ def test_no_credential_reaches_a_log_line() -> None:
             json={"name": scope, "scope": scope},
             headers=auth,
         ).json()["key"]
-        for scope in ("ingest", "query")
+        for scope in ("ingest", "query", "editor")
     }
     invitation = httpx.post(
         f"{BACKEND}/api/v1/workspaces/{ws}/invitations",
@@ -65,6 +66,7 @@ def test_no_credential_reaches_a_log_line() -> None:
     ).json()["code"]
     wrong_key = "vgq_" + secrets.token_urlsafe(32)
     wrong_ingest = "vgi_" + secrets.token_urlsafe(32)
+    wrong_token = "vgs_" + secrets.token_urlsafe(32)
     known = {
         "query key": keys["query"],
         "ingest key": keys["ingest"],
@@ -75,6 +77,8 @@ def test_no_credential_reaches_a_log_line() -> None:
         "invitation code": invitation,
         "made-up query key": wrong_key,
         "made-up ingest key": wrong_ingest,
+        "service token": keys["editor"],
+        "made-up service token": wrong_token,
         "internal token": stack.internal_token(),
         "demo password": os.environ.get("VIGIL_DEMO_PASSWORD", ""),
     }
@@ -93,9 +97,17 @@ def test_no_credential_reaches_a_log_line() -> None:
         token, bearer = {"Authorization": f"Token {key}"}, {"Authorization": f"Bearer {key}"}
         httpx.post(f"{GATEWAY}/api/v2/write", headers=token, content=line)
         httpx.post(f"{GATEWAY}/api/v1/write", headers=bearer, content=b"x")
+    # service tokens where they belong, in the ways they are refused, and where they are not
+    dashboards = f"{BACKEND}/api/v1/workspaces/{ws}/dashboards"
+    for token in (keys["editor"], wrong_token):
+        httpx.get(dashboards, headers={"Authorization": f"Bearer {token}"})
+        httpx.get(dashboards, params={"token": token})
+        httpx.get(dashboards, headers=basic(token))
+        httpx.get(f"{BACKEND}/api/v1/auth/me", headers={"Authorization": f"Bearer {token}"})
+        httpx.get(f"{BACKEND}/api/v1/workspaces/{uuid.uuid4()}/dashboards", params={"token": token})
+        httpx.post(f"{GATEWAY}/v1/write/metric", params={"token": token}, content=line)
     # session tokens where they are refused, and where they belong
     httpx.get(f"{BACKEND}/api/v1/auth/me", params={"token": session["access_token"]})
-    dashboards = f"{BACKEND}/api/v1/workspaces/{ws}/dashboards"
     httpx.get(dashboards, headers=basic(session["access_token"]))
     httpx.get(f"{BACKEND}/api/v1/auth/me", headers=auth)
     httpx.post(f"{BACKEND}/api/v1/auth/refresh", json={"refresh_token": "vgr_" + "x" * 43})

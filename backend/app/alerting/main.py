@@ -216,6 +216,9 @@ class Service:
         ]
         threads.append(threading.Thread(target=self.dispatcher, name="dispatcher"))
         threads.append(threading.Thread(target=self.housekeeper, name="housekeeper", daemon=True))
+        for t in threads:  # every loop's error count exists from the start, at 0
+            LOOP_ERRORS.labels(t.name)
+        EVALUATIONS.labels("error")
         for t in threads:
             t.start()
         log.info(
@@ -233,11 +236,47 @@ class Service:
         self.storage.close()
 
 
+_SETTINGS = (
+    "ALERTING_URL",
+    "ALERTING_WORKERS",
+    "ALERTING_MAX_GROUPS",
+    "ALERTING_NOTIFY_MAX_ATTEMPTS",
+    "ALERTING_NOTIFY_BACKOFF_SECONDS",
+    "ALERTING_WEBHOOK_TIMEOUT_SECONDS",
+    "ALERTING_WEBHOOK_ALLOW_HOSTS",
+    "ALERTING_HISTORY_DAYS",
+    "DATABASE_URL",
+    "STORAGE_URL",
+    "STORAGE_TIMEOUT_SECONDS",
+    "INTERNAL_TOKEN",
+    "PUBLIC_URL",
+    "SMTP_HOST",
+    "SMTP_PORT",
+    "SMTP_SECURITY",
+    "SMTP_FROM",
+    "LOG_FORMAT",
+    "HOME",
+)
+
+
+def _settings_help() -> str:
+    """``VIGIL_<NAME>  default`` for the settings this service reads."""
+    lines = ["settings (environment variables):"]
+    for name in _SETTINGS:
+        default = type(settings).model_fields[name].default
+        shown = "unset" if default in (None, "") else str(default)
+        lines.append(f"  VIGIL_{name:<36} {shown}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="vigil-alerting",
         description="Evaluate monitors and recording rules, and send notifications. Any number "
-        "of copies may run against one database; each event is sent once.",
+        "of copies may run against one database; each event is sent once. GET /health and "
+        "GET /metrics (Prometheus) are served on --host:--port.",
+        epilog=_settings_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     default_port = int(settings.ALERTING_URL.rsplit(":", 1)[-1].split("/")[0] or 8003)
     parser.add_argument("--host", default="127.0.0.1", help="address of /health and /metrics")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api import prometheus_errors
+from app.core import metrics
 
 
 class BodySizeLimitMiddleware:
@@ -184,3 +187,66 @@ class SecurityHeadersMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class RequestMetricsMiddleware:
+    """Counts each answer and its duration by route template (``vigil_backend_http_*``).
+
+    Added innermost, so it sees the route the router picked (FastAPI puts it in the scope)
+    and the status the error handlers answered with; a request no route matched counts as
+    route ``other``.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._templates: dict[int, str] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def recording_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, recording_send)
+        finally:
+            if self._templates is None:
+                self._templates = _route_templates(getattr(scope.get("app"), "routes", []))
+            route = _route_template(scope, self._templates)
+            method = scope["method"]
+            metrics.HTTP_REQUESTS.labels(method, route, str(status)).inc()
+            metrics.HTTP_SECONDS.labels(method, route).observe(time.perf_counter() - started)
+
+
+def _route_templates(routes: Sequence[BaseRoute]) -> dict[int, str]:
+    """Full path template of every route, through included routers, by the id of the route
+    and of its endpoint (Starlette's routes, such as the OpenAPI document's, only put their
+    endpoint in the scope; FastAPI's the route, whose own ``path`` lacks the router's prefix)."""
+    try:
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # FastAPI before lazily included routers
+        pairs = [(r, str(getattr(r, "path", ""))) for r in routes]
+    else:
+        pairs = [(c.route, c.path or "") for c in iter_route_contexts(routes)]
+    out: dict[int, str] = {}
+    for route, path in pairs:
+        if path:
+            out.setdefault(id(route), path)
+            endpoint = getattr(route, "endpoint", None)
+            if endpoint is not None:
+                out.setdefault(id(endpoint), path)
+    return out
+
+
+def _route_template(scope: Scope, templates: dict[int, str]) -> str:
+    for key in ("route", "endpoint"):
+        if scope.get(key) is not None and id(scope[key]) in templates:
+            return templates[id(scope[key])]
+    return "other"

@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 
+from app.core import metrics
 from app.core.errors import BadRequest, StorageUnavailable
 
 WORKSPACE_HEADER = "X-Vigil-Workspace"
@@ -148,7 +149,10 @@ def _build(http: httpx.Client | httpx.AsyncClient, call: _Call) -> httpx.Request
         raise BadRequest(f"request cannot be forwarded: {exc}", code="bad_request") from exc
 
 
-def _answer(response: httpx.Response, content: bytes, started: float) -> StorageResponse:
+def _answer(
+    call: _Call, response: httpx.Response, content: bytes, started: float
+) -> StorageResponse:
+    _observe(call, str(response.status_code), started)
     return StorageResponse(
         status_code=response.status_code,
         content=content,
@@ -166,6 +170,30 @@ def _client_args(base_url: str, internal_token: str, timeout: float) -> dict[str
         "headers": {"Authorization": f"Bearer {internal_token}", "Accept-Encoding": "gzip"},
         "timeout": httpx.Timeout(timeout, connect=5.0),
     }
+
+
+def _operation(path: str) -> str:
+    """The metric label of a storage path: the label name of ``/api/v1/label/<name>/values``
+    is left out, so the label's values stay few."""
+    if path.startswith("/api/v1/label/"):
+        return "/api/v1/label/values"
+    return path
+
+
+def _observe(call: _Call, status: str, started: float) -> None:
+    metrics.STORAGE_SECONDS.labels(_operation(call.path), status).observe(
+        time.perf_counter() - started
+    )
+
+
+@contextlib.contextmanager
+def _timed(call: _Call, started: float) -> Iterator[None]:
+    """Count a request storage never answered (``_answer`` counts the others)."""
+    try:
+        yield
+    except BaseException:
+        _observe(call, "error", started)
+        raise
 
 
 @contextlib.contextmanager
@@ -217,11 +245,11 @@ class StorageClient:
         """Sends a request and keeps the answer's body as sent (still compressed)."""
         started = time.perf_counter()
         request = _build(self._http, call)
-        with _storage_errors():
+        with _timed(call, started), _storage_errors():
             response = self._http.send(request, stream=True)
-        with _storage_errors(), contextlib.closing(response):
-            content = b"".join(response.iter_raw())
-        return _answer(response, content, started)
+            with contextlib.closing(response):
+                content = b"".join(response.iter_raw())
+        return _answer(call, response, content, started)
 
     def query_raw(
         self, *, workspace_id: uuid.UUID, body: Mapping[str, Any], limits: QueryLimits
@@ -383,14 +411,13 @@ class AsyncStorageClient:
     async def _passthrough(self, call: _Call) -> StorageResponse:
         started = time.perf_counter()
         request = _build(self._http, call)
-        with _storage_errors():
+        with _timed(call, started), _storage_errors():
             response = await self._http.send(request, stream=True)
-        try:
-            with _storage_errors():
+            try:
                 content = b"".join([chunk async for chunk in response.aiter_raw()])
-        finally:
-            await response.aclose()
-        return _answer(response, content, started)
+            finally:
+                await response.aclose()
+        return _answer(call, response, content, started)
 
     async def query_raw(
         self, *, workspace_id: uuid.UUID, body: Mapping[str, Any], limits: QueryLimits

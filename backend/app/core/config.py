@@ -86,6 +86,13 @@ class Settings(BaseSettings):
     PASSWORD_WORK_THREADS: int = Field(default=2, ge=1, le=64)
     PASSWORD_WORK_QUEUE: int = Field(default=64, ge=1)
 
+    # "json": one JSON object per log line (time, level, logger, message) for log pipelines.
+    LOG_FORMAT: Literal["text", "json"] = "text"
+    # Who may read GET /metrics (Prometheus) without the internal token: client addresses or
+    # CIDR ranges, comma-separated (the client as VIGIL_TRUSTED_PROXIES resolves it). Loopback
+    # only by default; anyone else needs `Authorization: Bearer <VIGIL_INTERNAL_TOKEN>`.
+    METRICS_ALLOW: str = "127.0.0.0/8,::1"
+
     MAX_REQUEST_BYTES: int = Field(default=4 * 1024 * 1024, ge=1024)
     HEALTH_TIMEOUT_SECONDS: float = Field(default=2.0, gt=0)
     KAFKA_CONSUMER_GROUP: str = "vigil-consumer"
@@ -159,9 +166,9 @@ class Settings(BaseSettings):
             raise ValueError(f"must be an http:// or https:// URL, got {value!r}")
         return value
 
-    @field_validator("TRUSTED_PROXIES")
+    @field_validator("TRUSTED_PROXIES", "METRICS_ALLOW")
     @classmethod
-    def _proxies(cls, value: str) -> str:
+    def _network_list(cls, value: str) -> str:
         for item in _split(value):
             try:
                 ipaddress.ip_network(item, strict=False)
@@ -172,6 +179,10 @@ class Settings(BaseSettings):
     @property
     def trusted_proxies(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
         return _networks(self.TRUSTED_PROXIES)
+
+    @property
+    def metrics_allow(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        return _networks(self.METRICS_ALLOW)
 
     @model_validator(mode="after")
     def _secrets(self) -> Settings:

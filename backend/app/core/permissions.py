@@ -2,7 +2,8 @@
 
 Roles are ordered owner > admin > editor > viewer; a role may do everything a lower role may.
 ``app.api.deps.WorkspaceDep`` enforces this table for every ``/workspaces/{workspace_id}/…``
-route, and ``tests/api/test_permissions.py`` checks every route against it.
+route, and ``tests/api/test_permissions.py`` checks every route against it. API keys act with
+what ``app.core.keys`` gives their scope (a service token: its role, but ``PEOPLE_ONLY``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ class Permission(enum.StrEnum):
     WORKSPACE_READ = "workspace.read"
     WORKSPACE_UPDATE = "workspace.update"
     WORKSPACE_DELETE = "workspace.delete"
+    WORKSPACE_LEAVE = "workspace.leave"
     MEMBERS_READ = "members.read"
     MEMBERS_MANAGE = "members.manage"
     KEYS_MANAGE = "keys.manage"
@@ -43,6 +45,7 @@ MIN_ROLE: dict[Permission, Role] = {
     Permission.WORKSPACE_READ: Role.viewer,
     Permission.WORKSPACE_UPDATE: Role.admin,
     Permission.WORKSPACE_DELETE: Role.owner,
+    Permission.WORKSPACE_LEAVE: Role.viewer,
     Permission.MEMBERS_READ: Role.viewer,
     Permission.MEMBERS_MANAGE: Role.admin,
     Permission.KEYS_MANAGE: Role.admin,
@@ -63,9 +66,6 @@ MIN_ROLE: dict[Permission, Role] = {
     Permission.CHANNELS_READ: Role.editor,
     Permission.CHANNELS_WRITE: Role.admin,
 }
-
-# Actions a workspace *query* key may perform instead of a signed-in member.
-QUERY_KEY_PERMISSIONS: frozenset[Permission] = frozenset({Permission.QUERY})
 
 
 def allows(role: Role, permission: Permission) -> bool:

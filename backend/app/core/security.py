@@ -1,5 +1,5 @@
 """Passwords (argon2id, zxcvbn's strength estimate), access tokens (JWT HS256), and opaque
-secrets (keys, refresh tokens)."""
+secrets (refresh tokens, invitation codes, email links; API keys are in ``app.core.keys``)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,6 @@ from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 from app.core.config import settings
 
 ALGORITHM = "HS256"
-INGEST_KEY_PREFIX = "vgi_"
-QUERY_KEY_PREFIX = "vgq_"
-KEY_DISPLAY_CHARS = 12
 
 _hasher = PasswordHasher(  # argon2id
     time_cost=settings.PASSWORD_HASH_TIME_COST, memory_cost=settings.PASSWORD_HASH_MEMORY_KIB
@@ -89,12 +86,6 @@ def decode_access_token(token: str) -> dict[str, Any] | None:
 
 def sha256_hex(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()
-
-
-def new_api_key(scope: str) -> str:
-    """``vgi_``/``vgq_`` followed by 43 URL-safe characters (256 random bits)."""
-    prefix = INGEST_KEY_PREFIX if scope == "ingest" else QUERY_KEY_PREFIX
-    return prefix + secrets.token_urlsafe(32)
 
 
 def new_refresh_token() -> str:

@@ -1,6 +1,6 @@
 """ORM models, one module per aggregate. Importing this package registers every table."""
 
-from app.models.api_key import ApiKey
+from app.models.api_key import ApiKey, KeyScope
 from app.models.audit import AuditEvent, OperatorAuditEvent
 from app.models.base import Base
 from app.models.benchmark import BenchmarkRun
@@ -43,6 +43,7 @@ __all__ = [
     "DashboardVersion",
     "EmailToken",
     "Invitation",
+    "KeyScope",
     "LoginAttempt",
     "Membership",
     "OperatorAuditEvent",

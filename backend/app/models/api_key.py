@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import uuid
 from datetime import datetime
 
@@ -10,6 +11,19 @@ from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, timestamp_now, uuid_pk
+
+
+class KeyScope(enum.StrEnum):
+    """What a key may do: ingest (write points), query (read), or act on the workspace's REST
+    API as a service token with the editor or admin role."""
+
+    ingest = "ingest"
+    query = "query"
+    editor = "editor"
+    admin = "admin"
+
+
+SCOPE_CHECK = "scope IN ({})".format(", ".join(f"'{s.value}'" for s in KeyScope))
 
 
 class ApiKey(Base):
@@ -33,4 +47,4 @@ class ApiKey(Base):
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
-    __table_args__ = (CheckConstraint("scope IN ('ingest', 'query')", name="scope"),)
+    __table_args__ = (CheckConstraint(SCOPE_CHECK, name="scope"),)

@@ -2,18 +2,17 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.core.keys import SCOPES_HELP
+from app.models import KeyScope
 from app.schemas.common import Name100
-
-KeyScope = Literal["ingest", "query"]
 
 
 class ApiKeyCreate(BaseModel):
     name: Name100 = Field(examples=["web-01 agent"])
-    scope: KeyScope = Field(description="ingest: write metrics; query: read (DQL, PromQL)")
+    scope: KeyScope = Field(description=SCOPES_HELP)
 
 
 class ApiKeyPublic(BaseModel):
@@ -33,7 +32,10 @@ class ApiKeyPublic(BaseModel):
 
 
 class ApiKeyCreated(ApiKeyPublic):
-    key: str = Field(description="The full key. Shown only in this response; store it now.")
+    key: str = Field(
+        description="The full key (service tokens start with vgs_). Shown only in this "
+        "response; store it now."
+    )
 
 
 class ApiKeysPublic(BaseModel):

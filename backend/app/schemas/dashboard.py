@@ -59,15 +59,44 @@ class GridPos(_Strict):
         return self
 
 
+QueryLanguage = Literal["dql", "promql"]
+
+
 class PanelQuery(_Strict):
-    """One DQL query of a panel; ``$name`` refers to a dashboard variable."""
+    """One query of a panel, DQL or PromQL; ``$name`` refers to a dashboard variable."""
 
     ref_id: str = Field(default="A", pattern=r"^[A-Za-z0-9_]{1,16}$")
+    language: QueryLanguage = Field(
+        default="dql",
+        description="dql, or promql: run through the Prometheus-compatible API over the "
+        "panel's range, one point per step",
+    )
     query: str = Field(min_length=1, max_length=65536)
     legend_format: str | None = Field(
-        default=None, max_length=200, description="e.g. '{{host}}'; default: series name + tags"
+        default=None,
+        max_length=200,
+        description="e.g. '{{host}}' (a tag's or label's value); default: series name + tags",
     )
     hidden: bool = False
+    min_step: str | None = Field(
+        default=None,
+        max_length=32,
+        examples=["30s"],
+        description="PromQL: the shortest step between points (Grafana's min interval); "
+        "null = the range divided into at most 720 points",
+    )
+
+    @field_validator("min_step")
+    @classmethod
+    def _min_step(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        ms = duration_ms(value)
+        if ms is None or ms < 1_000:
+            raise ValueError(
+                f"min_step must be a duration of at least 1s such as 15s or 1m (got {value!r})"
+            )
+        return value
 
 
 class Threshold(_Strict):
@@ -268,18 +297,35 @@ class RowPanel(_PanelCommon):
 Panel = Annotated[DrawnPanel | RowPanel, Field(discriminator="type")]
 
 
+# What a PromQL variable's query may be, as Grafana's Prometheus data source has them.
+PROMQL_VARIABLE_FUNCTIONS = ("label_values", "label_names", "metrics", "query_result")
+_PROMQL_VARIABLE = re.compile(
+    r"^\s*(" + "|".join(PROMQL_VARIABLE_FUNCTIONS) + r")\s*\(.*\)\s*$", re.S
+)
+
+
 class Variable(_Strict):
     """A dashboard variable, referred to as ``$name`` in panel queries.
 
     ``query``: values come from a DQL metadata query such as
-    ``show_tag_value(from=['cpu'], keyin=['host'])`` (the ``value`` column);
+    ``show_tag_value(from=['cpu'], keyin=['host'])`` (the ``value`` column), or with
+    ``language`` promql from ``label_values(metric, label)``, ``label_values(label)``,
+    ``label_names()``, ``metrics(regex)`` or ``query_result(expr)``;
     ``custom``: the fixed ``options``; ``constant``: ``default`` only.
     """
 
     name: str = Field(examples=["host"])
     label: str = Field(default="", max_length=100)
     type: Literal["query", "custom", "constant"]
+    language: QueryLanguage = Field(default="dql", description="the language of ``query``")
     query: str | None = Field(default=None, max_length=65536)
+    regex: str | None = Field(
+        default=None,
+        max_length=1000,
+        examples=['/.*instance="([^"]+)".*/'],
+        description="keeps the values this regular expression matches (`/…/` or bare); "
+        "with a capture group, its text is the value",
+    )
     options: list[str] = Field(default_factory=list, max_length=1000)
     default: list[str] = Field(default_factory=list, max_length=1000)
     multi: bool = False
@@ -296,6 +342,15 @@ class Variable(_Strict):
     def _consistent(self) -> Variable:
         if self.type == "query" and not self.query:
             raise ValueError(f"variable {self.name!r} of type query needs a query")
+        if (
+            self.type == "query"
+            and self.language == "promql"
+            and not _PROMQL_VARIABLE.match(self.query or "")
+        ):
+            raise ValueError(
+                f"variable {self.name!r}: a PromQL variable's query is label_values(…), "
+                "label_names(), metrics(…) or query_result(…)"
+            )
         if self.type == "custom" and not self.options:
             raise ValueError(f"variable {self.name!r} of type custom needs options")
         return self
@@ -469,3 +524,26 @@ class DashboardExport(BaseModel):
     description: str = Field(default="", max_length=2000)
     tags: Tags = Field(default_factory=list)
     spec: DashboardSpec
+
+
+UnmappedKind = Literal["dashboard", "panel", "query", "variable"]
+
+
+class GrafanaUnmapped(BaseModel):
+    """Something of a Grafana dashboard the imported one does not have, and why."""
+
+    kind: UnmappedKind = Field(description="what it belonged to")
+    title: str = Field(
+        description="the Grafana panel's or variable's title (the dashboard's for dashboard "
+        "settings)",
+        examples=["CPU Busy"],
+    )
+    grafana_id: int | None = Field(default=None, description="the Grafana panel's id")
+    reason: str = Field(examples=["panel type 'piechart' has no Vigil equivalent"])
+
+
+class GrafanaImportResult(BaseModel):
+    """The dashboard made from a Grafana dashboard, and what it could not carry over."""
+
+    dashboard: DashboardPublic
+    unmapped: list[GrafanaUnmapped]

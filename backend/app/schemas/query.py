@@ -15,6 +15,11 @@ class DqlQuery(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     query: str = Field(examples=["M::cpu:(avg(usage_idle)) [1h] BY host"])
+    qtype: str | None = Field(
+        default=None,
+        examples=["promql"],
+        description="the query's language: dql (default) or promql (MetricsQL), DQL.md §16",
+    )
     time_range: list[int] | None = Field(
         default=None,
         min_length=1,
@@ -30,6 +35,9 @@ class DqlQuery(BaseModel):
     max_point: int | None = None
     max_duration: str | None = None
     timeout: str | None = None
+    step: str | None = Field(
+        default=None, examples=["1m"], description="PromQL only: the resolution"
+    )
 
 
 class DqlRequest(BaseModel):

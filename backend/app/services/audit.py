@@ -17,12 +17,14 @@ _E = TypeVar("_E", AuditEvent, OperatorAuditEvent)
 
 @dataclass(frozen=True)
 class Actor:
-    """Who is acting and from where (filled from the request)."""
+    """Who is acting and from where (filled from the request): a person (``user_id``), or a
+    service token (``key_id``; ``email`` is then ``key:<its prefix>``)."""
 
     user_id: uuid.UUID | None
     email: str | None
     ip: str | None
     user_agent: str | None
+    key_id: uuid.UUID | None = None
 
 
 def _event(

@@ -215,3 +215,136 @@ def host_overview() -> DashboardCreate:
             },
         }
     )
+
+
+VIGIL_ITSELF_TITLE = "Vigil itself"
+
+
+def vigil_itself() -> DashboardCreate:
+    """Vigil's own services, from their Prometheus /metrics as the demo agent scrapes them.
+
+    The agent splits a scraped name at its first ``_``: ``vigil_gateway_points_total`` is
+    field ``gateway_points_total`` of measurement ``vigil``, VictoriaMetrics'
+    ``vm_rows_merged_total`` field ``rows_merged_total`` of ``vm``.
+    """
+    rate = "[::1m:rate]"
+    gauge = "[::30s]"
+
+    def mean(measurement: str, histogram: str, tags: str = "") -> str:
+        """Mean of a histogram over each minute: rate of its sum / rate of its count."""
+        by = f" BY {tags}" if tags else ""
+        return (
+            f'eval(A/B, A="M::{measurement}:(sum({histogram}_sum)) {rate}{by}", '
+            f'B="M::{measurement}:(sum({histogram}_count)) {rate}{by}")'
+        )
+
+    panels = [
+        _panel(
+            "ingest-rate",
+            "Ingest rate",
+            [
+                f"M::vigil:(sum(gateway_points_total) AS accepted) {rate}",
+                f"M::vigil:(sum(consumer_points_total) AS written) {rate}",
+            ],
+            x=0,
+            y=0,
+            unit="short",
+            description="Points per second the gateway accepted (Kafka acknowledged them) and "
+            "the consumer wrote to storage.",
+        ),
+        _panel(
+            "kafka-lag",
+            "Kafka lag",
+            [f"M::vigil:(max(consumer_lag) AS lag) {gauge} BY topic"],
+            x=12,
+            y=0,
+            unit="short",
+            description="Records produced to Kafka that the consumer has not written to "
+            "storage yet, per topic (its busiest partition).",
+        ),
+        _panel(
+            "storage-rows",
+            "Storage rows added",
+            [f"M::vm:(sum(rows_added_to_storage_total) AS rows) {rate}"],
+            x=0,
+            y=8,
+            unit="short",
+            description="Rows (samples) vigil-storage added per second.",
+        ),
+        _panel(
+            "storage-merges",
+            "Storage merges",
+            [f"M::vm:(sum(rows_merged_total)) {rate} BY type"],
+            x=12,
+            y=8,
+            unit="short",
+            description="Rows per second VictoriaMetrics merged into bigger parts, by part "
+            "type: steady merging keeps queries fast.",
+        ),
+        _panel(
+            "query-latency",
+            "Query latency (mean)",
+            [mean("vigil", "backend_storage_request_duration_seconds", "operation")],
+            x=0,
+            y=16,
+            unit="s",
+            description="Time vigil-storage took to answer the backend's DQL and PromQL "
+            "queries, per minute, by storage endpoint.",
+        ),
+        _panel(
+            "write-latency",
+            "Write latency (mean)",
+            [
+                mean("vigil", "gateway_kafka_ack_seconds"),
+                mean("vigil", "consumer_storage_write_seconds"),
+            ],
+            x=12,
+            y=16,
+            unit="s",
+            description="A: gateway, produce to Kafka acknowledgement. B: consumer, one "
+            "write to storage.",
+        ),
+        _panel(
+            "api-requests",
+            "API requests",
+            [f"M::vigil:(sum(backend_http_requests_total)) {rate} BY status"],
+            x=0,
+            y=24,
+            unit="short",
+            description="Requests per second the backend answered, by status code.",
+        ),
+        _panel(
+            "errors",
+            "Errors by service",
+            [
+                f"M::vigil:(sum(backend_http_requests_total) AS backend) "
+                f"{{status = re'5..'}} {rate}",
+                f"M::vigil:(sum(gateway_requests_total) AS gateway) {{code = re'5..'}} {rate}",
+                f"M::vigil:(sum(consumer_deadletters_total) AS consumer) {rate}",
+                f"M::vigil:(sum(http_errors_total) AS storage) {rate}",
+                f"M::vigil:(sum(alerting_loop_errors_total) AS alerting) {rate}",
+            ],
+            x=12,
+            y=24,
+            unit="short",
+            description="Per second: the backend's and the gateway's 5xx answers, batches "
+            "the consumer sent to the dead-letter topic, storage's failed requests and "
+            "vigil-alerting's unexpected loop errors.",
+        ),
+    ]
+    return DashboardCreate.model_validate(
+        {
+            "title": VIGIL_ITSELF_TITLE,
+            "description": "Vigil's own services: ingest rate, Kafka lag, storage rows and "
+            "merges, query and write latency, errors. Fed by the demo agent scraping each "
+            "service's /metrics.",
+            "tags": ["vigil", "self-monitoring"],
+            "spec": {
+                "schema_version": 1,
+                "time": {"from": "now-1h", "to": "now"},
+                "refresh": "30s",
+                "variables": [],
+                "panels": panels,
+            },
+        }
+    )

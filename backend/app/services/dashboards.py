@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.errors import Conflict, NotFound
-from app.models import Dashboard, DashboardVersion
+from app.models import Dashboard, DashboardVersion, Workspace
 from app.schemas.dashboard import DashboardCreate, DashboardSpec, DashboardUpdate
 from app.services import audit, plans
 from app.services.audit import Actor
@@ -73,9 +73,11 @@ def create_dashboard(
     user_id: uuid.UUID | None,
     message: str = "created",
     actor: Actor | None = None,
+    details: dict[str, Any] | None = None,
 ) -> Dashboard:
     """Add a dashboard (version 1) to the session; the caller commits. With ``actor``, it is
-    audited (``dashboard.create``, or ``dashboard.import`` for an imported one)."""
+    audited (``dashboard.create``, or ``dashboard.import`` for an imported one), ``details``
+    added to the event's."""
     dashboard = Dashboard(
         workspace_id=workspace_id,
         title=data.title,
@@ -97,9 +99,86 @@ def create_dashboard(
             workspace_id=workspace_id,
             target_type="dashboard",
             target_id=dashboard.id,
-            details={"title": dashboard.title},
+            details={"title": dashboard.title, **(details or {})},
         )
     return dashboard
+
+
+def ensure_shipped(
+    db: Session, *, workspace_id: uuid.UUID, data: DashboardCreate, user_id: uuid.UUID | None
+) -> bool:
+    """Add a shipped dashboard the workspace has none of by that title, or bring it up to the
+    current release (``refresh_shipped``). Returns whether anything changed; the caller commits."""
+    exists = db.scalar(
+        select(Dashboard.id).where(
+            Dashboard.workspace_id == workspace_id, Dashboard.title == data.title
+        )
+    )
+    if exists is None:
+        create_dashboard(
+            db, workspace_id=workspace_id, data=data, user_id=user_id, message="shipped"
+        )
+        return True
+    return refresh_shipped(db, workspace_id=workspace_id, data=data)
+
+
+def apply_dashboard(
+    db: Session,
+    *,
+    workspace_id: uuid.UUID,
+    data: DashboardCreate,
+    user_id: uuid.UUID | None,
+    actor: Actor,
+) -> tuple[Dashboard, bool]:
+    """Make the workspace's dashboard titled ``data.title`` read as ``data`` (dashboards kept
+    as files and applied by a script): import it when there is none, save a new version when
+    something differs, leave it as it is when nothing does. Returns the dashboard and whether
+    it was created; 409 when several dashboards have that title."""
+    # two applies at once must not both find none and create two
+    db.execute(select(Workspace.id).where(Workspace.id == workspace_id).with_for_update())
+    found = db.scalars(
+        select(Dashboard)
+        .where(Dashboard.workspace_id == workspace_id, Dashboard.title == data.title)
+        .limit(2)
+    ).all()
+    if len(found) > 1:
+        raise Conflict(
+            f"Several dashboards are titled {data.title!r}: rename or delete the extra ones, "
+            "or update one by its id",
+            code="ambiguous_title",
+        )
+    if not found:
+        ensure_room(db, workspace_id=workspace_id)
+        dashboard = create_dashboard(
+            db,
+            workspace_id=workspace_id,
+            data=data,
+            user_id=user_id,
+            message="imported",
+            actor=actor,
+        )
+        db.commit()
+        return dashboard, True
+    current = found[0]
+    if (
+        current.description == data.description
+        and list(current.tags) == list(data.tags)
+        and _spec_json(DashboardSpec.model_validate(current.spec)) == _spec_json(data.spec)
+    ):
+        db.commit()  # nothing to save: end the transaction and its lock
+        return current, False
+    update = DashboardUpdate(
+        description=data.description, tags=data.tags, spec=data.spec, message="applied"
+    )
+    dashboard = update_dashboard(
+        db,
+        workspace_id=workspace_id,
+        dashboard_id=current.id,
+        data=update,
+        user_id=user_id,
+        actor=actor,
+    )
+    return dashboard, False
 
 
 def refresh_shipped(db: Session, *, workspace_id: uuid.UUID, data: DashboardCreate) -> bool:

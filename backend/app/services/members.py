@@ -6,14 +6,14 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
-from app.core import security
+from app.core import keys, security
 from app.core.config import settings
 from app.core.errors import BadRequest, Conflict, Forbidden, NotFound
 from app.core.permissions import Permission, allows, outranks_or_equals
-from app.models import Invitation, Membership, Role, User, Workspace
+from app.models import ApiKey, Invitation, Membership, Role, User, Workspace
 from app.schemas.member import InvitationState
 from app.services import api_keys, audit, plans, workspaces
 from app.services.audit import Actor
@@ -87,19 +87,20 @@ def _revoke_invitations_of(
     db: Session,
     *,
     workspace_id: uuid.UUID,
-    inviter_id: uuid.UUID,
+    sent_by: ColumnElement[bool],
     above: Role | None,
     reason: str,
     actor: Actor,
 ) -> int:
-    """Revoke the pending invitations ``inviter_id`` sent to the workspace that they may no
-    longer send: all of them (``above`` None), or those offering a role above ``above``."""
+    """Revoke the pending invitations sent to the workspace by ``sent_by`` (a person or a
+    service token) that they may no longer send: all of them (``above`` None), or those
+    offering a role above ``above``."""
     now = datetime.now(UTC)
     pending = db.scalars(
         select(Invitation)
         .where(
             Invitation.workspace_id == workspace_id,
-            Invitation.invited_by == inviter_id,
+            sent_by,
             Invitation.accepted_at.is_(None),
             Invitation.revoked_at.is_(None),
             Invitation.expires_at > now,
@@ -143,9 +144,21 @@ def _revoke_lost_invitations(
     return _revoke_invitations_of(
         db,
         workspace_id=workspace_id,
-        inviter_id=user_id,
+        sent_by=Invitation.invited_by == user_id,
         above=role if may_invite else None,
         reason=reason,
+        actor=actor,
+    )
+
+
+def revoke_invitations_of_key(db: Session, *, key: ApiKey, actor: Actor) -> int:
+    """A service token was revoked: revoke the pending invitations it sent."""
+    return _revoke_invitations_of(
+        db,
+        workspace_id=key.workspace_id,
+        sent_by=Invitation.invited_by_key_id == key.id,
+        above=None,
+        reason="inviter_token_revoked",
         actor=actor,
     )
 
@@ -359,6 +372,7 @@ def create_invitation(
         role=role,
         code_hash=security.sha256_hex(code),
         invited_by=actor.user_id,
+        invited_by_key_id=actor.key_id,
         expires_at=now + timedelta(days=settings.INVITATION_EXPIRE_DAYS),
     )
     db.add(invitation)
@@ -429,6 +443,25 @@ def find_invitation(db: Session, *, code: str) -> tuple[Invitation, Workspace, U
     return invitation, workspace, inviter
 
 
+def _sender_may_still_invite(db: Session, invitation: Invitation) -> bool:
+    """Whether the member or service token that sent ``invitation`` may still send it."""
+    if invitation.invited_by is not None:
+        role = workspaces.get_role(
+            db, workspace_id=invitation.workspace_id, user_id=invitation.invited_by
+        )
+    elif invitation.invited_by_key_id is not None:
+        key = db.get(ApiKey, invitation.invited_by_key_id)
+        live = key is not None and key.revoked_at is None
+        role = keys.kind_of(key.scope).role if key is not None and live else None
+    else:  # sent by an account deleted since
+        return True
+    return (
+        role is not None
+        and allows(role, Permission.MEMBERS_MANAGE)
+        and outranks_or_equals(role, invitation.role)
+    )
+
+
 def accept_invitation(
     db: Session, *, code: str, user: User, actor: Actor
 ) -> tuple[Workspace, Role]:
@@ -454,24 +487,16 @@ def accept_invitation(
         raise NotFound("Invitation not found")
     if db.get(Membership, (workspace.id, user.id)) is not None:
         raise Conflict("You are already a member of this workspace", code="already_member")
-    if invitation.invited_by is not None:
-        # Whoever sent it must still be allowed to: an invitation never outlives its sender's
-        # right to invite (they are revoked when that right is lost; this covers the rest).
-        inviter_role = workspaces.get_role(
-            db, workspace_id=workspace.id, user_id=invitation.invited_by
+    if not _sender_may_still_invite(db, invitation):
+        # An invitation never outlives its sender's right to invite (they are revoked when
+        # that right is lost; this covers the rest).
+        _revoke(db, invitation, actor=actor, reason="inviter_no_longer_allowed")
+        db.commit()
+        raise Conflict(
+            "This invitation is no longer valid: the person who sent it can no longer "
+            "invite to this workspace. Ask for a new invitation",
+            code="invitation_revoked",
         )
-        if (
-            inviter_role is None
-            or not allows(inviter_role, Permission.MEMBERS_MANAGE)
-            or not outranks_or_equals(inviter_role, invitation.role)
-        ):
-            _revoke(db, invitation, actor=actor, reason="inviter_no_longer_allowed")
-            db.commit()
-            raise Conflict(
-                "This invitation is no longer valid: the person who sent it can no longer "
-                "invite to this workspace. Ask for a new invitation",
-                code="invitation_revoked",
-            )
     # This invitation was counted when it was sent; the limit may have been lowered since.
     plans.require_room(
         db,

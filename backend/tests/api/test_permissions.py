@@ -1,15 +1,18 @@
-"""Every workspace endpoint × every role × member/non-member, against the permission table;
-and every operator endpoint × everyone who is not a platform operator.
+"""Every workspace endpoint × every role and service token × member/non-member, against the
+permission table; and every operator endpoint × everyone who is not a platform operator.
 
 The routes are discovered from the app: a route under ``/workspaces/{workspace_id}`` that does
 not declare a permission through ``WorkspaceDep`` fails the test, so a new endpoint cannot
 skip tenancy; a route under ``/operator`` that does not depend on ``get_operator`` fails too.
+Service tokens (``editor`` and ``admin`` scopes) are callers like the roles: each may do what
+``app.core.keys`` gives its scope, in its own workspace only.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -17,16 +20,10 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from app.core.keys import KEY_KINDS, PEOPLE_ONLY
 from app.core.permissions import MIN_ROLE, Permission, allows
-from app.models import Role
-from tests.factories import (
-    SignedUpUser,
-    add_member,
-    create_key,
-    create_workspace,
-    signup,
-    signup_operator,
-)
+from app.models import KeyScope, Role
+from tests.factories import add_member, create_key, create_workspace, signup, signup_operator
 
 WORKSPACE_PREFIX = "/api/v1/workspaces/{workspace_id}"
 OPERATOR_PREFIX = "/api/v1/operator"
@@ -128,10 +125,35 @@ def _error(r: Any) -> dict[str, Any]:
     return body
 
 
-def _request(client: TestClient, method: str, url: str, user: SignedUpUser) -> Any:
+@dataclass(frozen=True)
+class Caller:
+    """A member signed in with a role, or a service token of a scope."""
+
+    name: str
+    headers: dict[str, str]
+    may: Callable[[Permission], bool]
+
+
+def _member(role: Role, headers: dict[str, str]) -> Caller:
+    return Caller(role.value, headers, lambda p: allows(role, p))
+
+
+def _token(scope: KeyScope, key: str) -> Caller:
+    return Caller(f"{scope} token", _bearer(key), KEY_KINDS[scope].allows)
+
+
+def _nothing(_: Permission) -> bool:
+    return False
+
+
+def _bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def _request(client: TestClient, method: str, url: str, headers: dict[str, str]) -> Any:
     # An empty JSON object: allowed callers get past the permission check and then fail
     # validation (422) or lookup (404 "… not found"), never 403 or "Workspace not found".
-    kwargs: dict[str, Any] = {"headers": user.headers}
+    kwargs: dict[str, Any] = {"headers": headers}
     if method in ("POST", "PATCH", "PUT", "DELETE") and "/prometheus/" not in url:
         kwargs["json"] = {}
     return client.request(method, url, **kwargs)
@@ -147,12 +169,24 @@ def setup() -> dict[str, Any]:
     with TestClient(app, client=("10.99.0.1", 50000)) as client:
         owner = signup(client)
         ws = create_workspace(client, owner)
-        users = {Role.owner: owner}
+        callers = [_member(Role.owner, owner.headers)]
         for role in (Role.admin, Role.editor, Role.viewer):
-            users[role] = add_member(client, owner, ws["id"], role.value)
+            callers.append(_member(role, add_member(client, owner, ws["id"], role.value).headers))
+        for scope in (KeyScope.admin, KeyScope.editor):
+            callers.append(_token(scope, create_key(client, owner, ws["id"], scope)["key"]))
+        revoked = create_key(client, owner, ws["id"], KeyScope.admin)
+        r = client.delete(
+            f"/api/v1/workspaces/{ws['id']}/keys/{revoked['id']}", headers=owner.headers
+        )
+        assert r.status_code == 200, r.text
         outsider = signup(client)
-        create_workspace(client, outsider)
+        outside_ws = create_workspace(client, outsider)
+        outsiders = [Caller("non-member", outsider.headers, _nothing)]
+        for scope in (KeyScope.admin, KeyScope.editor):
+            key = create_key(client, outsider, outside_ws["id"], scope)["key"]
+            outsiders.append(Caller(f"{scope} token of another workspace", _bearer(key), _nothing))
         operator = signup_operator(client)
+        outsiders.append(Caller("platform operator (no member)", operator.headers, _nothing))
         keys = {
             scope: create_key(client, owner, ws["id"], scope)["key"]
             for scope in ("ingest", "query")
@@ -160,7 +194,9 @@ def setup() -> dict[str, Any]:
     return {
         "app": app,
         "ws": ws,
-        "users": users,
+        "callers": callers,
+        "outsiders": outsiders,
+        "revoked": _bearer(revoked["key"]),
         "outsider": outsider,
         "operator": operator,
         "keys": keys,
@@ -174,43 +210,55 @@ def test_every_permission_is_used_and_every_route_is_guarded(setup: dict[str, An
     assert set(MIN_ROLE) == set(Permission)
 
 
-def test_roles_against_the_table(setup: dict[str, Any]) -> None:
-    app, ws, users = setup["app"], setup["ws"], setup["users"]
+def test_roles_and_tokens_against_the_table(setup: dict[str, Any]) -> None:
+    app, ws, callers = setup["app"], setup["ws"], setup["callers"]
     failures = []
     with TestClient(app, client=("10.99.0.2", 50000)) as client:
         for method, path, permission in workspace_routes(app):
             url = _fill(path, ws["id"])
-            for role, user in users.items():
-                r = _request(client, method, url, user)
+            for caller in callers:
+                r = _request(client, method, url, caller.headers)
                 body = _error(r)
                 denied = r.status_code == 403 and body.get("code") == "forbidden"
                 hidden = r.status_code == 404 and body.get("detail") == "Workspace not found"
-                if allows(role, permission):
+                if caller.may(permission):
                     ok = not denied and not hidden and r.status_code < 500
                 else:
                     ok = denied and permission.value in body.get("detail", "")
                 if not ok:
-                    failures.append((method, path, role.value, r.status_code, body))
+                    failures.append((method, path, caller.name, r.status_code, body))
     assert failures == []
 
 
-@pytest.mark.parametrize("who", ["outsider", "operator"])
-def test_non_members_get_404_everywhere(setup: dict[str, Any], who: str) -> None:
+def test_non_members_and_other_workspaces_tokens_get_404_everywhere(
+    setup: dict[str, Any],
+) -> None:
     """A platform operator is no member either: the role gives no access to workspaces."""
-    app, ws, outsider = setup["app"], setup["ws"], setup[who]
+    app, ws = setup["app"], setup["ws"]
     with TestClient(app, client=("10.99.0.3", 50000)) as client:
         for method, path, _ in workspace_routes(app):
-            r = _request(client, method, _fill(path, ws["id"]), outsider)
-            assert r.status_code == 404, (method, path, r.text)
-            assert _error(r) == {"detail": "Workspace not found", "code": "not_found"}
-            r = _request(client, method, _fill(path, str(uuid.uuid4())), outsider)
-            assert r.status_code == 404, (method, path, r.text)
+            for caller in setup["outsiders"]:
+                r = _request(client, method, _fill(path, ws["id"]), caller.headers)
+                assert r.status_code == 404, (method, path, caller.name, r.text)
+                assert _error(r) == {"detail": "Workspace not found", "code": "not_found"}
+                r = _request(client, method, _fill(path, str(uuid.uuid4())), caller.headers)
+                assert r.status_code == 404, (method, path, caller.name, r.text)
+
+
+def test_a_revoked_token_gets_401_everywhere(setup: dict[str, Any]) -> None:
+    app, ws = setup["app"], setup["ws"]
+    with TestClient(app, client=("10.99.0.5", 50000)) as client:
+        for method, path, _ in workspace_routes(app):
+            r = _request(client, method, _fill(path, ws["id"]), setup["revoked"])
+            assert r.status_code == 401, (method, path, r.text)
+            # (the Prometheus envelope's errorType is the status's name, "unauthorized")
+            assert _error(r)["detail"] == "API key is invalid or revoked", (method, path)
 
 
 def test_operator_routes_are_unknown_paths_to_everyone_else(setup: dict[str, Any]) -> None:
     """Anonymous callers, every workspace role, a member of nothing, API keys and bad tokens
     get exactly what a path that does not exist answers, so operator routes cannot be found."""
-    app, ws, users = setup["app"], setup["ws"], setup["users"]
+    app, ws = setup["app"], setup["ws"]
     routes = operator_routes(app)
     assert len(routes) >= 12
     callers: dict[str, dict[str, str]] = {
@@ -218,7 +266,7 @@ def test_operator_routes_are_unknown_paths_to_everyone_else(setup: dict[str, Any
         "outsider": setup["outsider"].headers,
         "bad token": {"Authorization": "Bearer not-a-token"},
         **{f"key {scope}": {"Authorization": f"Token {k}"} for scope, k in setup["keys"].items()},
-        **{role.value: user.headers for role, user in users.items()},
+        **{caller.name: caller.headers for caller in setup["callers"]},
     }
     with TestClient(app, client=("10.99.0.5", 50000)) as client:
         unknown = f"{OPERATOR_PREFIX}/no-such-thing"
@@ -237,7 +285,7 @@ def test_operators_reach_every_operator_route(setup: dict[str, Any]) -> None:
     app, ws, operator = setup["app"], setup["ws"], setup["operator"]
     with TestClient(app, client=("10.99.0.6", 50000)) as client:
         for method, path in operator_routes(app):
-            r = _request(client, method, _fill(path, ws["id"]), operator)
+            r = _request(client, method, _fill(path, ws["id"]), operator.headers)
             assert r.status_code < 500, (method, path, r.text)
             assert r.json().get("detail") != f"No such endpoint: {r.url.path}", (method, path)
 
@@ -255,6 +303,7 @@ def test_the_table_itself() -> None:
     """The policy, spelled out: changing who may do what must change this test too."""
     assert {p.value: r.value for p, r in MIN_ROLE.items()} == {
         "workspace.read": "viewer",
+        "workspace.leave": "viewer",
         "members.read": "viewer",
         "limits.read": "viewer",
         "dashboards.read": "viewer",
@@ -277,3 +326,21 @@ def test_the_table_itself() -> None:
         "channels.write": "admin",
         "workspace.delete": "owner",
     }
+
+
+def test_what_tokens_may_not_do_whatever_their_role() -> None:
+    """Keys and tokens are managed by people (a token never mints another, so revoking a
+    leaked one shuts it out), and a token is not a member who could leave."""
+    assert {p.value for p in PEOPLE_ONLY} == {"keys.manage", "workspace.leave"}
+    assert {s.value: k.role for s, k in KEY_KINDS.items()} == {
+        "ingest": None,
+        "query": None,
+        "editor": Role.editor,
+        "admin": Role.admin,
+    }
+    admin = KEY_KINDS[KeyScope.admin]
+    assert not admin.allows(Permission.WORKSPACE_DELETE)
+    assert admin.allows(Permission.MEMBERS_MANAGE) and admin.allows(Permission.AUDIT_READ)
+    assert not KEY_KINDS[KeyScope.editor].allows(Permission.MEMBERS_MANAGE)
+    assert {p for p in Permission if KEY_KINDS[KeyScope.query].allows(p)} == {Permission.QUERY}
+    assert not any(KEY_KINDS[KeyScope.ingest].allows(p) for p in Permission)

@@ -3,6 +3,7 @@ import {
   dashboardsDeleteDashboard,
   dashboardsExportDashboard,
   dashboardsImportDashboard,
+  dashboardsImportGrafanaDashboard,
   dashboardsReadDashboard,
   dashboardsReadDashboards,
   dashboardsReadDashboardVersions,
@@ -17,11 +18,21 @@ import type {
   DashboardsPublic,
   DashboardUpdate,
   DashboardVersionsPublic,
+  GrafanaImportResult,
+  GrafanaUnmapped,
 } from "@/client/types.gen";
 import "@/lib/apiClient";
 
 export type Dashboard = DashboardPublic;
-export type { DashboardCreate, DashboardExport, DashboardSpec, DashboardUpdate, DashboardVersionsPublic };
+export type {
+  DashboardCreate,
+  DashboardExport,
+  DashboardSpec,
+  DashboardUpdate,
+  DashboardVersionsPublic,
+  GrafanaImportResult,
+  GrafanaUnmapped,
+};
 /** What a dashboard's `panels` hold: panels, and the rows that group them. */
 export type DashboardItem = NonNullable<DashboardSpec["panels"]>[number];
 /** A collapsible heading across the grid; a collapsed one holds its panels (`panels`). */
@@ -125,5 +136,23 @@ export async function exportDashboard(workspaceId: string, dashboardId: string):
 /** Creates a dashboard from an export document; the backend validates it and names what is wrong. */
 export async function importDashboard(workspaceId: string, body: DashboardExport): Promise<Dashboard> {
   const res = await dashboardsImportDashboard({ path: { workspace_id: workspaceId }, body, throwOnError: true });
+  return res.data;
+}
+
+/**
+ * Creates a dashboard from a Grafana dashboard's JSON (`title` instead of its own); the answer
+ * lists what could not be carried over (`unmapped`).
+ */
+export async function importGrafanaDashboard(
+  workspaceId: string,
+  doc: Record<string, unknown>,
+  title?: string,
+): Promise<GrafanaImportResult> {
+  const res = await dashboardsImportGrafanaDashboard({
+    path: { workspace_id: workspaceId },
+    query: title ? { title } : undefined,
+    body: doc,
+    throwOnError: true,
+  });
   return res.data;
 }

@@ -1,4 +1,4 @@
-import { queryQueryRaw } from "@/client/sdk.gen";
+import { queryPrometheusLabelsGet, queryPrometheusLabelValuesGet, queryQueryRaw } from "@/client/sdk.gen";
 import { ApiError } from "@/lib/apiError";
 import type { DqlQuery, DqlRequest, DqlResponse, DqlResult } from "@/lib/dql/dql";
 import "@/lib/apiClient";
@@ -170,4 +170,32 @@ async function send(workspaceId: string, batch: Waiting[]): Promise<void> {
     }
     for (const w of batch) settle(w, { err });
   }
+}
+
+/** `{"status": "success", "data": ["a", "b"]}`: a Prometheus list answer's strings. */
+function promStrings(body: unknown): string[] {
+  const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
+  return Array.isArray(data) ? data.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** Label names of the workspace's series (those matching `match` when given), PromQL's `labels`. */
+export async function promLabels(workspaceId: string, match?: string, signal?: AbortSignal): Promise<string[]> {
+  const res = await queryPrometheusLabelsGet({
+    path: { workspace_id: workspaceId },
+    query: match ? { "match[]": [match] } : undefined,
+    signal,
+    throwOnError: true,
+  });
+  return promStrings(res.data);
+}
+
+/** Values of `label` (`__name__`: metric names) over the workspace's series (matching `match`). */
+export async function promLabelValues(workspaceId: string, label: string, match?: string, signal?: AbortSignal): Promise<string[]> {
+  const res = await queryPrometheusLabelValuesGet({
+    path: { workspace_id: workspaceId, label_name: label },
+    query: match ? { "match[]": [match] } : undefined,
+    signal,
+    throwOnError: true,
+  });
+  return promStrings(res.data);
 }

@@ -289,11 +289,9 @@ export type ApiKeyCreate = {
      */
     name: string;
     /**
-     * Scope
-     *
-     * ingest: write metrics; query: read (DQL, PromQL)
+     * ingest: writes points through the gateway; query: reads with DQL and PromQL; editor: a service token for the REST API with an editor's rights: dashboards, saved queries, monitors, silences, benchmark uploads, queries; admin: a service token for the REST API with an admin's rights, except managing keys and tokens
      */
-    scope: 'ingest' | 'query';
+    scope: KeyScope;
 };
 
 /**
@@ -312,10 +310,7 @@ export type ApiKeyCreated = {
      * Name
      */
     name: string;
-    /**
-     * Scope
-     */
-    scope: 'ingest' | 'query';
+    scope: KeyScope;
     /**
      * Key Prefix
      *
@@ -351,7 +346,7 @@ export type ApiKeyCreated = {
     /**
      * Key
      *
-     * The full key. Shown only in this response; store it now.
+     * The full key (service tokens start with vgs_). Shown only in this response; store it now.
      */
     key: string;
 };
@@ -372,10 +367,7 @@ export type ApiKeyPublic = {
      * Name
      */
     name: string;
-    /**
-     * Scope
-     */
-    scope: 'ingest' | 'query';
+    scope: KeyScope;
     /**
      * Key Prefix
      *
@@ -1722,6 +1714,12 @@ export type DqlQuery = {
      */
     query: string;
     /**
+     * Qtype
+     *
+     * the query's language: dql (default) or promql (MetricsQL), DQL.md §16
+     */
+    qtype?: string | null;
+    /**
      * Time Range
      *
      * [start_ms, end_ms]; one element = start
@@ -1763,6 +1761,12 @@ export type DqlQuery = {
      * Timeout
      */
     timeout?: string | null;
+    /**
+     * Step
+     *
+     * PromQL only: the resolution
+     */
+    step?: string | null;
     [key: string]: unknown;
 };
 
@@ -2006,6 +2010,49 @@ export type GaugePanel = {
      * the dial's end; null = 100 for percent (1 for percentunit), else the largest value rounded up
      */
     max?: number | null;
+};
+
+/**
+ * GrafanaImportResult
+ *
+ * The dashboard made from a Grafana dashboard, and what it could not carry over.
+ */
+export type GrafanaImportResult = {
+    dashboard: DashboardPublic;
+    /**
+     * Unmapped
+     */
+    unmapped: Array<GrafanaUnmapped>;
+};
+
+/**
+ * GrafanaUnmapped
+ *
+ * Something of a Grafana dashboard the imported one does not have, and why.
+ */
+export type GrafanaUnmapped = {
+    /**
+     * Kind
+     *
+     * what it belonged to
+     */
+    kind: 'dashboard' | 'panel' | 'query' | 'variable';
+    /**
+     * Title
+     *
+     * the Grafana panel's or variable's title (the dashboard's for dashboard settings)
+     */
+    title: string;
+    /**
+     * Grafana Id
+     *
+     * the Grafana panel's id
+     */
+    grafana_id?: number | null;
+    /**
+     * Reason
+     */
+    reason: string;
 };
 
 /**
@@ -2338,6 +2385,14 @@ export type InvitationsPublic = {
      */
     count: number;
 };
+
+/**
+ * KeyScope
+ *
+ * What a key may do: ingest (write points), query (read), or act on the workspace's REST
+ * API as a service token with the editor or admin role.
+ */
+export type KeyScope = 'ingest' | 'query' | 'editor' | 'admin';
 
 /**
  * Legend
@@ -3384,7 +3439,7 @@ export type OperatorWorkspacesPublic = {
 /**
  * PanelQuery
  *
- * One DQL query of a panel; ``$name`` refers to a dashboard variable.
+ * One query of a panel, DQL or PromQL; ``$name`` refers to a dashboard variable.
  */
 export type PanelQuery = {
     /**
@@ -3392,19 +3447,31 @@ export type PanelQuery = {
      */
     ref_id?: string;
     /**
+     * Language
+     *
+     * dql, or promql: run through the Prometheus-compatible API over the panel's range, one point per step
+     */
+    language?: 'dql' | 'promql';
+    /**
      * Query
      */
     query: string;
     /**
      * Legend Format
      *
-     * e.g. '{{host}}'; default: series name + tags
+     * e.g. '{{host}}' (a tag's or label's value); default: series name + tags
      */
     legend_format?: string | null;
     /**
      * Hidden
      */
     hidden?: boolean;
+    /**
+     * Min Step
+     *
+     * PromQL: the shortest step between points (Grafana's min interval); null = the range divided into at most 720 points
+     */
+    min_step?: string | null;
 };
 
 /**
@@ -5130,7 +5197,9 @@ export type ValidationErrorPublic = {
  * A dashboard variable, referred to as ``$name`` in panel queries.
  *
  * ``query``: values come from a DQL metadata query such as
- * ``show_tag_value(from=['cpu'], keyin=['host'])`` (the ``value`` column);
+ * ``show_tag_value(from=['cpu'], keyin=['host'])`` (the ``value`` column), or with
+ * ``language`` promql from ``label_values(metric, label)``, ``label_values(label)``,
+ * ``label_names()``, ``metrics(regex)`` or ``query_result(expr)``;
  * ``custom``: the fixed ``options``; ``constant``: ``default`` only.
  */
 export type Variable = {
@@ -5147,9 +5216,21 @@ export type Variable = {
      */
     type: 'query' | 'custom' | 'constant';
     /**
+     * Language
+     *
+     * the language of ``query``
+     */
+    language?: 'dql' | 'promql';
+    /**
      * Query
      */
     query?: string | null;
+    /**
+     * Regex
+     *
+     * keeps the values this regular expression matches (`/…/` or bare); with a capture group, its text is the value
+     */
+    regex?: string | null;
     /**
      * Options
      */
@@ -6915,7 +6996,14 @@ export type DashboardsImportDashboardData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Overwrite
+         *
+         * Update the workspace's dashboard with this title instead of adding another (200; a new version only when something changed); 201 when there is none
+         */
+        overwrite?: boolean;
+    };
     url: '/api/v1/workspaces/{workspace_id}/dashboards/import';
 };
 
@@ -6933,6 +7021,10 @@ export type DashboardsImportDashboardErrors = {
      */
     404: ErrorPublic;
     /**
+     * overwrite: several have this title
+     */
+    409: ErrorPublic;
+    /**
      * Validation Error
      */
     422: HttpValidationError;
@@ -6946,12 +7038,76 @@ export type DashboardsImportDashboardError = DashboardsImportDashboardErrors[key
 
 export type DashboardsImportDashboardResponses = {
     /**
+     * overwrite: updated, or unchanged
+     */
+    200: DashboardPublic;
+    /**
      * Successful Response
      */
     201: DashboardPublic;
 };
 
 export type DashboardsImportDashboardResponse = DashboardsImportDashboardResponses[keyof DashboardsImportDashboardResponses];
+
+export type DashboardsImportGrafanaDashboardData = {
+    /**
+     * Body
+     *
+     * A dashboard as Grafana 9–11 exports it (with or without the `__inputs`/`__requires` wrapper), or Grafana's `{"dashboard": …}` envelope
+     */
+    body: {
+        [key: string]: unknown;
+    };
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * Title
+         *
+         * instead of the Grafana title
+         */
+        title?: string | null;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/dashboards/import/grafana';
+};
+
+export type DashboardsImportGrafanaDashboardErrors = {
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * not a Grafana dashboard
+     */
+    422: ErrorPublic;
+    /**
+     * The workspace has its limit of dashboards
+     */
+    429: ErrorPublic;
+};
+
+export type DashboardsImportGrafanaDashboardError = DashboardsImportGrafanaDashboardErrors[keyof DashboardsImportGrafanaDashboardErrors];
+
+export type DashboardsImportGrafanaDashboardResponses = {
+    /**
+     * Successful Response
+     */
+    201: GrafanaImportResult;
+};
+
+export type DashboardsImportGrafanaDashboardResponse = DashboardsImportGrafanaDashboardResponses[keyof DashboardsImportGrafanaDashboardResponses];
 
 export type DashboardsDeleteDashboardData = {
     body?: never;
@@ -8047,7 +8203,20 @@ export type QueryPrometheusSeriesGetData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series';
 };
 
@@ -8159,7 +8328,20 @@ export type QueryPrometheusLabelsGetData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels';
 };
 
@@ -8275,7 +8457,20 @@ export type QueryPrometheusLabelValuesGetData = {
          */
         workspace_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values';
 };
 
@@ -10906,7 +11101,20 @@ export type QueryPrometheusQueryRangePostByKeyResponses = {
 export type QueryPrometheusSeriesGetByKeyData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/prometheus/api/v1/series';
 };
 
@@ -11008,7 +11216,20 @@ export type QueryPrometheusSeriesPostByKeyResponses = {
 export type QueryPrometheusLabelsGetByKeyData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/prometheus/api/v1/labels';
 };
 
@@ -11115,7 +11336,20 @@ export type QueryPrometheusLabelValuesGetByKeyData = {
          */
         label_name: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
     url: '/prometheus/api/v1/label/{label_name}/values';
 };
 

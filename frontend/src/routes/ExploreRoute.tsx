@@ -17,7 +17,9 @@ export function ExploreRoute(): ReactElement {
       resultActions={({ ran, ...result }) => (
         <>
           <AddToDashboard {...result} />
-          {ran.length > 0 ? <CreateMonitorLink workspaceId={result.workspaceId} query={ran[0]} /> : null}
+          {ran.length > 0 ? (
+            <CreateMonitorLink workspaceId={result.workspaceId} query={ran[0].query} language={ran[0].language} />
+          ) : null}
         </>
       )}
     />

@@ -12,6 +12,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from vigil_ingest.common.logs import LogFormat
+
 _DEFAULT_HOME = Path(__file__).resolve().parents[3] / ".vigil"
 
 
@@ -52,6 +54,8 @@ class Settings(BaseSettings):
     gateway_port: int = Field(default=8001, ge=0, le=65535)
     gateway_workers: int = Field(default=1, ge=1, le=64)
     consumer_port: int = Field(default=8002, ge=0, le=65535)
+    # "json": one JSON object per log line (time, level, logger, message)
+    log_format: LogFormat = "text"
 
     database_url: str = "postgresql+psycopg://vigil:vigil@127.0.0.1:55432/vigil"
     kafka_bootstrap: str = "127.0.0.1:59092"

@@ -48,6 +48,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from vigil_ingest import __version__
+from vigil_ingest.common.cli import parse_args
 from vigil_ingest.common.config import Settings
 from vigil_ingest.common.errors import IngestError, Poison, Retryable, WorkspaceDeleted
 from vigil_ingest.common.kafka import (
@@ -57,6 +58,7 @@ from vigil_ingest.common.kafka import (
     TOPIC_PROMRW,
     ensure_topics,
 )
+from vigil_ingest.common.logs import setup_logging
 from vigil_ingest.consumer.batcher import Record, WriteGroup, group_records
 from vigil_ingest.consumer.deadletter import DeadLetter
 from vigil_ingest.consumer.parked import ParkedRecorder
@@ -724,12 +726,40 @@ def serve_status(consumer: Consumer, host: str, port: int) -> ThreadingHTTPServe
     return server
 
 
-def main() -> None:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per storage write is noise
+DESCRIPTION = """\
+Vigil's ingest consumer: reads the batches the gateway produced to Kafka (consumer group
+VIGIL_CONSUMER_GROUP), writes them to vigil-storage per workspace and commits the offsets
+only after storage acknowledged them; batches storage refuses go to the dead-letter topic.
+GET /health (lag, storage, Kafka) and GET /metrics (Prometheus) are served on
+VIGIL_HOST:VIGIL_CONSUMER_PORT."""
+
+SETTINGS = (
+    "host",
+    "consumer_port",
+    "kafka_bootstrap",
+    "kafka_partitions",
+    "consumer_group",
+    "consumer_max_poll_records",
+    "consumer_max_batch_bytes",
+    "consumer_write_concurrency",
+    "consumer_park_after_seconds",
+    "consumer_max_held_bytes",
+    "storage_url",
+    "storage_timeout_seconds",
+    "internal_token",
+    "retry_initial_seconds",
+    "retry_max_seconds",
+    "database_url",
+    "log_format",
+    "home",
+)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parse_args("vigil-consumer", DESCRIPTION, SETTINGS, argv)
     settings = Settings()
+    setup_logging(settings.log_format)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per storage write is noise
     _ = settings.storage_token  # fail now, naming the variable, rather than at the first write
     deadline = time.monotonic() + 120
     while True:

@@ -40,6 +40,7 @@ from vigil_ingest.common.errors import (
     UnsupportedMediaType,
 )
 from vigil_ingest.common.kafka import Batch, Precision, ensure_topics, now_ms
+from vigil_ingest.common.logs import setup_logging
 from vigil_ingest.gateway.auth import KeyResolver, Principal, extract_key
 from vigil_ingest.gateway.body import OFFLOAD_BYTES, content_encoding, read_body
 from vigil_ingest.gateway.db import Database
@@ -414,6 +415,7 @@ class _LocalLimiter:
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the gateway application (uvicorn ``--factory`` entry point)."""
     settings = settings or Settings()
+    setup_logging(settings.log_format)  # again in each worker process of VIGIL_GATEWAY_WORKERS
     resolver = KeyResolver(
         settings.psycopg_url,
         ttl_s=settings.auth_cache_seconds,

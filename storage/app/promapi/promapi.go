@@ -160,6 +160,8 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 	if err != nil {
 		return apierror.BadData("%s", err)
 	}
+	// series of two metrics match as in Prometheus, whatever storage derives from their names
+	r.Form.Set("query", string(tenancy.MatchLikePrometheus(expr).AppendString(nil)))
 	if err := checkTimeArgs(r, "time", "start", "end"); err != nil {
 		return err
 	}

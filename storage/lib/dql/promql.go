@@ -35,6 +35,8 @@ func QueryPromQL(ctx context.Context, src Source, q string, step int64, opts Opt
 	if err := checkPromQL(expr); err != nil {
 		return nil, err
 	}
+	// series of two metrics match as in Prometheus, whatever storage derives from their names
+	expr = tenancy.MatchLikePrometheus(expr)
 	if opts.Now == 0 {
 		opts.Now = nowMs()
 	}

@@ -1,4 +1,8 @@
-"""Workspace API keys (ingest and query)."""
+"""Workspace API keys (ingest and query) and service tokens (editor and admin).
+
+Managed by signed-in admins and owners only: ``keys.manage`` is one of the permissions no
+service token has (``app.core.keys.PEOPLE_ONLY``), so a token never creates another.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +43,7 @@ def read_keys(db: SessionDep, ws: Admins) -> ApiKeysPublic:
 
 @router.post("", response_model=ApiKeyCreated, status_code=status.HTTP_201_CREATED)
 def create_key(body: ApiKeyCreate, db: SessionDep, ws: Admins) -> ApiKeyCreated:
-    """Create a key. ``key`` in the response is shown only this once."""
+    """Create a key or service token. ``key`` in the response is shown only this once."""
     row, key = api_keys.create_key(
         db, workspace_id=ws.id, name=body.name, scope=body.scope, actor=ws.actor
     )
@@ -48,6 +52,7 @@ def create_key(body: ApiKeyCreate, db: SessionDep, ws: Admins) -> ApiKeyCreated:
 
 @router.delete("/{key_id}", response_model=ApiKeyPublic)
 def revoke_key(key_id: uuid.UUID, db: SessionDep, ws: Admins) -> ApiKeyPublic:
-    """Revoke a key; the gateway stops accepting it within seconds."""
+    """Revoke a key; the gateway stops accepting it within seconds, the backend at once.
+    Revoking a service token also revokes the invitations it sent that are still pending."""
     row = api_keys.revoke_key(db, workspace_id=ws.id, key_id=key_id, actor=ws.actor)
     return _public(row, db.get(User, row.created_by) if row.created_by else None)

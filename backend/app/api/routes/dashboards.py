@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, status
+from fastapi import APIRouter, Body, Path, Query, Response, status
 
 from app.api.deps import SessionDep, WorkspaceContext, WorkspaceDep
 from app.core.permissions import Permission
 from app.models import Dashboard, DashboardVersion
-from app.schemas.common import ERROR_RESPONSES, ErrorPublic, Message
+from app.schemas.common import ERROR_RESPONSES, ErrorPublic, Message, Name200
 from app.schemas.dashboard import (
     DashboardCreate,
     DashboardExport,
@@ -22,8 +22,9 @@ from app.schemas.dashboard import (
     DashboardVersionDetail,
     DashboardVersionPublic,
     DashboardVersionsPublic,
+    GrafanaImportResult,
 )
-from app.services import dashboards
+from app.services import dashboards, grafana_import
 
 router = APIRouter(
     prefix="/workspaces/{workspace_id}/dashboards", tags=["dashboards"], responses=ERROR_RESPONSES
@@ -107,19 +108,105 @@ def create_dashboard(body: DashboardCreate, db: SessionDep, ws: Writers) -> Dash
     "/import",
     response_model=DashboardPublic,
     status_code=status.HTTP_201_CREATED,
-    responses=LIMIT_RESPONSE,
+    responses={
+        **LIMIT_RESPONSE,
+        200: {"model": DashboardPublic, "description": "overwrite: updated, or unchanged"},
+        409: {"model": ErrorPublic, "description": "overwrite: several have this title"},
+    },
 )
-def import_dashboard(body: DashboardExport, db: SessionDep, ws: Writers) -> DashboardPublic:
-    """Create a dashboard from an export document (429 ``max_dashboards`` as for create)."""
-    dashboards.ensure_room(db, workspace_id=ws.id)
+def import_dashboard(
+    body: DashboardExport,
+    db: SessionDep,
+    ws: Writers,
+    response: Response,
+    overwrite: Annotated[
+        bool,
+        Query(
+            description="Update the workspace's dashboard with this title instead of adding "
+            "another (200; a new version only when something changed); 201 when there is none"
+        ),
+    ] = False,
+) -> DashboardPublic:
+    """Create a dashboard from an export document, or, with ``overwrite``, apply it (429
+    ``max_dashboards`` as for create whenever a dashboard would be added)."""
     data = DashboardCreate(
         title=body.title, description=body.description, tags=body.tags, spec=body.spec
     )
+    if overwrite:
+        dashboard, created = dashboards.apply_dashboard(
+            db, workspace_id=ws.id, data=data, user_id=_user_id(ws), actor=ws.actor
+        )
+        if not created:
+            response.status_code = status.HTTP_200_OK
+        return _public(dashboard)
+    dashboards.ensure_room(db, workspace_id=ws.id)
     dashboard = dashboards.create_dashboard(
         db, workspace_id=ws.id, data=data, user_id=_user_id(ws), message="imported", actor=ws.actor
     )
     db.commit()
     return _public(dashboard)
+
+
+GRAFANA_EXAMPLE: dict[str, Any] = {
+    "__inputs": [{"name": "DS_PROMETHEUS", "type": "datasource", "pluginId": "prometheus"}],
+    "title": "Node",
+    "panels": [
+        {
+            "id": 1,
+            "type": "timeseries",
+            "title": "Load",
+            "gridPos": {"x": 0, "y": 0, "w": 12, "h": 8},
+            "datasource": {"type": "prometheus", "uid": "${DS_PROMETHEUS}"},
+            "targets": [
+                {"refId": "A", "expr": 'node_load1{instance="$node"}', "legendFormat": "1m"}
+            ],
+        }
+    ],
+    "templating": {
+        "list": [{"name": "node", "type": "query", "query": "label_values(node_load1, instance)"}]
+    },
+}
+
+
+@router.post(
+    "/import/grafana",
+    response_model=GrafanaImportResult,
+    status_code=status.HTTP_201_CREATED,
+    responses={
+        **LIMIT_RESPONSE,
+        422: {"model": ErrorPublic, "description": "not a Grafana dashboard"},
+    },
+)
+def import_grafana_dashboard(
+    body: Annotated[
+        dict[str, Any],
+        Body(
+            description="A dashboard as Grafana 9–11 exports it (with or without the "
+            '`__inputs`/`__requires` wrapper), or Grafana\'s `{"dashboard": …}` envelope',
+            examples=[GRAFANA_EXAMPLE],
+        ),
+    ],
+    db: SessionDep,
+    ws: Writers,
+    title: Annotated[Name200 | None, Query(description="instead of the Grafana title")] = None,
+) -> GrafanaImportResult:
+    """Create a dashboard from a Grafana dashboard's JSON: its Prometheus panels, rows,
+    repeats, variables, units and thresholds. What cannot be carried over is listed in
+    ``unmapped``, each with the Grafana panel's (or variable's) title and the reason (429
+    ``max_dashboards`` as for create)."""
+    converted = grafana_import.convert(body, title=title)
+    dashboards.ensure_room(db, workspace_id=ws.id)
+    dashboard = dashboards.create_dashboard(
+        db,
+        workspace_id=ws.id,
+        data=converted.dashboard,
+        user_id=_user_id(ws),
+        message="imported",
+        actor=ws.actor,
+        details={"source": "grafana", "unmapped": len(converted.unmapped)},
+    )
+    db.commit()
+    return GrafanaImportResult(dashboard=_public(dashboard), unmapped=converted.unmapped)
 
 
 @router.get("/{dashboard_id}", response_model=DashboardPublic)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hmac
-
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import BearerDep, SessionDep, StorageDep, is_api_key, request_credential
-from app.core.config import settings
+from app.api.deps import BearerDep, SessionDep, StorageDep, has_internal_token, request_credential
+from app.core.keys import looks_like_key
 from app.schemas.health import HealthPublic
 from app.services import health, users
 
@@ -18,13 +16,12 @@ router = APIRouter(tags=["health"])
 def _may_see_details(request: Request, db: SessionDep) -> bool:
     """The internal token (the stack's own scripts and tests) or a platform operator's session,
     each only as ``Authorization: Bearer``."""
-    credential = request_credential(request)
-    if credential is None or credential.how != "bearer" or is_api_key(credential.value):
-        return False
-    token = credential.value
-    if hmac.compare_digest(token.encode(), settings.INTERNAL_TOKEN.encode()):
+    if has_internal_token(request):
         return True
-    resolved = users.resolve_access_token(db, token=token)
+    credential = request_credential(request)
+    if credential is None or credential.how != "bearer" or looks_like_key(credential.value):
+        return False
+    resolved = users.resolve_access_token(db, token=credential.value)
     return resolved is not None and resolved[0].is_operator
 
 

@@ -111,7 +111,7 @@ def delete_member(
     responses={409: {"model": ErrorPublic, "description": "You are the last owner"}},
 )
 def leave_workspace(
-    db: SessionDep, ws: Annotated[WorkspaceContext, WorkspaceDep(Permission.WORKSPACE_READ)]
+    db: SessionDep, ws: Annotated[WorkspaceContext, WorkspaceDep(Permission.WORKSPACE_LEAVE)]
 ) -> Message:
     """Leave the workspace yourself."""
     assert ws.user is not None

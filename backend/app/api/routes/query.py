@@ -1,8 +1,9 @@
 """The query API: DQL ``query/raw`` and the Prometheus-compatible read API.
 
 Two entry points for each: under ``/api/v1/workspaces/{workspace_id}/…`` (a session, or a
-query key of that workspace) and at the root (``/v1/query/raw``, ``/prometheus/api/v1/…``),
-where the query key alone picks the workspace. Storage's status and body pass through as-is,
+query key or service token of that workspace) and at the root (``/v1/query/raw``,
+``/prometheus/api/v1/…``), where the query key (or a bearer service token) alone picks the
+workspace. Storage's status and body pass through as-is,
 with its ``Retry-After`` when it answers 429 (the workspace's queue of queries is full).
 
 The handlers are coroutines: what needs the database (who asks, the workspace's limits, the
@@ -30,17 +31,19 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import (
+    INVALID_KEY,
     AsyncStorageDep,
     BearerDep,
-    extract_token,
+    authenticate_key,
     get_query_queue,
-    resolve_query_key,
+    request_credential,
     workspace_context,
 )
 from app.clients.storage import AsyncStorageClient, QueryLimits, StorageResponse
 from app.core.db import get_sessionmaker
 from app.core.encoding import accepts
 from app.core.errors import BadRequest, Unauthorized
+from app.core.keys import looks_like_key
 from app.core.permissions import Permission
 from app.schemas.common import ERROR_RESPONSES, ErrorPublic
 from app.schemas.query import DqlError, DqlRequest, DqlResponse, PrometheusError
@@ -85,13 +88,16 @@ def _dql_body(body: DqlRequest) -> dict[str, Any]:
 
 
 def _key_workspace(request: Request, db: Session) -> uuid.UUID:
-    token = extract_token(request)
-    if token is None:
+    """The workspace of the request's query key (or service token)."""
+    credential = request_credential(request)
+    if credential is None:
         raise Unauthorized("Not authenticated: send a query key as Authorization: Token <key>")
-    key = resolve_query_key(db, token)
+    if not looks_like_key(credential.value):
+        raise Unauthorized(INVALID_KEY, code="invalid_key")
+    key = authenticate_key(db, request, credential, Permission.QUERY)
     workspace = workspaces.get_active(db, workspace_id=key.workspace_id)
     if workspace is None:
-        raise Unauthorized("API key is invalid or revoked", code="invalid_key")
+        raise Unauthorized(INVALID_KEY, code="invalid_key")
     workspaces.ensure_not_suspended(workspace)
     return key.workspace_id
 
@@ -456,10 +462,12 @@ def _add(
     *,
     proxy: ProxyBody | None = None,
     local: LocalBody | None = None,
+    selectors: bool = False,
 ) -> None:
     """Register ``endpoint`` under the workspace's path and at the root, for each method:
     ``proxy`` asks storage (a query, counted, with the workspace's limits), ``local`` answers
-    from the backend's own state."""
+    from the backend's own state. ``selectors``: its GET documents ``match[]``, ``start`` and
+    ``end``, so typed clients can send them."""
     short = "label_values" if endpoint.startswith("label/") else endpoint.replace("/", "_")
     for public in (False, True):
         if proxy is not None:
@@ -486,18 +494,43 @@ def _add(
                 + " Errors: Prometheus' envelope.",
                 response_class=Response,
                 responses=PROM_RESPONSES,
+                openapi_extra=SELECTOR_PARAMETERS if selectors and method == "GET" else None,
             )
 
 
 BOTH = ("GET", "POST")
 
+SELECTOR_PARAMETERS: dict[str, Any] = {
+    "parameters": [
+        {
+            "name": "match[]",
+            "in": "query",
+            "required": False,
+            "description": "series selectors: only the series they match",
+            "schema": {"type": "array", "items": {"type": "string"}},
+            "style": "form",
+            "explode": True,
+        }
+    ]
+    + [
+        {
+            "name": name,
+            "in": "query",
+            "required": False,
+            "description": f"{name} of the time range: RFC 3339 or Unix seconds",
+            "schema": {"type": "string"},
+        }
+        for name in ("start", "end")
+    ]
+}
+
 
 def _register_prometheus() -> None:
     _add("query", "Instant query", BOTH, proxy=_proxy)
     _add("query_range", "Range query", BOTH, proxy=_proxy)
-    _add("series", "Series matching selectors", BOTH, proxy=_proxy)
-    _add("labels", "Label names", BOTH, proxy=_proxy)
-    _add("label/{label_name}/values", "Values of a label", BOTH, proxy=_proxy)
+    _add("series", "Series matching selectors", BOTH, proxy=_proxy, selectors=True)
+    _add("labels", "Label names", BOTH, proxy=_proxy, selectors=True)
+    _add("label/{label_name}/values", "Values of a label", BOTH, proxy=_proxy, selectors=True)
     _add("format_query", "Format a PromQL expression", BOTH, proxy=_proxy)
     _add("metadata", "Metric metadata", ("GET",), proxy=_metadata)
     _add("query_exemplars", "Exemplars (always none)", BOTH, local=_exemplars)

@@ -62,8 +62,9 @@ def test_bad_scope_is_422(client: TestClient) -> None:
     ws = create_workspace(client, user)
     r = client.post(
         f"/api/v1/workspaces/{ws['id']}/keys",
-        json={"name": "x", "scope": "admin"},
+        json={"name": "x", "scope": "owner"},
         headers=user.headers,
     )
     assert r.status_code == 422
     assert r.json()["detail"].startswith("body.scope:")
+    assert "'ingest', 'query', 'editor' or 'admin'" in r.json()["detail"]

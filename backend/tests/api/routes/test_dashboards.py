@@ -137,6 +137,70 @@ def test_invalid_specs_are_refused_with_the_reason(client: TestClient) -> None:
     assert_refused(client, url, user.headers, cases)
 
 
+def test_promql_queries_and_variables_round_trip(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    promql = {
+        "ref_id": "B",
+        "language": "promql",
+        "query": 'sum by (mode) (rate(node_cpu_seconds_total{instance="$node"}[$__rate_interval]))',
+        "legend_format": "{{mode}}",
+        "min_step": "30s",
+    }
+    body = {
+        "title": "Mixed",
+        "spec": {
+            **spec(panel("p", queries=[{"query": "M::cpu:(avg(usage_user)) BY host"}, promql])),
+            "variables": [
+                {
+                    "name": "node",
+                    "type": "query",
+                    "language": "promql",
+                    "query": "label_values(node_uname_info, instance)",
+                    "regex": "/(.*):9100/",
+                }
+            ],
+        },
+    }
+    r = client.post(f"/api/v1/workspaces/{ws['id']}/dashboards", json=body, headers=user.headers)
+    assert r.status_code == 201, r.text
+    queries = r.json()["spec"]["panels"][0]["queries"]
+    assert queries[0]["language"] == "dql" and queries[0]["min_step"] is None
+    assert queries[1] == {**promql, "hidden": False}
+    variable = r.json()["spec"]["variables"][0]
+    assert (variable["language"], variable["regex"]) == ("promql", "/(.*):9100/")
+
+
+def test_bad_promql_settings_are_refused_with_the_reason(client: TestClient) -> None:
+    user = signup(client)
+    ws = create_workspace(client, user)
+    url = f"/api/v1/workspaces/{ws['id']}/dashboards"
+
+    def query(**extra: Any) -> dict[str, Any]:
+        return spec(panel("a", queries=[{"query": "up", "language": "promql", **extra}]))
+
+    def variable(query: str) -> dict[str, Any]:
+        return {
+            "panels": [],
+            "variables": [{"name": "v", "type": "query", "language": "promql", "query": query}],
+        }
+
+    cases = [
+        (query(language="sql"), "body.spec.panels.0.timeseries.queries.0.language"),
+        (query(min_step="500ms"), "min_step must be a duration of at least 1s"),
+        (query(min_step="soon"), "min_step must be a duration of at least 1s such as 15s or 1m"),
+        (
+            variable("up{job='x'}"),
+            "variable 'v': a PromQL variable's query is label_values(…), label_names(), "
+            "metrics(…) or query_result(…)",
+        ),
+    ]
+    assert_refused(client, url, user.headers, cases)
+    for ok in ("label_values(job)", " metrics(node_.*) ", "query_result(count(up) by (job))"):
+        r = client.post(url, json={"title": "v", "spec": variable(ok)}, headers=user.headers)
+        assert r.status_code == 201, (ok, r.text)
+
+
 def test_versions_restore_and_conflicts(client: TestClient) -> None:
     user = signup(client)
     ws = create_workspace(client, user)
@@ -416,3 +480,48 @@ def test_invalid_rows_and_repeats_are_refused_with_the_reason(client: TestClient
         ),
     ]
     assert_refused(client, url, user.headers, cases)
+
+
+def test_import_with_overwrite_applies_a_file_by_its_title(client: TestClient) -> None:
+    """Dashboards kept as files: applying one twice changes nothing, a changed file saves one
+    new version of the same dashboard."""
+    user = signup(client)
+    ws = create_workspace(client, user)
+    base = f"/api/v1/workspaces/{ws['id']}/dashboards"
+    apply = f"{base}/import?overwrite=true"
+    doc = {
+        "format": "vigil.dashboard",
+        "title": "As code",
+        "tags": ["git"],
+        "spec": spec(panel("a")),
+    }
+    r = client.post(apply, json=doc, headers=user.headers)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    assert (created["title"], created["version"], created["tags"]) == ("As code", 1, ["git"])
+    r = client.post(apply, json=doc, headers=user.headers)
+    assert (r.status_code, r.json()["id"], r.json()["version"]) == (200, created["id"], 1)
+    changed = {**doc, "spec": spec(panel("a"), panel("b"))}
+    r = client.post(apply, json=changed, headers=user.headers)
+    assert (r.status_code, r.json()["id"], r.json()["version"]) == (200, created["id"], 2)
+    assert [p["id"] for p in r.json()["spec"]["panels"]] == ["a", "b"]
+    versions = client.get(f"{base}/{created['id']}/versions", headers=user.headers).json()
+    assert [(v["version"], v["message"]) for v in versions["data"]] == [
+        (2, "applied"),
+        (1, "imported"),
+    ]
+    events = client.get(
+        f"/api/v1/workspaces/{ws['id']}/audit",
+        params={"action": "dashboard.*"},
+        headers=user.headers,
+    ).json()["data"]
+    assert [e["action"] for e in events] == ["dashboard.update", "dashboard.import"]
+    # without overwrite, import adds another; then the title no longer says which to update
+    assert client.post(f"{base}/import", json=doc, headers=user.headers).status_code == 201
+    r = client.post(apply, json=doc, headers=user.headers)
+    assert r.status_code == 409
+    assert r.json() == {
+        "detail": "Several dashboards are titled 'As code': rename or delete the extra ones, "
+        "or update one by its id",
+        "code": "ambiguous_title",
+    }

@@ -97,6 +97,34 @@ def test_post_form_with_repeated_fields_is_forwarded(
     assert sent.headers["x-vigil-workspace"] == ws["id"]
 
 
+def test_label_endpoints_document_and_forward_their_selectors(
+    client: TestClient, storage: StorageMock
+) -> None:
+    """The UI's typed client sends ``match[]`` (completion, PromQL variables): the OpenAPI
+    document names it on the label and series endpoints, and it reaches storage."""
+    doc = client.get("/api/openapi.json").json()
+    for path in (
+        "/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels",
+        "/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values",
+        "/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series",
+        "/prometheus/api/v1/labels",
+    ):
+        names = [p["name"] for p in doc["paths"][path]["get"].get("parameters", [])]
+        assert {"match[]", "start", "end"} <= set(names), (path, names)
+        assert "parameters" not in doc["paths"][path]["post"] or "match[]" not in [
+            p["name"] for p in doc["paths"][path]["post"]["parameters"]
+        ]
+    ws, _, user = _setup(client)
+    r = client.get(
+        f"/api/v1/workspaces/{ws['id']}/prometheus/api/v1/label/instance/values",
+        params=[("match[]", 'node_uname_info{job="node"}')],
+        headers=user.headers,
+    )
+    assert r.status_code == 200
+    assert storage.last().url.path == "/api/v1/label/instance/values"
+    assert storage.last().url.params.get_list("match[]") == ['node_uname_info{job="node"}']
+
+
 def test_token_query_parameter_and_basic_auth(client: TestClient, storage: StorageMock) -> None:
     import base64
 

@@ -3,12 +3,13 @@ import type { QueryPanel } from "@/api/dashboards";
 import { isQueryError, queryEach, queryRawBatched, refusedQuery, type QueryOutcome } from "@/api/query";
 import type { ApiError } from "@/lib/apiError";
 import type { DqlQuery, DqlResult } from "@/lib/dql/dql";
+import { toDqlQuery, type LanguageQuery } from "@/lib/dql/promql";
 import { resolveTimeRange, type TimeRangeSpec } from "@/lib/time";
 import { parseTimeShift, shiftRange, timeShiftSuffix } from "@/lib/timeShift";
 import type { PanelCompare } from "./panelOption";
 
 /*
- * A panel's data: its DQL queries over a time range (and, for a chart over time with a
+ * A panel's data: its DQL and PromQL queries over a time range (and, for a chart over time with a
  * comparison, over the same range shifted into the past), asked for together with every other
  * panel's in one request. What a dashboard panel, a panel editor's preview or any other chart
  * of queries asks for.
@@ -32,7 +33,7 @@ export function panelQueryPrefix(workspaceId: string): unknown[] {
   return ["dql-panel", workspaceId];
 }
 
-export interface VisibleQuery {
+export interface VisibleQuery extends LanguageQuery {
   refId: string;
   /** The query as sent: the variables filled in. */
   query: string;
@@ -82,8 +83,8 @@ export function inspectedResult(data: PanelData): DqlResult {
 }
 
 /**
- * The data of one panel of `type`: `queries` (as sent: variables filled in) over the time
- * range, and over the shifted range when the panel is a chart over time and `compare` is on,
+ * The data of one panel of `type`: `queries` (as sent: variables filled in; DQL or PromQL,
+ * `toDqlQuery`) over the time range, and over the shifted range when the panel is a chart over time and `compare` is on,
  * sent together with every other panel's. Shared by the panel and the router, which asks for
  * it as soon as a dashboard is known. A relative range is resolved when the request goes out,
  * so each refresh moves it forward. `enabled: false` holds the request (a variable without a
@@ -92,19 +93,25 @@ export function inspectedResult(data: PanelData): DqlResult {
 export function panelDataQuery(
   workspaceId: string,
   type: QueryPanel["type"],
-  queries: readonly string[],
+  queries: readonly LanguageQuery[],
   timeRange: TimeRangeSpec,
   compare?: string,
   enabled = true,
 ) {
   const shiftMs = comparesWithPast(type) ? parseTimeShift(compare) : undefined;
   return queryOptions({
-    queryKey: [...panelQueryPrefix(workspaceId), queries, timeRange.from, timeRange.to, shiftMs ?? 0],
+    queryKey: [
+      ...panelQueryPrefix(workspaceId),
+      queries.map((q) => [q.query, q.language ?? "dql", q.min_step ?? ""]),
+      timeRange.from,
+      timeRange.to,
+      shiftMs ?? 0,
+    ],
     queryFn: async ({ signal }): Promise<PanelData> => {
       // a relative range is resolved when the request goes out
       const range = resolveTimeRange(timeRange);
       const ranges = shiftMs ? [range, shiftRange(range, shiftMs)] : [range];
-      const flat = ranges.flatMap((r) => queries.map((query) => ({ query, time_range: r, max_point: PANEL_MAX_POINTS })));
+      const flat = ranges.flatMap((r) => queries.map((q) => toDqlQuery(q, r, PANEL_MAX_POINTS)));
       const { content, refused } = await runPanelQueries(workspaceId, flat, queries.length, signal);
       const contents = (i: number) => content.slice(i * queries.length, (i + 1) * queries.length);
       const part = (i: number): DqlResult => ({ series: contents(i).flatMap((c) => c.series) });

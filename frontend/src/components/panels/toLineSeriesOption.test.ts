@@ -230,6 +230,25 @@ describe("legend formats", () => {
     expect(names).toEqual(["web-1", "us, web-2", "web-1 used", "web-1 free"]);
   });
 
+  it("names PromQL series by their labels, without storage's own, and {{__name__}} by the metric", () => {
+    const promql: DqlResult = {
+      series: [
+        {
+          name: "cpu:usage_user",
+          tags: { __measurement__: "cpu", __field__: "usage_user", host: "web-1" },
+          columns: ["time", "value"],
+          values: [[1, 2]],
+        },
+        { name: "", tags: {}, columns: ["time", "value"], values: [[1, 3]] },
+      ],
+    };
+    expect(toChartSeries(promql).map((s) => s.name)).toEqual(["web-1", "value"]);
+    expect(toChartSeries(promql, ["{{__name__}} on {{host}}", undefined]).map((s) => s.name)).toEqual([
+      "cpu:usage_user on web-1",
+      "value",
+    ]);
+  });
+
   it("keeps the default names without formats", () => {
     expect(toChartSeries(result).map((s) => s.name)).toEqual(["eu, web-1", "us, web-2", "web-1 · used", "web-1 · free"]);
   });

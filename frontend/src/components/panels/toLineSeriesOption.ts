@@ -31,9 +31,13 @@ export interface ChartSeries {
   points: [number, number | null][];
 }
 
-/** Tag values in key order: `{host: "web-01", dc: "eu"}` → `"eu, web-01"`. */
+/**
+ * Tag values in key order: `{host: "web-01", dc: "eu"}` → `"eu, web-01"`. The labels storage
+ * keeps for itself (`__measurement__`, `__field__`, which PromQL answers carry) are left out.
+ */
 function tagLabel(tags: Record<string, string>): string {
   return Object.keys(tags)
+    .filter((k) => !k.startsWith("__"))
     .sort()
     .map((k) => tags[k])
     .join(", ");
@@ -70,16 +74,16 @@ function isTimeValueRows(rows: readonly (readonly unknown[])[]): boolean {
  * numeric time are dropped; non-numeric cells become gaps (null).
  */
 /**
- * A series' name from a legend format: `{{host}}` is the value of the tag `host`, `{{field}}`
- * the value column (`avg(usage_user)`), `{{measurement}}` the measurement; anything else
- * between braces reads as nothing.
+ * A series' name from a legend format: `{{host}}` is the value of the tag (or PromQL label)
+ * `host`, `{{field}}` the value column (`avg(usage_user)`), `{{measurement}}` the measurement
+ * and `{{__name__}}` the metric's name; anything else between braces reads as nothing.
  */
 export function formatLegend(format: string, series: DqlSeries, column: string): string {
   const tags = series.tags ?? {};
   return format.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, key: string) => {
     if (Object.hasOwn(tags, key)) return tags[key];
     if (key === "field") return column;
-    if (key === "measurement") return series.name;
+    if (key === "measurement" || key === "__name__") return series.name;
     return "";
   });
 }
@@ -102,7 +106,7 @@ export function toChartSeries(result: DqlResult | undefined, legends?: readonly 
     if (s.columns.length === 2 && timeIdx === 0 && isTimeValueRows(s.values)) {
       const column = s.columns[1];
       let name = label || column;
-      if (!label && result.series.length > 1) name = `${s.name} · ${column}`;
+      if (!label && result.series.length > 1) name = s.name ? `${s.name} · ${column}` : column;
       if (legend) name = formatLegend(legend, s, column);
       out.push({ name, tags, column, points: s.values as [number, number | null][] });
       continue;

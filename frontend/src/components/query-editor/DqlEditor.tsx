@@ -5,7 +5,9 @@ import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap, placeholder as placeholderExt } from "@codemirror/view";
 import { useEffect, useRef, type ReactElement } from "react";
+import type { QueryLanguage } from "@/lib/dql/promql";
 import { dqlHighlight, dqlLanguage } from "./dqlLanguage";
+import { promqlLanguage } from "./promqlLanguage";
 
 export interface EditorError {
   /** UTF-16 indexes into the text. */
@@ -23,10 +25,12 @@ export interface DqlEditorProps {
   completion?: CompletionSource;
   label?: string;
   placeholder?: string;
+  /** How the text is highlighted: DQL (default) or PromQL. */
+  language?: QueryLanguage;
 }
 
 /**
- * CodeMirror 6 editor for DQL: highlighting, bracket matching and auto-closing, history,
+ * CodeMirror 6 editor for DQL or PromQL: highlighting, bracket matching and auto-closing, history,
  * completion (when a source is given) and the query error underlined at its range. Tab moves
  * focus on, as in any other field.
  */
@@ -38,6 +42,7 @@ export function DqlEditor({
   completion,
   label = "DQL query",
   placeholder = "M::cpu:(avg(usage_user)) [15m::1m] BY host",
+  language = "dql",
 }: DqlEditorProps): ReactElement {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -47,6 +52,8 @@ export function DqlEditor({
   onRunRef.current = onRun;
   const completionCompartment = useRef(new Compartment());
   const labelCompartment = useRef(new Compartment());
+  const languageCompartment = useRef(new Compartment());
+  const placeholderCompartment = useRef(new Compartment());
 
   useEffect(() => {
     if (!host.current) return;
@@ -58,10 +65,10 @@ export function DqlEditor({
           history(),
           bracketMatching(),
           closeBrackets(),
-          dqlLanguage,
+          languageCompartment.current.of(language === "promql" ? promqlLanguage : dqlLanguage),
           dqlHighlight,
           lintGutter(),
-          placeholderExt(placeholder),
+          placeholderCompartment.current.of(placeholderExt(placeholder)),
           EditorView.lineWrapping,
           completionCompartment.current.of([]),
           Prec.highest(
@@ -110,6 +117,15 @@ export function DqlEditor({
       ),
     });
   }, [label]);
+
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: [
+        languageCompartment.current.reconfigure(language === "promql" ? promqlLanguage : dqlLanguage),
+        placeholderCompartment.current.reconfigure(placeholderExt(placeholder)),
+      ],
+    });
+  }, [language, placeholder]);
 
   useEffect(() => {
     const v = view.current;

@@ -14,7 +14,7 @@ function Harness({ initial }: { initial: QueryItem[] }): ReactElement {
       onAdd={(q) => setQueries((qs) => [...qs, q])}
       onRemove={(i) => setQueries((qs) => qs.filter((_, j) => j !== i))}
       onRun={() => {}}
-      completion={() => null}
+      completion={{ dql: () => null, promql: () => null }}
       editorLabel={(ref) => (ref ? `Query ${ref}` : "DQL query")}
       below={(ref) => (ref === "B" ? <p>about B</p> : null)}
     />

@@ -1,22 +1,25 @@
 import { useEffect, useId, useRef, type ReactElement, type ReactNode } from "react";
-import type { CompletionSource } from "@codemirror/autocomplete";
 import { Button } from "@/components/ui/Button";
+import { languageOf, type QueryLanguage } from "@/lib/dql/promql";
 import { MAX_QUERIES, nextRefId, queryRef, type QueryItem } from "@/lib/dql/queryRefs";
 import { DqlEditor, type EditorError } from "./DqlEditor";
+import { LanguageSelect, QUERY_PLACEHOLDERS } from "./LanguageSelect";
+import type { QueryCompletion } from "./useQueryCompletion";
 import "./queriesEditor.css";
 
 export interface QueriesEditorProps {
   queries: readonly QueryItem[];
-  /** A change to the query at `index`: its text, legend format or hidden flag. */
+  /** A change to the query at `index`: its text, language, legend format or hidden flag. */
   onChange: (index: number, patch: Partial<QueryItem>) => void;
   /** Adds `query` (the next reference, empty) after the others. */
   onAdd: (query: QueryItem) => void;
   onRemove: (index: number) => void;
   /** Ctrl+Enter in any of the editors. */
   onRun: () => void;
-  completion: CompletionSource;
+  /** Completion per language (`useQueryCompletion`). */
+  completion: QueryCompletion;
   /** The editor's accessible name; `ref` is given when there are several queries. */
-  editorLabel: (ref?: string) => string;
+  editorLabel: (ref?: string, language?: QueryLanguage) => string;
   /** What the last run said about each query (its DQL error), underlined in its editor. */
   editorErrors?: Readonly<Record<string, EditorError | undefined>>;
   /** Shown under a query's editor (its error), by reference. */
@@ -26,9 +29,10 @@ export interface QueriesEditorProps {
 }
 
 /**
- * Several DQL queries, A to J, as Explore and the panel editor edit them: each with its
- * editor (completion, Ctrl+Enter runs), how its series are named in the legend
- * (`{{host}}`), a switch to leave it out of the drawing, and a way to remove it. Adding a
+ * Several queries, A to J, as Explore and the panel editor edit them: each with its
+ * language (DQL or PromQL), its editor (completion, Ctrl+Enter runs), how its series are
+ * named in the legend (`{{host}}`), a switch to leave it out of the drawing, and a way to
+ * remove it. Adding a
  * query puts the focus in its editor; removing one puts it in the editor that took its place
  * (or the one before).
  */
@@ -75,6 +79,7 @@ export function QueriesEditor({
     <div className="queries-editor" ref={root}>
       {queries.map((q, i) => {
         const ref = queryRef(q, i);
+        const language = languageOf(q);
         const extra = below?.(ref);
         return (
           <div key={ref} className="query-row" data-testid="query-row" data-ref={ref} data-hidden={q.hidden === true}>
@@ -98,20 +103,32 @@ export function QueriesEditor({
               value={q.query}
               onChange={(query) => onChange(i, { query })}
               onRun={onRun}
-              completion={completion}
+              completion={completion[language]}
+              language={language}
+              placeholder={QUERY_PLACEHOLDERS[language]}
               error={editorErrors?.[ref]}
-              label={editorLabel(several ? ref : undefined)}
+              label={editorLabel(several ? ref : undefined, language)}
             />
             {extra ? <div className="query-row-below">{extra}</div> : null}
-            <div className="field query-row-legend">
-              <label htmlFor={`${id}-${ref}-legend`}>{several ? `Legend of query ${ref}` : "Legend"}</label>
-              <input
-                id={`${id}-${ref}-legend`}
-                value={q.legend_format ?? ""}
-                maxLength={200}
-                placeholder="{{host}} — default: the tags"
-                onChange={(e) => onChange(i, { legend_format: e.target.value || null })}
-              />
+            <div className="row query-row-options">
+              <div className="field">
+                <label htmlFor={`${id}-${ref}-language`}>{several ? `Language of query ${ref}` : "Language"}</label>
+                <LanguageSelect
+                  id={`${id}-${ref}-language`}
+                  value={language}
+                  onChange={(next) => onChange(i, { language: next })}
+                />
+              </div>
+              <div className="field query-row-legend">
+                <label htmlFor={`${id}-${ref}-legend`}>{several ? `Legend of query ${ref}` : "Legend"}</label>
+                <input
+                  id={`${id}-${ref}-legend`}
+                  value={q.legend_format ?? ""}
+                  maxLength={200}
+                  placeholder={language === "promql" ? "{{instance}} — default: the labels" : "{{host}} — default: the tags"}
+                  onChange={(e) => onChange(i, { legend_format: e.target.value || null })}
+                />
+              </div>
             </div>
           </div>
         );

@@ -117,7 +117,6 @@ export function EventPage(): ReactElement {
             )}
           </dd>
         </dl>
-        {explore ? null : <p className="muted small">Explore runs DQL: open a PromQL query in Grafana or another Prometheus client.</p>}
       </section>
       <section className="card stack" aria-labelledby="event-notifications" aria-busy={event.isFetching}>
         <h2 id="event-notifications">Notifications</h2>

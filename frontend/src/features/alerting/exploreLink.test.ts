@@ -15,10 +15,13 @@ describe("links to and from Explore", () => {
     expect(queriesFromSearch(url.searchParams)).toEqual([{ ref_id: "A", query: "M::cpu:(avg(usage_user)) BY host" }]);
   });
 
-  it("never ends past now, and has no link for PromQL", () => {
+  it("never ends past now, and opens a PromQL query as PromQL", () => {
     const link = exploreLink("w1", { query: "q", language: "dql", at: new Date(AT).toISOString() }, AT + 5 * 60_000);
     expect(new URL(link ?? "", "http://x").searchParams.get("to")).toBe(String(AT + 5 * 60_000));
-    expect(exploreLink("w1", { query: "up", language: "promql", at: new Date(AT).toISOString() })).toBeUndefined();
+    const promql = exploreLink("w1", { query: "up", language: "promql", at: new Date(AT).toISOString() });
+    expect(queriesFromSearch(new URL(promql ?? "", "http://x").searchParams)).toEqual([
+      { ref_id: "A", query: "up", language: "promql" },
+    ]);
   });
 
   it("opens the monitor editor with the query and its language", () => {

@@ -83,7 +83,7 @@ export function DashboardPage(): ReactElement {
   const [, setRefresh] = useRefreshParam(spec?.refresh);
   // every value of each variable (the pickers ask for the same, once): what a repeated panel
   // is drawn for when none or All is selected
-  const options = useVariableOptions(workspace.id, spec?.variables ?? NO_VARIABLES);
+  const options = useVariableOptions(workspace.id, spec?.variables ?? NO_VARIABLES, values);
   // What the grid draws: while the layout is edited, the panels and rows as they are saved (a
   // repeated one as its first copy); otherwise a copy of each repeated row, the rows as this
   // person folded them, and a copy of each repeated panel per value.
@@ -224,6 +224,7 @@ export function DashboardPage(): ReactElement {
                   workspaceId={workspace.id}
                   variable={v}
                   value={values[v.name] ?? []}
+                  values={values}
                   onChange={(x) => setVariable(v.name, x)}
                 />
               ))}

@@ -28,6 +28,14 @@ describe("adding what Explore shows to a dashboard", () => {
     expect(titleForQuery("show_measurement()")).toBe("New panel");
   });
 
+  it("starts a PromQL query's title from its first metric", () => {
+    expect(titleForQuery('sum by (mode) (rate(node_cpu_seconds_total{mode!="idle"}[5m]))', "promql")).toBe(
+      "node_cpu_seconds_total",
+    );
+    expect(titleForQuery("cpu:usage_user / on(host) mem:used", "promql")).toBe("cpu:usage_user");
+    expect(titleForQuery("sum(vector(1))", "promql")).toBe("New panel");
+  });
+
   it("makes a panel beside or below the others, with a new id, the unit and the view's type", () => {
     const panel = panelFromExplore([cpu], { title: " Load ", queries: [{ ref_id: "A", query: "M::system:(avg(load1))" }], view: "stat", unit: "percent" });
     expect(panel).toEqual({
@@ -61,6 +69,16 @@ describe("adding what Explore shows to a dashboard", () => {
     ]);
     const one = panelFromExplore([], { title: "", queries: [{ query: "M::a:(b)", legend_format: null }], view: "line", unit: "" });
     expect(one.queries).toEqual([{ ref_id: "A", query: "M::a:(b)" }]);
+    const promql = panelFromExplore([], {
+      title: "",
+      queries: [{ query: "rate(x[5m])", language: "promql", legend_format: "{{instance}}" }, { query: "M::a:(b)", language: "dql" }],
+      view: "line",
+      unit: "",
+    });
+    expect(promql.queries).toEqual([
+      { ref_id: "A", query: "rate(x[5m])", language: "promql", legend_format: "{{instance}}" },
+      { ref_id: "B", query: "M::a:(b)" },
+    ]);
   });
 
   it("adds the panel after the dashboard's, or makes a dashboard of it over Explore's range", () => {

@@ -1,4 +1,6 @@
 import type { DashboardItem, DashboardSpec, Panel, PanelQuery, QueryPanel } from "@/api/dashboards";
+import { PROMQL_FUNCTIONS, PROMQL_KEYWORDS } from "@/components/query-editor/promqlLanguage";
+import { languageOf } from "@/lib/dql/promql";
 import { queryRef } from "@/lib/dql/queryRefs";
 import type { TimeRangeSpec } from "@/lib/time";
 import { newPanelId, nextPanelPosition } from "./layout";
@@ -9,8 +11,28 @@ export function panelTypeForView(view: string): ChartVisualisation {
   return view === "area" || view === "bar" || view === "stat" || view === "table" ? view : "timeseries";
 }
 
-/** `M::cpu:(avg(usage_user)) [::1m] BY host` → `cpu avg(usage_user)`; a title to start from. */
-export function titleForQuery(query: string): string {
+/** `sum by (mode) (rate(node_cpu_seconds_total{mode="idle"}[5m]))` → `node_cpu_seconds_total`: its first metric. */
+function titleForPromql(query: string): string {
+  // strings, selectors, ranges and label lists hold no metric name
+  const text = query.replace(
+    /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\{[^}]*\}|\[[^\]]*\]|\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/gi,
+    " ",
+  );
+  for (const m of text.matchAll(/[A-Za-z_:][A-Za-z0-9_:.]*/g)) {
+    const word = m[0];
+    const after = text.slice((m.index ?? 0) + word.length);
+    if (/^\s*\(/.test(after) || PROMQL_FUNCTIONS.includes(word) || PROMQL_KEYWORDS.includes(word.toLowerCase())) continue;
+    return word.slice(0, 200);
+  }
+  return "New panel";
+}
+
+/**
+ * A title to start from: `M::cpu:(avg(usage_user)) [::1m] BY host` → `cpu avg(usage_user)`,
+ * a PromQL query → its first metric's name.
+ */
+export function titleForQuery(query: string, language?: string | null): string {
+  if (languageOf({ language }) === "promql") return titleForPromql(query);
   const m = /^\s*M::`?([^`:]+)`?:\(/.exec(query);
   if (!m) return "New panel";
   // the field list runs to the bracket that closes the one after the measurement
@@ -41,6 +63,7 @@ export function panelFromExplore(panels: readonly DashboardItem[], q: ExploredQu
   const base = newPanel(newPanelId(panels), nextPanelPosition(panels), "");
   base.queries = q.queries.map((item, i) => {
     const query: PanelQuery = { ref_id: queryRef(item, i), query: item.query };
+    if (languageOf(item) === "promql") query.language = "promql";
     const legend = item.legend_format?.trim();
     if (legend) query.legend_format = legend;
     if (item.hidden) query.hidden = true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportFileName, importTitle, parseExportDocument } from "./exportFile";
+import { exportFileName, importTitle, parseExportDocument, grafanaTitle, isGrafanaDashboard } from "./exportFile";
 
 describe("exportFileName", () => {
   it("slugs the title", () => {
@@ -28,5 +28,22 @@ describe("importTitle", () => {
     expect(importTitle(" host OVERVIEW ", ["Host overview"])).toBe("host OVERVIEW (imported)");
     expect(importTitle("Host overview", ["Host overview", "Host overview (imported)"])).toBe("Host overview (imported 2)");
     expect(importTitle("x".repeat(200), ["x".repeat(200)])).toBe(`${"x".repeat(189)} (imported)`);
+  });
+});
+
+describe("Grafana documents", () => {
+  it("tells a Grafana dashboard from a Vigil export", () => {
+    expect(isGrafanaDashboard({ title: "Node", panels: [] })).toBe(true);
+    expect(isGrafanaDashboard({ __inputs: [], title: "x" })).toBe(true);
+    expect(isGrafanaDashboard({ dashboard: { title: "Node", panels: [] }, meta: {} })).toBe(true);
+    expect(isGrafanaDashboard({ title: "old", rows: [] })).toBe(true);
+    expect(isGrafanaDashboard({ format: "vigil.dashboard", title: "x", spec: {} })).toBe(false);
+    expect(isGrafanaDashboard({ title: "x", spec: { panels: [] } })).toBe(false);
+    expect(isGrafanaDashboard({ title: "x" })).toBe(false);
+  });
+  it("reads the title of the document or of its envelope", () => {
+    expect(grafanaTitle({ title: " Node ", panels: [] })).toBe("Node");
+    expect(grafanaTitle({ dashboard: { title: "Go", panels: [] } })).toBe("Go");
+    expect(grafanaTitle({ panels: [] })).toBe("");
   });
 });

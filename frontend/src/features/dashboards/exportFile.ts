@@ -24,6 +24,25 @@ export function parseExportDocument(text: string): { doc: DashboardExport } | { 
   return { doc: value as DashboardExport };
 }
 
+/**
+ * Whether a parsed document is a Grafana dashboard (as Grafana exports it, or in its API's
+ * `{"dashboard": …}` envelope) rather than one of Vigil's own exports.
+ */
+export function isGrafanaDashboard(doc: Record<string, unknown>): boolean {
+  if (doc.format === "vigil.dashboard" || "spec" in doc) return false;
+  const inner = doc.dashboard;
+  const wrapped = typeof inner === "object" && inner !== null && !Array.isArray(inner) && "panels" in inner;
+  return Array.isArray(doc.panels) || Array.isArray(doc.rows) || wrapped || "__inputs" in doc || "schemaVersion" in doc;
+}
+
+/** A Grafana document's own title (the envelope's dashboard's); "" when it has none. */
+export function grafanaTitle(doc: Record<string, unknown>): string {
+  const inner = doc.dashboard;
+  const dashboard = typeof inner === "object" && inner !== null && !Array.isArray(inner) && !("panels" in doc) ? inner : doc;
+  const title = (dashboard as { title?: unknown }).title;
+  return typeof title === "string" ? title.trim() : "";
+}
+
 /** Titles compared the way people read them: case and surrounding spaces do not count. */
 export function sameTitle(a: string, b: string): boolean {
   return a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();

@@ -121,6 +121,33 @@ describe("prefetchPanels", () => {
     expect(bodies).toHaveLength(1);
   });
 
+  it("asks for PromQL queries in the same request, with their step, variables and Grafana's built-ins filled in", async () => {
+    const qc = new QueryClient();
+    const promql = {
+      ...spec,
+      time_shift: null,
+      variables: [{ name: "node", type: "query", language: "promql", query: "label_values(up, instance)" }],
+      panels: [
+        panel("p", "", {
+          queries: [
+            { ref_id: "A", language: "promql", query: 'rate(x{instance="$node"}[$__rate_interval])', min_step: "30s" },
+            { ref_id: "B", query: "M::cpu:(avg(usage))" },
+          ],
+        }),
+      ],
+    } as DashboardSpec;
+    prefetchPanels(qc, "w1", promql, new URLSearchParams("var-node=web-1:9100"));
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0][0]).toEqual({
+      query: 'rate(x{instance="web-1:9100"}[60s])',
+      qtype: "promql",
+      step: "30s",
+      max_point: PANEL_MAX_POINTS,
+      time_range: bodies[0][0].time_range,
+    });
+    expect(bodies[0][1]).toEqual({ query: "M::cpu:(avg(usage))", max_point: PANEL_MAX_POINTS, time_range: bodies[0][1].time_range });
+  });
+
   it("asks for a repeated panel once per value the link selects, and not for panels in collapsed rows", async () => {
     const withRows = {
       ...spec,

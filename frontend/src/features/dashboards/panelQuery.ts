@@ -61,12 +61,8 @@ export function visibleQueries(panel: QueryPanel, variables: Record<string, stri
       refId,
       query: interpolateVariables(q.query, variables),
       legend: q.legend_format?.trim() || undefined,
+      ...(q.language === "promql" ? { language: "promql", min_step: q.min_step ?? undefined } : {}),
     }));
-}
-
-/** A panel's queries as sent: the visible ones, with the variables filled in. */
-export function panelQueries(panel: QueryPanel, variables: Record<string, string[]>): string[] {
-  return visibleQueries(panel, variables).map((q) => q.query);
 }
 
 /** Whether a visible query of `panel` uses one of the `pending` variables. */
@@ -90,7 +86,7 @@ export function panelQuery(
   compare?: string,
   pending?: readonly string[],
 ) {
-  const queries = panelQueries(panel, variables);
+  const queries = visibleQueries(panel, variables);
   return panelDataQuery(workspaceId, panel.type, queries, timeRange, compare, !awaitsVariable(panel, pending));
 }
 

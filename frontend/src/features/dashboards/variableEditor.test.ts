@@ -51,6 +51,8 @@ describe("variable form ↔ spec", () => {
     const v: DashboardVariable = {
       name: "host",
       label: "Host",
+      language: "dql",
+      regex: null,
       type: "query",
       query: "show_tag_value(from=['cpu'], keyin=['host'])",
       options: [],
@@ -68,6 +70,8 @@ describe("variable form ↔ spec", () => {
     const query: DashboardVariable = {
       name: "m",
       label: "",
+      language: "dql",
+      regex: null,
       type: "query",
       query: "show_measurement()",
       options: [],
@@ -80,6 +84,8 @@ describe("variable form ↔ spec", () => {
     const custom: DashboardVariable = {
       name: "dc",
       label: "DC",
+      language: "dql",
+      regex: null,
       type: "custom",
       query: null,
       options: ["east", "west"],
@@ -92,6 +98,8 @@ describe("variable form ↔ spec", () => {
     const constant: DashboardVariable = {
       name: "env",
       label: "",
+      language: "dql",
+      regex: null,
       type: "constant",
       query: null,
       options: [],
@@ -106,6 +114,8 @@ describe("variable form ↔ spec", () => {
     expect(formToVariable(form({ name: " host ", measurement: " cpu ", tagKey: "host", defaults: ["a", "b"] }))).toEqual({
       name: "host",
       label: "",
+      language: "dql",
+      regex: null,
       type: "query",
       query: "show_tag_value(from=['cpu'], keyin=['host'])",
       options: [],
@@ -116,6 +126,38 @@ describe("variable form ↔ spec", () => {
     expect(formToVariable(form({ name: "dc", source: "custom", options: "east, west", multi: true, defaults: ["west", "gone"] })).default).toEqual([
       "west",
     ]);
+  });
+
+  it("opens a PromQL variable as one and keeps its regex", () => {
+    const v: DashboardVariable = {
+      name: "node",
+      label: "Host",
+      language: "promql",
+      regex: "/(.*):9100/",
+      type: "query",
+      query: 'label_values(node_uname_info{job="$job"}, instance)',
+      options: [],
+      default: [],
+      multi: false,
+      include_all: false,
+    };
+    const f = variableToForm(v);
+    expect(f).toMatchObject({ source: "promql", query: v.query, regex: "/(.*):9100/" });
+    expect(formToVariable(f)).toEqual(v);
+    // a regex only goes with a query of one's own: the tag builder's has none
+    expect(formToVariable({ ...f, source: "tags", measurement: "cpu", tagKey: "host" }).regex).toBeNull();
+    expect(formQuery(f)).toBe(v.query);
+  });
+
+  it("checks a PromQL variable's query and regex as the backend does", () => {
+    const f = form({ name: "node", source: "promql", query: "up{job='x'}" });
+    expect(variableErrors(f, [])).toEqual({
+      query: "Enter label_values(metric, label), label_values(label), label_names(), metrics(regex) or query_result(query).",
+    });
+    expect(variableErrors({ ...f, query: "label_values(up, instance)", regex: "/(unclosed/" }, [])).toEqual({
+      regex: "This is not a regular expression (write /…/ or the expression alone).",
+    });
+    expect(variableErrors({ ...f, query: "label_values(up, instance)", regex: "/(.*):9100/" }, [])).toEqual({});
   });
 
   it("runs the query of the source that is chosen", () => {

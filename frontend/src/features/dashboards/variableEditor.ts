@@ -1,5 +1,6 @@
 import { everyPanel, isRow, isTextPanel, type DashboardItem, type DashboardVariable, type Panel } from "@/api/dashboards";
 import { quoteList } from "@/components/query-editor/dqlCompletion";
+import { variableRegex } from "./variableValues";
 
 /**
  * The dashboard settings' variable form: what an editor fills in, how it becomes a
@@ -15,16 +16,21 @@ export const MAX_VARIABLE_VALUES = 1000;
 
 /**
  * Where the values come from: the tag values of a measurement (built from measurement and tag
- * key), any DQL metadata query, a fixed list, or one constant value.
+ * key), any DQL metadata query, a PromQL variable query (`label_values(…)` …), a fixed list,
+ * or one constant value.
  */
-export type VariableSource = "tags" | "query" | "custom" | "constant";
+export type VariableSource = "tags" | "query" | "promql" | "custom" | "constant";
 
 export const VARIABLE_SOURCES: { value: VariableSource; label: string }[] = [
   { value: "tags", label: "Tag values" },
   { value: "query", label: "DQL query" },
+  { value: "promql", label: "PromQL query" },
   { value: "custom", label: "Fixed list" },
   { value: "constant", label: "Constant" },
 ];
+
+/** The backend's rule for a PromQL variable's query (`Variable` in the dashboard schema). */
+export const PROMQL_VARIABLE_QUERY = /^\s*(label_values|label_names|metrics|query_result)\s*\([\s\S]*\)\s*$/;
 
 export interface VariableForm {
   name: string;
@@ -32,8 +38,10 @@ export interface VariableForm {
   source: VariableSource;
   measurement: string;
   tagKey: string;
-  /** The DQL of a `query` source. */
+  /** The DQL of a `query` source, the PromQL of a `promql` one. */
   query: string;
+  /** Of a `query` or `promql` source: keeps the values it matches (`/(.*):9100/`). */
+  regex: string;
   /** The values of a `custom` source, comma-separated as typed. */
   options: string;
   multi: boolean;
@@ -42,7 +50,7 @@ export interface VariableForm {
   defaults: string[];
 }
 
-export type VariableField = "name" | "label" | "measurement" | "tagKey" | "query" | "options";
+export type VariableField = "name" | "label" | "measurement" | "tagKey" | "query" | "regex" | "options";
 export type VariableErrors = Partial<Record<VariableField, string>>;
 
 /** `show_tag_value(from=['cpu'], keyin=['host'])`: the values of one tag key of a measurement. */
@@ -76,6 +84,7 @@ export function emptyVariableForm(): VariableForm {
     measurement: "",
     tagKey: "",
     query: "",
+    regex: "",
     options: "",
     multi: false,
     includeAll: false,
@@ -93,7 +102,9 @@ export function variableToForm(v: DashboardVariable): VariableForm {
     includeAll: v.include_all ?? false,
     defaults: v.default ?? [],
     options: (v.options ?? []).join(", "),
+    regex: v.regex ?? "",
   };
+  if (v.type === "query" && v.language === "promql") return { ...form, source: "promql", query: v.query ?? "" };
   if (v.type === "query") {
     const tags = parseTagValuesQuery(v.query ?? "");
     return tags ? { ...form, source: "tags", ...tags, query: v.query ?? "" } : { ...form, source: "query", query: v.query ?? "" };
@@ -101,15 +112,20 @@ export function variableToForm(v: DashboardVariable): VariableForm {
   return { ...form, source: v.type };
 }
 
-/** The query a `tags` or `query` form runs for its values; undefined when it has none yet. */
+/** The query a `tags`, `query` or `promql` form runs for its values; undefined when it has none yet. */
 export function formQuery(form: VariableForm): string | undefined {
   if (form.source === "tags") {
     const m = form.measurement.trim();
     const k = form.tagKey.trim();
     return m && k ? tagValuesQuery(m, k) : undefined;
   }
-  if (form.source === "query") return form.query.trim() || undefined;
+  if (form.source === "query" || form.source === "promql") return form.query.trim() || undefined;
   return undefined;
+}
+
+/** Whether the form's values come from a query with a regex of its own (not the tag builder's). */
+export function hasRegex(source: VariableSource): boolean {
+  return source === "query" || source === "promql";
 }
 
 /**
@@ -117,7 +133,14 @@ export function formQuery(form: VariableForm): string | undefined {
  * as the backend returns it, so applying an unchanged form leaves the dashboard unchanged.
  */
 export function formToVariable(form: VariableForm): DashboardVariable {
-  const base = { name: form.name.trim(), label: form.label.trim(), query: null, options: [] as string[] };
+  const base = {
+    name: form.name.trim(),
+    label: form.label.trim(),
+    language: "dql" as const,
+    query: null,
+    regex: null,
+    options: [] as string[],
+  };
   if (form.source === "constant") {
     const value = form.defaults[0] ?? "";
     return { ...base, type: "constant", default: value ? [value] : [], multi: false, include_all: false };
@@ -128,7 +151,9 @@ export function formToVariable(form: VariableForm): DashboardVariable {
   if (!form.multi) defaults = defaults.slice(0, 1);
   const common = { ...base, default: defaults, multi: form.multi, include_all: form.includeAll };
   if (form.source === "custom") return { ...common, type: "custom", options };
-  return { ...common, type: "query", query: formQuery(form) ?? "" };
+  const regex = hasRegex(form.source) ? form.regex.trim() || null : null;
+  const language = form.source === "promql" ? "promql" : "dql";
+  return { ...common, type: "query", language, query: formQuery(form) ?? "", regex };
 }
 
 /** What is wrong with the form, by field; `others` are the names of the dashboard's other variables. */
@@ -145,7 +170,14 @@ export function variableErrors(form: VariableForm, others: readonly string[]): V
     if (!form.tagKey.trim()) errors.tagKey = "Choose the tag key whose values to offer.";
   } else if (form.source === "query" && !form.query.trim()) {
     errors.query = "Enter a metadata query such as show_tag_value(from=['cpu'], keyin=['host']).";
-  } else if (form.source === "custom") {
+  } else if (form.source === "promql" && !PROMQL_VARIABLE_QUERY.test(form.query)) {
+    errors.query = "Enter label_values(metric, label), label_values(label), label_names(), metrics(regex) or query_result(query).";
+  }
+  if (hasRegex(form.source) && form.regex.trim()) {
+    if (form.regex.trim().length > 1000) errors.regex = "A regex has at most 1000 characters.";
+    else if (!variableRegex(form.regex)) errors.regex = "This is not a regular expression (write /…/ or the expression alone).";
+  }
+  if (form.source === "custom") {
     const n = splitOptions(form.options).length;
     if (n === 0) errors.options = "Enter at least one value (comma-separated).";
     else if (n > MAX_VARIABLE_VALUES) errors.options = `A list has at most ${MAX_VARIABLE_VALUES} values.`;

@@ -130,9 +130,11 @@ describe("ExplorePage", () => {
     const CPU = "M::cpu:(avg(usage)) BY host";
     const MEM = "M::mem:(avg(used)) BY host";
     const sent: string[][] = [];
+    const requests: Record<string, unknown>[][] = [];
     const search = (...pairs: [string, string][]): string => `?${new URLSearchParams(pairs).toString()}`;
     beforeEach(() => {
       sent.length = 0;
+      requests.length = 0;
       // vigil-storage: all of a request's queries or none; a `}` is a syntax error, named by
       // `query N: ` when the request holds several
       vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -140,6 +142,7 @@ describe("ExplorePage", () => {
         if (req.method !== "POST") return new Response(JSON.stringify({ data: [], count: 0 }), { status: 200, headers: { "Content-Type": "application/json" } });
         const { queries } = (await req.json()) as { queries: { query: string }[] };
         sent.push(queries.map((q) => q.query));
+        requests.push(queries);
         const bad = queries.findIndex((q) => q.query.includes("}"));
         if (bad >= 0) {
           const at = queries[bad].query.indexOf("}");
@@ -184,6 +187,30 @@ describe("ExplorePage", () => {
       expect(screen.getByLabelText("Query B")).toHaveTextContent(MEM);
       await user.click(screen.getByLabelText("Hide query B"));
       await vi.waitFor(async () => expect(await statItems()).toHaveLength(4));
+    });
+
+    it("switches a query to PromQL: sent as PromQL when the queries run, and kept in the link", async () => {
+      const PROMQL = "sum(rate(mem_used[$__rate_interval]))";
+      const router = open(search(["view", "stat"], ["from", "now-1h"], ["q", CPU], ["q.B", PROMQL]));
+      const params = () => new URLSearchParams(router.state.location.search);
+      await vi.waitFor(async () => expect(await statItems()).toHaveLength(4));
+      expect(requests.at(-1)?.[1]).not.toHaveProperty("qtype");
+      const language = screen.getByLabelText("Language of query B");
+      expect(language).toHaveValue("dql");
+      await user.selectOptions(language, "promql");
+      // like typed text, the language waits for the queries to run
+      expect(params().has("lang.B")).toBe(false);
+      expect(requests).toHaveLength(1);
+      await user.click(screen.getByRole("button", { name: "Run queries" }));
+      expect(params().get("lang.B")).toBe("promql");
+      await vi.waitFor(() => expect(requests).toHaveLength(2));
+      expect(requests[1][0]).not.toHaveProperty("qtype");
+      expect(requests[1][1]).toMatchObject({ qtype: "promql", step: "5s", query: "sum(rate(mem_used[60s]))", max_point: 720 });
+      expect(screen.getByLabelText("Language of query B")).toHaveValue("promql");
+      // a legend change keeps the language the query ran with
+      await user.type(screen.getByLabelText("Legend of query B"), "used");
+      await vi.waitFor(() => expect(params().get("legend.B")).toBe("used"));
+      expect(params().get("lang.B")).toBe("promql");
     });
 
     it("adds a query with the focus in its editor, runs it with the others, and removes one", async () => {

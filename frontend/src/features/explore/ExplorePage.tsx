@@ -4,12 +4,13 @@ import { canEdit } from "@/api/useWorkspaces";
 import type { EditorError } from "@/components/query-editor/DqlEditor";
 import { QueriesEditor } from "@/components/query-editor/QueriesEditor";
 import { QueryError } from "@/components/query-editor/QueryError";
-import { useDqlCompletion } from "@/components/query-editor/useDqlCompletion";
+import { useQueryCompletion } from "@/components/query-editor/useQueryCompletion";
 import { RefreshPicker } from "@/components/time/RefreshPicker";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Button } from "@/components/ui/Button";
 import { ShareDialog } from "@/components/ui/ShareDialog";
 import { byteOffsetToIndex } from "@/lib/dql/offsets";
+import { languageOf, type QueryLanguage } from "@/lib/dql/promql";
 import { queryRef, type QueryItem } from "@/lib/dql/queryRefs";
 import { parseRefresh } from "@/lib/refresh";
 import type { TimeRangeSpec } from "@/lib/time";
@@ -22,8 +23,9 @@ import { useExploreRun, type QueryAnswer } from "./hooks/useExploreRun";
 import { pushHistory, readHistory } from "./queryHistory";
 import "./explore.css";
 
-/** The editor's name: "DQL query" alone, "Query B" among several. */
-const editorLabel = (ref?: string): string => (ref ? `Query ${ref}` : "DQL query");
+/** The editor's name: "DQL query" (or "PromQL query") alone, "Query B" among several. */
+const editorLabel = (ref?: string, language?: QueryLanguage): string =>
+  ref ? `Query ${ref}` : language === "promql" ? "PromQL query" : "DQL query";
 
 /** What Explore hands the tools beside its query history (saved queries). */
 export interface ExploreQueryTools {
@@ -41,8 +43,8 @@ export interface ExploreResultActions {
   workspaceId: string;
   /** The queries as last run (the link's), with their legend formats and hidden ones; never empty. */
   queries: readonly QueryItem[];
-  /** The texts of the queries that ran, in order (hidden ones left out): empty when all are hidden. */
-  ran: readonly string[];
+  /** The queries that ran, text and language, in order (hidden ones left out): empty when all are hidden. */
+  ran: readonly { query: string; language: QueryLanguage }[];
   /** The view (line, area, bar, stat, table) and unit the result is drawn with. */
   view: string;
   unit: string;
@@ -85,12 +87,14 @@ export function ExplorePage({ queryTools, resultActions }: ExplorePageProps = {}
   // what runs: the visible queries that say something
   const toRun = useMemo(
     () =>
-      queries.flatMap((q, i) => (q.hidden || q.query.trim() === "" ? [] : [{ ref: queryRef(q, i), query: q.query }])),
+      queries.flatMap((q, i) =>
+        q.hidden || q.query.trim() === "" ? [] : [{ ref: queryRef(q, i), query: q.query, language: languageOf(q) }],
+      ),
     [queries],
   );
   const run = useExploreRun({ workspaceId: workspace.id, queries: toRun, timeRange: range, refreshMs });
 
-  const completion = useDqlCompletion(workspace.id);
+  const completion = useQueryCompletion(workspace.id);
 
   const onRun = useCallback(() => {
     // the first query ends on top of the history
@@ -98,7 +102,7 @@ export function ExplorePage({ queryTools, resultActions }: ExplorePageProps = {}
     for (const q of [...shown].reverse()) if (!q.hidden) recent = pushHistory(workspace.id, q.query);
     setHistory(recent);
     dropTexts();
-    if (shown.some((q, i) => q.query !== queries[i].query)) setQueries(shown);
+    if (shown.some((q, i) => q.query !== queries[i].query || languageOf(q) !== languageOf(queries[i]))) setQueries(shown);
     else if (toRun.length > 0) void run.refetch();
   }, [history, shown, queries, toRun, run, setQueries, dropTexts, workspace.id]);
 
@@ -163,7 +167,7 @@ export function ExplorePage({ queryTools, resultActions }: ExplorePageProps = {}
         >
           <p className="muted small explore-hint">
             Ctrl+Enter (⌘+Enter) runs {several ? "every query" : "the query"}, Ctrl+Space suggests names, Tab moves on from
-            the editor. In a legend, <code>{"{{host}}"}</code> is a tag&apos;s value. Drag across the chart to zoom in.
+            the editor. In a legend, <code>{"{{host}}"}</code> is a tag&apos;s or label&apos;s value. Drag across the chart to zoom in.
           </p>
           <div className="explore-query-tools">
             {several ? (
@@ -193,7 +197,7 @@ export function ExplorePage({ queryTools, resultActions }: ExplorePageProps = {}
         onZoom={onBrush}
         actions={
           canEdit(workspace.role) && savable.length > 0
-            ? resultActions?.({ workspaceId: workspace.id, queries: savable, ran: toRun.map((q) => q.query), view, unit, range })
+            ? resultActions?.({ workspaceId: workspace.id, queries: savable, ran: toRun, view, unit, range })
             : null
         }
       />

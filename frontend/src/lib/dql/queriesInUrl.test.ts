@@ -22,6 +22,24 @@ describe("Explore's queries in the link", () => {
     expect(read("q=")).toEqual([{ ref_id: "A", query: "" }]);
   });
 
+  it("carries each query's language, PromQL ones marked lang", () => {
+    const promql = 'sum by (mode) (rate(node_cpu_seconds_total{instance="$node"}[5m]))';
+    const queries = [
+      { ref_id: "A", query: CPU },
+      { ref_id: "B", query: promql, language: "promql" as const, legend_format: "{{mode}}" },
+    ];
+    const link = withQueries(new URLSearchParams("from=now-1h"), queries);
+    expect([...link.keys()]).toEqual(["from", "q", "q.B", "lang.B", "legend.B"]);
+    expect(queriesFromSearch(link)).toEqual(queries);
+    // a lone PromQL query: `lang=promql` beside `q`
+    const one = withQueries(new URLSearchParams(), [{ ref_id: "A", query: "up", language: "promql" }]);
+    expect(one.toString()).toBe("q=up&lang=promql");
+    expect(read("q=up&lang=promql")).toEqual([{ ref_id: "A", query: "up", language: "promql" }]);
+    // DQL is said by saying nothing; an unknown language reads as DQL
+    expect(write("", [{ ref_id: "A", query: CPU, language: "dql" }])).toBe(`q=${CPU}`);
+    expect(read("q=up&lang=sql")).toEqual([{ ref_id: "A", query: "up" }]);
+  });
+
   it("reads several queries in the order of the link, with their legends and hidden ones", () => {
     const params = new URLSearchParams();
     params.append("q.C", "M::disk:(max(used_percent))");

@@ -1,14 +1,16 @@
 import { DEFAULT_QUERY } from "./dql";
+import { languageOf } from "./promql";
 import { MAX_QUERIES, queryRef, type QueryItem } from "./queryRefs";
 
 /*
  * Explore's queries in its link, so that a link reopens all of them:
  *
  *   ?q=M::cpu:(avg(usage_user)) BY host&legend={{host}} cpu
- *   &q.B=M::mem:(avg(used_percent)) BY host&legend.B={{host}} mem
+ *   &q.B=rate(node_cpu_seconds_total[5m])&lang.B=promql&legend.B={{cpu}}
  *   &hide=B
  *
  * - `q` is query A, `q.<ref>` each other query (`q.B`, `q.C` …), in the order they are shown;
+ * - `lang` / `lang.<ref>` its language when it is not DQL (`promql`);
  * - `legend` / `legend.<ref>` its legend format, when it has one;
  * - `hide=<ref>`, repeated, the queries left out of the drawing (kept, not run).
  *
@@ -25,17 +27,26 @@ function refOfKey(key: string): string | undefined {
 }
 
 const legendKey = (ref: string): string => (ref === "A" ? "legend" : `legend.${ref}`);
+const langKey = (ref: string): string => (ref === "A" ? "lang" : `lang.${ref}`);
 const queryKey = (ref: string): string => (ref === "A" ? "q" : `q.${ref}`);
 
 function isQueryParam(key: string): boolean {
-  return key === "hide" || key === "legend" || key.startsWith("legend.") || refOfKey(key) !== undefined;
+  return (
+    key === "hide" ||
+    key === "legend" ||
+    key.startsWith("legend.") ||
+    key === "lang" ||
+    key.startsWith("lang.") ||
+    refOfKey(key) !== undefined
+  );
 }
 
-/** Explore's queries from its link (`q`, `q.B` …, `legend`, `legend.B` …, `hide`), at most MAX_QUERIES. */
+/** Explore's queries from its link (`q`, `q.B` …, `lang`, `legend`, `legend.B` …, `hide`), at most MAX_QUERIES. */
 export function queriesFromSearch(params: URLSearchParams): QueryItem[] {
   const hidden = new Set(params.getAll("hide"));
   const item = (ref: string, query: string): QueryItem => {
     const q: QueryItem = { ref_id: ref, query };
+    if (params.get(langKey(ref)) === "promql") q.language = "promql";
     const legend = params.get(legendKey(ref));
     if (legend) q.legend_format = legend;
     if (hidden.has(ref)) q.hidden = true;
@@ -64,6 +75,7 @@ export function withQueries(params: URLSearchParams, queries: readonly QueryItem
     queries.forEach((q, i) => {
       const ref = queryRef(q, i);
       if (!onlyDefault) next.append(queryKey(ref), q.query);
+      if (languageOf(q) !== "dql") next.append(langKey(ref), languageOf(q));
       if (q.legend_format) next.append(legendKey(ref), q.legend_format);
     });
     queries.forEach((q, i) => {

@@ -70,7 +70,7 @@ func main() {
 		Interval:   time.Duration(cfg.Interval),
 		Precision:  lineproto.Precision(cfg.Output.Precision),
 		Collectors: collectors,
-		Scraper:    &scrape.Scraper{Client: &http.Client{}, UserAgent: "vigil-agent/" + version},
+		Scraper:    &scrape.Scraper{Client: &http.Client{}, UserAgent: "vigil-agent/" + version, BearerToken: cfg.Scrape.BearerToken},
 		Targets:    targets,
 		ScrapeTO:   time.Duration(cfg.Scrape.Timeout),
 		MaxLines:   cfg.Batch.MaxLines,

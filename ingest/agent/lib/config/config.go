@@ -88,8 +88,11 @@ type Buffer struct {
 
 // Scrape lists Prometheus endpoints to forward.
 type Scrape struct {
-	Targets []string `toml:"targets"`
-	Timeout Duration `toml:"timeout"`
+	Targets         []string `toml:"targets"`
+	Timeout         Duration `toml:"timeout"`
+	BearerTokenFile string   `toml:"bearer_token_file"`
+	// BearerToken is BearerTokenFile's content, read when the configuration is resolved.
+	BearerToken string `toml:"-"`
 }
 
 // Simulate configures the load generator.
@@ -179,6 +182,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 
 	listVar(fs, &c.Scrape.Targets, "scrape.targets", "Comma-separated Prometheus text endpoints to scrape every -interval and forward, e.g. http://127.0.0.1:9100/metrics")
 	durationVar(fs, &c.Scrape.Timeout, "scrape.timeout", "Timeout of one scrape")
+	fs.StringVar(&c.Scrape.BearerTokenFile, "scrape.bearerTokenFile", c.Scrape.BearerTokenFile, "Send the token in this file as 'Authorization: Bearer' to every scrape target, e.g. vigil-storage's internal token for its /metrics. Every target gets it: list only targets you trust with it")
 
 	fs.IntVar(&c.Sim.Hosts, "simulate", c.Sim.Hosts, "Instead of collecting, generate metrics for this many virtual hosts (1,383 series each) and send them to -target; a load generator")
 	durationVar(fs, &c.Sim.Interval, "simulate.interval", "Time step between two samples of a simulated series")
@@ -251,6 +255,13 @@ func (c *Config) resolve(getenv func(string) string) error {
 			return fmt.Errorf("cannot read -token.file: %w", err)
 		}
 		c.Output.Token = strings.TrimSpace(string(data))
+	}
+	if c.Scrape.BearerTokenFile != "" {
+		data, err := os.ReadFile(c.Scrape.BearerTokenFile)
+		if err != nil {
+			return fmt.Errorf("cannot read -scrape.bearerTokenFile: %w", err)
+		}
+		c.Scrape.BearerToken = strings.TrimSpace(string(data))
 	}
 	if c.Output.Target == string(push.TargetStorage) && c.Output.Token == getenv("VIGIL_INGEST_KEY") {
 		// An ingest key means nothing to storage; use the internal token when it is around.

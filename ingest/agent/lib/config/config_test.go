@@ -91,6 +91,18 @@ func TestTokenFile(t *testing.T) {
 	}
 }
 
+func TestScrapeBearerTokenFile(t *testing.T) {
+	path := writeFile(t, "internal_token", "tok-123\n")
+	c, err := Load([]string{"-scrape.bearerTokenFile=" + path}, env(), nil)
+	if err != nil || c.Scrape.BearerToken != "tok-123" {
+		t.Fatalf("token=%q err=%v", c.Scrape.BearerToken, err)
+	}
+	c, err = Load([]string{"-config=" + writeFile(t, "c.toml", "[scrape]\nbearer_token_file = \""+path+"\"\n")}, env(), nil)
+	if err != nil || c.Scrape.BearerToken != "tok-123" {
+		t.Fatalf("from TOML: token=%q err=%v", c.Scrape.BearerToken, err)
+	}
+}
+
 func TestExampleConfigLoads(t *testing.T) {
 	c, err := Load([]string{"-config=../../vigil-agent.example.toml"}, env(), nil)
 	if err != nil {
@@ -134,6 +146,7 @@ func TestErrors(t *testing.T) {
 	f(nil, "interval = \"often\"\n", `invalid duration "often"`)
 	f(nil, "interval = [\n", "cannot read config file")
 	f([]string{"-token.file=/nonexistent/token"}, "", "cannot read -token.file")
+	f([]string{"-scrape.bearerTokenFile=/nonexistent/token"}, "", "cannot read -scrape.bearerTokenFile")
 }
 
 func TestHelpHidesToken(t *testing.T) {

@@ -22,6 +22,8 @@ type Scraper struct {
 	Client *http.Client
 	// UserAgent is sent with each request.
 	UserAgent string
+	// BearerToken, when set, is sent to every target as "Authorization: Bearer".
+	BearerToken string
 }
 
 // Target is one endpoint; Instance is its host:port, added as the `instance` tag.
@@ -65,6 +67,9 @@ func (s *Scraper) Scrape(ctx context.Context, t Target, now time.Time) (Result, 
 	req.Header.Set("Accept", "text/plain;version=0.0.4;q=1,*/*;q=0.1")
 	if s.UserAgent != "" {
 		req.Header.Set("User-Agent", s.UserAgent)
+	}
+	if s.BearerToken != "" {
+		req.Header.Set("Authorization", "Bearer "+s.BearerToken)
 	}
 	client := s.Client
 	if client == nil {

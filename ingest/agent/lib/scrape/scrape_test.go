@@ -135,3 +135,30 @@ func TestToPointDropsReservedLabels(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
+
+func TestScrapeBearerToken(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Header.Get("Authorization"))
+		if r.Header.Get("Authorization") != "Bearer s3cret" {
+			http.Error(w, "missing internal token", http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprint(w, "up 1\n")
+	}))
+	defer srv.Close()
+	targets, err := ParseTargets([]string{srv.URL + "/metrics"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&Scraper{}).Scrape(context.Background(), targets[0], time.Now()); err == nil || !strings.Contains(err.Error(), "401 Unauthorized: missing internal token") {
+		t.Fatalf("without a token: want the 401, got %v", err)
+	}
+	res, err := (&Scraper{BearerToken: "s3cret"}).Scrape(context.Background(), targets[0], time.Now())
+	if err != nil || res.Samples != 1 {
+		t.Fatalf("with the token: samples=%d err=%v", res.Samples, err)
+	}
+	if got[0] != "" || got[1] != "Bearer s3cret" {
+		t.Fatalf("Authorization headers sent: %q", got)
+	}
+}

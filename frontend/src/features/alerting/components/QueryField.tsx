@@ -1,7 +1,8 @@
 import { useId, useMemo, type ReactElement } from "react";
 import { DqlEditor, type EditorError } from "@/components/query-editor/DqlEditor";
 import { QueryError } from "@/components/query-editor/QueryError";
-import { useDqlCompletion } from "@/components/query-editor/useDqlCompletion";
+import { LanguageSelect, QUERY_PLACEHOLDERS } from "@/components/query-editor/LanguageSelect";
+import { useQueryCompletion } from "@/components/query-editor/useQueryCompletion";
 import { byteOffsetToIndex } from "@/lib/dql/offsets";
 import type { ApiError } from "@/lib/apiError";
 import type { Language } from "../api";
@@ -24,14 +25,9 @@ export interface QueryFieldProps {
   label?: string;
 }
 
-const PLACEHOLDER: Record<Language, string> = {
-  dql: "M::cpu:(avg(usage_user)) BY host",
-  promql: "avg by (host) (cpu_usage_user)",
-};
-
 /**
- * A monitor's (or recording rule's) query: DQL or PromQL, in the editor Explore uses (DQL gets
- * its completion of measurements, fields and tags). Storage's error shows under it with its
+ * A monitor's (or recording rule's) query: DQL or PromQL, in the editor Explore uses, with
+ * the same completion (measurements, fields and tags; metrics and labels). Storage's error shows under it with its
  * line and column, and its range is underlined while the text is the one that was refused.
  */
 export function QueryField({
@@ -48,7 +44,8 @@ export function QueryField({
   label = "Monitor query",
 }: QueryFieldProps): ReactElement {
   const captionId = useId();
-  const completion = useDqlCompletion(workspaceId);
+  const completion = useQueryCompletion(workspaceId);
+  const languageId = useId();
   const shown = errorQuery ?? query;
   const underline: EditorError | undefined = useMemo(
     () =>
@@ -64,18 +61,10 @@ export function QueryField({
   return (
     <div className="stack" data-testid="query-field">
       <div className="query-language">
-        <label className="inline-field">
-          Language
-          <select
-            value={language}
-            onChange={(e) => onLanguage(e.target.value as Language)}
-            disabled={readOnly}
-            data-testid="query-language"
-          >
-            <option value="dql">DQL</option>
-            <option value="promql">PromQL</option>
-          </select>
-        </label>
+        <span className="inline-field">
+          <label htmlFor={languageId}>Language</label>
+          <LanguageSelect id={languageId} value={language} onChange={onLanguage} disabled={readOnly} />
+        </span>
         <span className="muted small">
           {language === "dql"
             ? "Each series the query returns (a BY group) is alerted on separately."
@@ -95,9 +84,10 @@ export function QueryField({
           onChange={onQuery}
           onRun={onRun}
           error={underline}
-          completion={language === "dql" ? completion : undefined}
+          completion={completion[language]}
+          language={language}
           label={label}
-          placeholder={PLACEHOLDER[language]}
+          placeholder={QUERY_PLACEHOLDERS[language]}
         />
       )}
       {message ? (

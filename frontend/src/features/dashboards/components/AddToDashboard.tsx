@@ -60,7 +60,10 @@ function AddToDashboardDialog({
   const target = picked ?? dashboards[0]?.id ?? NEW;
   const [newTitle, setNewTitle] = useState("");
   // titled after the first query drawn
-  const [title, setTitle] = useState(() => titleForQuery((queries.find((q) => !q.hidden) ?? queries[0])?.query ?? ""));
+  const [title, setTitle] = useState(() => {
+    const first = queries.find((q) => !q.hidden) ?? queries[0];
+    return titleForQuery(first?.query ?? "", first?.language);
+  });
   const [error, setError] = useState<string>();
 
   const onSubmit = (e: FormEvent): void => {

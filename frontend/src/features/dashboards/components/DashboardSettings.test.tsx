@@ -132,6 +132,8 @@ describe("DashboardSettings", () => {
           {
             name: "region",
             label: "",
+            language: "dql",
+            regex: null,
             type: "query",
             query: "show_tag_value(from=['cpu'], keyin=['region'])",
             options: [],

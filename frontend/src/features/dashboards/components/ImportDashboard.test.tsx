@@ -17,15 +17,31 @@ const DOC = { format: "vigil.dashboard", title: "Host overview", spec: { schema_
 
 describe("ImportDashboard", () => {
   const created: { title: string }[] = [];
+  const grafana: { url: string; body: Record<string, unknown> }[] = [];
   beforeEach(() => {
     client.setConfig({ baseUrl: "http://vigil.test" });
     created.length = 0;
+    grafana.length = 0;
     vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
       const req = input instanceof Request ? input : new Request(input, init);
       const json = (body: unknown, status = 200): Response =>
         new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
       if (req.method === "GET") {
         return json({ data: [{ ...SUMMARY, id: "d1", title: "Host overview" }], count: 1 });
+      }
+      if (new URL(req.url).pathname.endsWith("/import/grafana")) {
+        const doc = (await req.json()) as Record<string, unknown>;
+        grafana.push({ url: req.url, body: doc });
+        const title = new URL(req.url).searchParams.get("title") ?? "";
+        const dashboard = { ...SUMMARY, id: "d3", title, created_by: null, updated_by: null };
+        const spec = { schema_version: 1, variables: [{ name: "node", type: "query" }], panels: [{ id: "p1", type: "stat" }] };
+        return json(
+          {
+            dashboard: { ...dashboard, spec },
+            unmapped: [{ kind: "panel", title: "Network packets", grafana_id: 7, reason: "panel type 'piechart' has no Vigil equivalent" }],
+          },
+          201,
+        );
       }
       const body = (await req.json()) as { title: string; spec: unknown };
       created.push(body);
@@ -77,5 +93,28 @@ describe("ImportDashboard", () => {
     await userEvent.click(screen.getByRole("button", { name: "Import" }));
     await waitFor(() => expect(onImported).toHaveBeenCalled());
     expect(created.map((c) => c.title)).toEqual(["Network"]);
+  });
+
+  it("recognises a Grafana dashboard, imports it and lists what was not carried over before opening it", async () => {
+    const onImported = renderImport();
+    const doc = { __inputs: [{ name: "DS_PROMETHEUS", type: "datasource" }], title: "Host overview", panels: [], schemaVersion: 39 };
+    fireEvent.change(screen.getByLabelText("Or paste the exported JSON"), { target: { value: JSON.stringify(doc) } });
+    expect(await screen.findByTestId("import-grafana")).toHaveTextContent("A Grafana dashboard");
+    // the title clash is handled as for any import
+    await waitFor(() => expect(screen.getByLabelText("Title")).toHaveValue("Host overview (imported)"));
+    await userEvent.click(screen.getByRole("button", { name: "Import" }));
+
+    const report = await screen.findByTestId("grafana-import-report");
+    expect(grafana).toHaveLength(1);
+    expect(new URL(grafana[0].url).searchParams.get("title")).toBe("Host overview (imported)");
+    expect(grafana[0].body).toEqual(doc);
+    expect(created).toHaveLength(0);
+    expect(report).toHaveTextContent("Imported “Host overview (imported)”");
+    expect(report).toHaveTextContent("1 panel and 1 variable were carried over from Grafana.");
+    const items = screen.getAllByRole("listitem");
+    expect(items.map((li) => li.textContent)).toEqual(["Panel Network packets: panel type 'piechart' has no Vigil equivalent"]);
+    expect(onImported).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("button", { name: "Open the dashboard" }));
+    expect(onImported).toHaveBeenCalledWith(expect.objectContaining({ id: "d3", title: "Host overview (imported)" }));
   });
 });

@@ -1,11 +1,12 @@
 import { useId, useState, type ChangeEvent, type FormEvent, type ReactElement } from "react";
-import type { Dashboard } from "@/api/dashboards";
+import type { Dashboard, GrafanaImportResult } from "@/api/dashboards";
 import { useDashboards } from "@/api/useDashboards";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
 import { toUserMessage } from "@/lib/apiError";
-import { importTitle, parseExportDocument, sameTitle } from "../exportFile";
-import { useImportDashboard } from "../hooks/useDashboardMutations";
+import { grafanaTitle, importTitle, isGrafanaDashboard, parseExportDocument, sameTitle } from "../exportFile";
+import { useImportDashboard, useImportGrafanaDashboard } from "../hooks/useDashboardMutations";
+import { GrafanaImportReport } from "./GrafanaImportReport";
 
 export interface ImportDashboardProps {
   workspaceId: string;
@@ -13,10 +14,12 @@ export interface ImportDashboardProps {
 }
 
 /**
- * Imports an exported dashboard from a file or pasted JSON; the backend's refusal is shown as is.
- * The title can be changed before importing; when the workspace already has a dashboard by the
- * document's title, the form says so and proposes `<title> (imported)`, and it does not create a
- * second dashboard under a name already in use.
+ * Imports an exported dashboard from a file or pasted JSON, a Vigil export or a Grafana
+ * dashboard (recognised by its shape); the backend's refusal is shown as is. The title can be
+ * changed before importing; when the workspace already has a dashboard by the document's
+ * title, the form says so and proposes `<title> (imported)`, and it does not create a second
+ * dashboard under a name already in use. After a Grafana import, what could not be carried
+ * over is listed before the dashboard is opened.
  */
 export function ImportDashboard({ workspaceId, onImported }: ImportDashboardProps): ReactElement {
   const id = useId();
@@ -24,13 +27,21 @@ export function ImportDashboard({ workspaceId, onImported }: ImportDashboardProp
   // the title typed by the user; undefined: the one proposed for the document
   const [title, setTitle] = useState<string>();
   const [localError, setLocalError] = useState<string>();
-  const importMutation = useImportDashboard(workspaceId);
+  const vigilImport = useImportDashboard(workspaceId);
+  const grafanaImport = useImportGrafanaDashboard(workspaceId);
+  const [report, setReport] = useState<GrafanaImportResult>();
   const list = useDashboards(workspaceId);
   const existing = (list.data?.data ?? []).map((d) => d.title);
 
   const parsed = text.trim() ? parseExportDocument(text) : undefined;
   const doc = parsed && "doc" in parsed ? parsed.doc : undefined;
-  const docTitle = typeof doc?.title === "string" ? doc.title.trim() : "";
+  const grafana = doc !== undefined && isGrafanaDashboard(doc as unknown as Record<string, unknown>);
+  const importMutation = grafana ? grafanaImport : vigilImport;
+  const docTitle = grafana
+    ? grafanaTitle(doc as unknown as Record<string, unknown>)
+    : typeof doc?.title === "string"
+      ? doc.title.trim()
+      : "";
   const clash = docTitle !== "" && existing.some((t) => sameTitle(t, docTitle));
   const shownTitle = title ?? (docTitle ? importTitle(docTitle, existing) : "");
   const titleError = !doc
@@ -45,7 +56,8 @@ export function ImportDashboard({ workspaceId, onImported }: ImportDashboardProp
     setText(value);
     setTitle(undefined);
     setLocalError(undefined);
-    importMutation.reset();
+    vigilImport.reset();
+    grafanaImport.reset();
   };
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>): Promise<void> => {
@@ -63,8 +75,13 @@ export function ImportDashboard({ workspaceId, onImported }: ImportDashboardProp
     }
     setLocalError(undefined);
     if (titleError) return;
-    importMutation.mutate({ ...result.doc, title: shownTitle.trim() }, { onSuccess: onImported });
+    if (isGrafanaDashboard(result.doc as unknown as Record<string, unknown>)) {
+      const grafanaDoc = result.doc as unknown as Record<string, unknown>;
+      grafanaImport.mutate({ doc: grafanaDoc, title: shownTitle.trim() }, { onSuccess: setReport });
+    } else vigilImport.mutate({ ...result.doc, title: shownTitle.trim() }, { onSuccess: onImported });
   };
+
+  if (report) return <GrafanaImportReport result={report} onOpen={() => onImported(report.dashboard)} />;
 
   const error = localError ?? (importMutation.isError ? toUserMessage(importMutation.error) : undefined);
   return (
@@ -84,9 +101,15 @@ export function ImportDashboard({ workspaceId, onImported }: ImportDashboardProp
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-err` : undefined}
           onChange={(e) => newText(e.target.value)}
-          placeholder='{"format": "vigil.dashboard", "title": "…", "spec": {…}}'
+          placeholder='{"format": "vigil.dashboard", "title": "…", "spec": {…}} or a Grafana dashboard'
         />
       </div>
+      {grafana ? (
+        <p className="field-hint" data-testid="import-grafana">
+          A Grafana dashboard: its Prometheus panels, rows, variables, units and thresholds are carried over, and what
+          cannot be is listed after the import.
+        </p>
+      ) : null}
       {doc ? (
         <div className="field">
           <label htmlFor={`${id}-title`}>Title</label>

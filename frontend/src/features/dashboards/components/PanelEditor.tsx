@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactElement } from "react";
 import { isTextPanel, type Panel, type PanelQuery, type QueryPanel } from "@/api/dashboards";
-import { useDqlCompletion } from "@/components/query-editor/useDqlCompletion";
+import { useQueryCompletion } from "@/components/query-editor/useQueryCompletion";
 import { Button } from "@/components/ui/Button";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { useModalFocus } from "@/components/ui/useModalFocus";
@@ -38,7 +38,7 @@ export interface PanelEditorProps {
 }
 
 /**
- * Full-screen panel editor: the query (DQL editor with completion) and the display options
+ * Full-screen panel editor: the queries (DQL or PromQL, with completion) and the display options
  * on the side, with a preview that re-runs shortly after each change. It is modal: Tab stays
  * inside it, and focus goes back to the button that opened it when it closes.
  */
@@ -72,7 +72,7 @@ export function PanelEditor({
   const gaugeRangeError =
     q?.type === "gauge" && q.min != null && q.max != null && q.min >= q.max ? "Min must be below Max." : undefined;
 
-  const completion = useDqlCompletion(workspaceId);
+  const completion = useQueryCompletion(workspaceId);
 
   useEffect(() => titleInput.current?.focus(), []);
   const cancel = (): void => {

@@ -53,7 +53,12 @@ function exploreView(type: Panel["type"]): string {
 export function exploreLink(workspaceId: string, panel: Panel, queries: readonly VisibleQuery[], range: TimeRangeSpec): string {
   const base = new URLSearchParams({ from: range.from, to: range.to, view: exploreView(panel.type) });
   if ("unit" in panel && panel.unit && panel.unit !== "none") base.set("unit", panel.unit);
-  const items = queries.map((q) => ({ ref_id: q.refId, query: q.query, ...(q.legend ? { legend_format: q.legend } : {}) }));
+  const items = queries.map((q) => ({
+    ref_id: q.refId,
+    query: q.query,
+    ...(q.language === "promql" ? { language: "promql" as const } : {}),
+    ...(q.legend ? { legend_format: q.legend } : {}),
+  }));
   const params = withQueries(new URLSearchParams([["q", ""], ...base]), items);
   return `/w/${workspaceId}/explore?${params.toString()}`;
 }

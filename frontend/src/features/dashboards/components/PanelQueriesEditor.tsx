@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
-import type { CompletionSource } from "@codemirror/autocomplete";
 import type { PanelQuery } from "@/api/dashboards";
 import { QueriesEditor } from "@/components/query-editor/QueriesEditor";
+import type { QueryCompletion } from "@/components/query-editor/useQueryCompletion";
 import { emptyQueries } from "@/lib/dql/queryRefs";
 
 export { emptyQueries };
@@ -11,7 +11,7 @@ export interface PanelQueriesEditorProps {
   onChange: (queries: PanelQuery[]) => void;
   /** Runs the preview now (Ctrl+Enter). */
   onRun: () => void;
-  completion: CompletionSource;
+  completion: QueryCompletion;
 }
 
 const panelQueryLabel = (ref?: string): string => (ref ? `Panel query ${ref}` : "Panel query");
@@ -36,8 +36,9 @@ export function PanelQueriesEditor({ queries, onChange, onRun, completion }: Pan
       >
         <p className="muted small editor-hint">
           The preview follows your edits; Ctrl+Enter (⌘+Enter) runs it now, Ctrl+Space suggests names. Use <code>$name</code>{" "}
-          for a dashboard variable; in a legend, <code>{"{{host}}"}</code> for a tag&apos;s value, <code>{"{{field}}"}</code>{" "}
-          for the field.
+          for a dashboard variable; in a legend, <code>{"{{host}}"}</code> for a tag&apos;s or label&apos;s value,{" "}
+          <code>{"{{field}}"}</code> for the field. A PromQL query may use <code>$__rate_interval</code>,{" "}
+          <code>$__interval</code> and <code>$__range</code>, as in Grafana.
         </p>
       </QueriesEditor>
       {empty.length ? (

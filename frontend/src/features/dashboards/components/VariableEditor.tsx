@@ -5,11 +5,12 @@ import { Button } from "@/components/ui/Button";
 import { TextField } from "@/components/ui/TextField";
 import { toUserMessage } from "@/lib/apiError";
 import { useDebouncedValue } from "@/lib/useDebouncedValue";
-import { useMetadataValues } from "../hooks/useMetadataValues";
+import { useMetadataValues, useVariableValues } from "../hooks/useMetadataValues";
 import {
   emptyVariableForm,
   formQuery,
   formToVariable,
+  hasRegex,
   MAX_VARIABLE_LABEL,
   splitOptions,
   VARIABLE_SOURCES,
@@ -37,8 +38,8 @@ export interface VariableEditorProps {
 
 /**
  * One variable's form: name, label, where its values come from (tag values of a measurement
- * with suggestions from the workspace's metadata, a DQL query, a fixed list or a constant),
- * multi-select, "All", the default and a live preview of the values.
+ * with suggestions from the workspace's metadata, a DQL or PromQL query with a regex, a fixed
+ * list or a constant), multi-select, "All", the default and a live preview of the values.
  */
 export function VariableEditor({ workspaceId, variable, otherNames, onApply, onCancel }: VariableEditorProps): ReactElement {
   const id = useId();
@@ -59,7 +60,16 @@ export function VariableEditor({ workspaceId, variable, otherNames, onApply, onC
     form.source === "tags" && measurement ? `show_tag_key(from=${quoteList(measurement)})` : undefined,
   );
   const previewQuery = formQuery(debounced);
-  const preview = useMetadataValues(workspaceId, previewQuery);
+  const preview = useVariableValues(
+    workspaceId,
+    previewQuery === undefined
+      ? undefined
+      : {
+          query: previewQuery,
+          language: debounced.source === "promql" ? "promql" : "dql",
+          regex: hasRegex(debounced.source) ? debounced.regex : undefined,
+        },
+  );
   const values = form.source === "custom" ? splitOptions(form.options) : form.source === "constant" ? [] : (preview.data ?? []);
 
   const errors = variableErrors(form, otherNames);
@@ -162,16 +172,18 @@ export function VariableEditor({ workspaceId, variable, otherNames, onApply, onC
           </datalist>
         </div>
       ) : null}
-      {form.source === "query" ? (
+      {form.source === "query" || form.source === "promql" ? (
         <div className="field">
-          <label htmlFor={`${id}-query`}>DQL query</label>
+          <label htmlFor={`${id}-query`}>{form.source === "promql" ? "PromQL query" : "DQL query"}</label>
           <textarea
             id={`${id}-query`}
             rows={2}
             spellCheck={false}
             className="mono"
             value={form.query}
-            placeholder="show_tag_value(from=['cpu'], keyin=['host'])"
+            placeholder={
+              form.source === "promql" ? "label_values(node_uname_info{job=\"$job\"}, instance)" : "show_tag_value(from=['cpu'], keyin=['host'])"
+            }
             aria-invalid={shown.query ? true : undefined}
             aria-describedby={shown.query ? `${id}-query-err` : undefined}
             onChange={(e) => set({ query: e.target.value })}
@@ -180,8 +192,26 @@ export function VariableEditor({ workspaceId, variable, otherNames, onApply, onC
             <span id={`${id}-query-err`} className="field-error">
               {shown.query}
             </span>
+          ) : form.source === "promql" ? (
+            <span className="field-hint">
+              label_values(metric, label), label_values(label), label_names(), metrics(regex) or query_result(query); other
+              variables as $name
+            </span>
           ) : null}
         </div>
+      ) : null}
+      {hasRegex(form.source) ? (
+        <TextField
+          label="Regex"
+          value={form.regex}
+          maxLength={1000}
+          placeholder="/(.*):9100/"
+          spellCheck={false}
+          autoComplete="off"
+          error={shown.regex}
+          hint="Optional: keeps the values it matches; with a group, the group's text is the value"
+          onChange={(e) => set({ regex: e.target.value })}
+        />
       ) : null}
       {form.source === "custom" ? (
         <TextField
@@ -280,7 +310,11 @@ function VariablePreview({ source, values, loading, error, query }: VariablePrev
       </p>
     );
   } else if (source !== "custom" && !query) {
-    body = <p className="muted small">Choose a measurement and a tag key to see their values.</p>;
+    body = (
+      <p className="muted small">
+        {source === "tags" ? "Choose a measurement and a tag key to see their values." : "Write the query to see its values."}
+      </p>
+    );
   } else if (loading && values.length === 0) {
     body = <p className="muted small">Loading values…</p>;
   } else if (values.length === 0) {

@@ -1,21 +1,26 @@
 import { useEffect, type ReactElement } from "react";
 import type { DashboardVariable } from "@/api/dashboards";
-import { useMetadataValues } from "../hooks/useMetadataValues";
+import { useVariableValues, variableSource } from "../hooks/useMetadataValues";
 
 export interface VariablePickerProps {
   workspaceId: string;
   variable: DashboardVariable;
   value: string[];
   onChange: (value: string[]) => void;
+  /** Every variable's selected values, filled into this one's query (`$job`). */
+  values?: Record<string, string[]>;
 }
 
 /**
- * A variable's selector; `query` variables take their options from `show_tag_value(…)`. A
+ * A variable's selector; `query` variables take their options from their query (DQL's
+ * `show_tag_value(…)`, PromQL's `label_values(…)`, with the other variables filled in). A
  * value the link chose that is not among the options (`var-host=zzz`) is still what the panels
  * query, so it is shown selected, marked "(no such value)", rather than as the first option.
  */
-export function VariablePicker({ workspaceId, variable, value, onChange }: VariablePickerProps): ReactElement {
-  const queried = useMetadataValues(workspaceId, variable.type === "query" ? (variable.query ?? undefined) : undefined);
+const NO_VALUES: Record<string, string[]> = {};
+
+export function VariablePicker({ workspaceId, variable, value, onChange, values = NO_VALUES }: VariablePickerProps): ReactElement {
+  const queried = useVariableValues(workspaceId, variableSource(variable, values));
   const options = variable.type === "query" ? queried.data : (variable.options ?? []);
   const label = variable.label || variable.name;
   const mustPick = !variable.multi && !variable.include_all;

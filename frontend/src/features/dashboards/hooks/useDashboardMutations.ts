@@ -4,6 +4,7 @@ import {
   deleteDashboard,
   exportDashboard,
   importDashboard,
+  importGrafanaDashboard,
   readDashboard,
   updateDashboard,
   type Dashboard,
@@ -106,6 +107,16 @@ export function useImportDashboard(workspaceId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: DashboardExport) => importDashboard(workspaceId, body),
+    onSettled: () => qc.invalidateQueries({ queryKey: dashboardsKey(workspaceId) }),
+  });
+}
+
+/** Imports a Grafana dashboard's JSON under `title`; the answer says what it left out. */
+export function useImportGrafanaDashboard(workspaceId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ doc, title }: { doc: Record<string, unknown>; title: string }) => importGrafanaDashboard(workspaceId, doc, title),
+    onSuccess: (r) => qc.setQueryData(dashboardKey(workspaceId, r.dashboard.id), r.dashboard),
     onSettled: () => qc.invalidateQueries({ queryKey: dashboardsKey(workspaceId) }),
   });
 }

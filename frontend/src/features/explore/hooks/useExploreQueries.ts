@@ -1,13 +1,14 @@
 import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { queriesFromSearch, withQueries } from "@/lib/dql/queriesInUrl";
+import { languageOf } from "@/lib/dql/promql";
 import { queryRef, type QueryItem } from "@/lib/dql/queryRefs";
 import { applyEdits, dropEdits, dropTexts, editQuery, settleEdits, type QueryEdits } from "../queryEdits";
 
 export interface ExploreQueries {
   /** The queries as last run: the link's. */
   queries: readonly QueryItem[];
-  /** The queries as the editors show them: text typed and not run yet, legends and Hide boxes on their way into the link. */
+  /** The queries as the editors show them: text typed and languages chosen and not run yet, legends and Hide boxes on their way into the link. */
   shown: readonly QueryItem[];
   setQueries: (next: readonly QueryItem[], options?: { replace?: boolean }) => void;
   /** An edit in the editor of query `i`. */
@@ -25,6 +26,14 @@ export interface ExploreQueries {
  * (`queryEdits.ts`). A legend or a Hide box goes into the link at once; a text only when the
  * queries run.
  */
+/** `shown` with the text and language of `ran`, the query as last run. */
+function asRun(shown: QueryItem, ran: QueryItem): QueryItem {
+  const out: QueryItem = { ...shown, query: ran.query };
+  if (languageOf(ran) === "promql") out.language = "promql";
+  else delete out.language;
+  return out;
+}
+
 export function useExploreQueries(): ExploreQueries {
   const [params, setParams] = useSearchParams();
   // the queries as last run, from the link
@@ -44,9 +53,10 @@ export function useExploreQueries(): ExploreQueries {
   const change = (i: number, patch: Partial<QueryItem>): void => {
     setEdits((e) => editQuery(e, queries[i], i, patch));
     // A legend names the series at once (no history entry for each key); Hide runs the others.
-    // The link gets every legend and Hide box shown, with the queries as last run.
+    // The link gets every legend and Hide box shown, with the queries (text and language) as
+    // last run.
     if ("legend_format" in patch || "hidden" in patch) {
-      const next = shown.map((q, j) => ({ ...(j === i ? { ...q, ...patch } : q), query: queries[j].query }));
+      const next = shown.map((q, j) => asRun({ ...(j === i ? { ...q, ...patch } : q) }, queries[j]));
       setQueries(next, { replace: !("hidden" in patch) });
     }
   };

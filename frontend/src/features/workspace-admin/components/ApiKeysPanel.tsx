@@ -10,18 +10,24 @@ import { TextField } from "@/components/ui/TextField";
 import { useConfirm } from "@/components/ui/useConfirm";
 import { toUserMessage } from "@/lib/apiError";
 import { formatDateTime } from "@/lib/time";
+import { isServiceToken, KEY_SCOPES, tokenExample } from "../keyScopes";
 
 export interface ApiKeysPanelProps {
   workspaceId: string;
   canManage: boolean;
 }
 
-const SCOPE_HELP: Record<KeyScope, string> = {
-  ingest: "writes points through the gateway",
-  query: "reads with DQL and PromQL",
-};
+const scopeOption = (scope: KeyScope): ReactElement => (
+  <option key={scope} value={scope}>
+    {scope} — {KEY_SCOPES[scope].help}
+  </option>
+);
 
-/** Ingest and query keys: create (the secret is shown once, with a copy button), list, revoke. */
+/**
+ * Ingest and query keys, and service tokens (editor or admin) for the REST API: create (the
+ * secret is shown once, with a copy button), list with who created each and when it was last
+ * used, revoke.
+ */
 export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): ReactElement {
   const keys = useApiKeys(workspaceId, canManage);
   const create = useCreateKey(workspaceId);
@@ -34,7 +40,11 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
   const onCreate = (e: FormEvent): void => {
     e.preventDefault();
     if (!name.trim()) {
-      setNameError("Give the key a name, e.g. the host or agent that will use it.");
+      setNameError(
+        isServiceToken(scope)
+          ? "Give the token a name, e.g. the script or pipeline that will use it."
+          : "Give the key a name, e.g. the host or agent that will use it.",
+      );
       return;
     }
     setNameError(undefined);
@@ -42,14 +52,16 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
   };
 
   const secret = create.data?.key;
+  const newToken = create.data ? isServiceToken(create.data.scope) : false;
+  const noun = isServiceToken(scope) ? "token" : "key";
   const columns: DataTableColumn<ApiKey>[] = [
     { id: "name", header: "Name", cell: (k) => k.name },
     {
       id: "scope",
       header: "Scope",
       cell: (k) => (
-        <span className="badge badge-accent" title={`An ${k.scope} key ${SCOPE_HELP[k.scope]}`}>
-          {k.scope}
+        <span className="badge badge-accent" title={KEY_SCOPES[k.scope].help}>
+          {KEY_SCOPES[k.scope].label}
         </span>
       ),
     },
@@ -92,7 +104,9 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
             onClick={async () => {
               const ok = await confirm({
                 title: `Revoke "${k.name}"?`,
-                message: "Agents using it will be refused within seconds.",
+                message: isServiceToken(k.scope)
+                  ? "Scripts using it will be refused at once, and the invitations it sent that are still pending are revoked."
+                  : "Agents using it will be refused within seconds.",
                 confirmLabel: "Revoke",
               });
               if (!ok) return;
@@ -111,6 +125,8 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
       <h2 id="keys-title">API keys</h2>
       <p className="muted">
         Agents send data with an <strong>ingest</strong> key; Grafana and scripts read with a <strong>query</strong> key.
+        A <strong>service token</strong> lets a script use the REST API of this workspace — for example to apply
+        dashboards kept in git — with an editor&apos;s or an admin&apos;s rights, as <code>Authorization: Bearer</code>.
       </p>
       {!canManage ? (
         <Alert tone="info">Only owners and admins can see, create or revoke keys.</Alert>
@@ -121,23 +137,33 @@ export function ApiKeysPanel({ workspaceId, canManage }: ApiKeysPanelProps): Rea
             <label className="field">
               Scope
               <select value={scope} onChange={(e) => setScope(e.target.value as KeyScope)} name="key_scope">
-                <option value="ingest">ingest — {SCOPE_HELP.ingest}</option>
-                <option value="query">query — {SCOPE_HELP.query}</option>
+                <optgroup label="Keys for agents and Grafana">{(["ingest", "query"] as const).map(scopeOption)}</optgroup>
+                <optgroup label="Service tokens for the REST API">{(["editor", "admin"] as const).map(scopeOption)}</optgroup>
               </select>
             </label>
             <Button type="submit" variant="primary" disabled={create.isPending}>
-              Create key
+              Create {noun}
             </Button>
           </form>
           {create.isError ? <Alert>{toUserMessage(create.error)}</Alert> : null}
           {secret ? (
-            <Alert tone="success" title="Copy this key now — it will not be shown again" testId="new-key">
+            <Alert
+              tone="success"
+              title={`Copy this ${newToken ? "token" : "key"} now — it will not be shown again`}
+              testId="new-key"
+            >
               <div className="row">
                 <code className="secret" data-testid="new-key-value">
                   {secret}
                 </code>
-                <CopyButton text={secret} label="Copy key" />
+                <CopyButton text={secret} label={newToken ? "Copy token" : "Copy key"} />
               </div>
+              {newToken ? (
+                <p className="small">
+                  Keep it in your script&apos;s secrets as <code>VIGIL_TOKEN</code>, then:{" "}
+                  <code data-testid="new-token-example">{tokenExample(window.location.origin, workspaceId)}</code>
+                </p>
+              ) : null}
             </Alert>
           ) : null}
           {revoke.isError ? <Alert>{toUserMessage(revoke.error)}</Alert> : null}
