@@ -58,7 +58,8 @@ generate: ## regenerate the OpenAPI document and the UI's typed client
 	@cd frontend && npm run -s generate-client
 bench-api: ## query API concurrency sweep, 1..128 clients, against the running `make up` stack
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
-	@.vigil/venv/bin/python backend/scripts/bench_api.py --env-file .vigil/demo.env --seconds $${SECONDS_PER_LEVEL:-10}
+	@source infra/lib.sh && .vigil/venv/bin/python backend/scripts/bench_api.py --env-file .vigil/demo.env \
+	  --url $$VIGIL_BACKEND_URL --seconds $${SECONDS_PER_LEVEL:-10} $(ARGS)
 bench-alerts: ## monitors one evaluator keeps on schedule, and crossing-to-webhook lag (needs make up)
 	@test -f .vigil/demo.env || { echo "start the stack first: make up" >&2; exit 1; }
 	@.vigil/venv/bin/python backend/scripts/bench_alerts.py --env-file .vigil/demo.env $(ARGS)

@@ -30,6 +30,7 @@ from app.core.db import get_sessionmaker
 from app.core.errors import VigilError
 from app.core.logging import setup_logging
 from app.services import limits, retention
+from app.services.query_queue import QueryQueue
 from app.ui import mount_ui
 
 logger = logging.getLogger(__name__)
@@ -177,6 +178,7 @@ def create_app(
             base_url=settings.STORAGE_URL,
             internal_token=settings.INTERNAL_TOKEN,
             timeout=settings.STORAGE_TIMEOUT_SECONDS,
+            max_connections=settings.STORAGE_MAX_CONNECTIONS,
         )
         sweeper = retention.start_sweeper(app.state.storage) if settings.RETENTION_SWEEP else None
         try:
@@ -202,6 +204,7 @@ def create_app(
         separate_input_output_schemas=False,
         lifespan=lifespan,
     )
+    app.state.query_queue = QueryQueue(max_waiting=settings.QUERY_QUEUE_PER_WORKSPACE)
     if storage is not None:
         app.state.storage = storage
     if async_storage is not None:

@@ -31,6 +31,7 @@ from app.core.permissions import MIN_ROLE, Permission, allows
 from app.models import ApiKey, KeyScope, Role, User, Workspace
 from app.services import api_keys, users, workspaces
 from app.services.audit import Actor
+from app.services.query_queue import QueryQueue
 
 SessionDep = Annotated[Session, Depends(get_db)]
 
@@ -56,6 +57,11 @@ def get_async_storage(request: Request) -> AsyncStorageClient:
 
 
 AsyncStorageDep = Annotated[AsyncStorageClient, Depends(get_async_storage)]
+
+
+def get_query_queue(request: Request) -> QueryQueue:
+    queue: QueryQueue = request.app.state.query_queue
+    return queue
 
 
 def client_ip(request: Request) -> str | None:

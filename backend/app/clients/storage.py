@@ -390,13 +390,18 @@ class AsyncStorageClient:
         base_url: str,
         internal_token: str,
         timeout: float = 120.0,
-        max_connections: int = 1000,
+        max_connections: int = 256,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self._http = httpx.AsyncClient(
             **_client_args(base_url, internal_token, timeout),
-            # queries wait in storage's per-workspace queues, not in this pool
-            limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=100),
+            # Every connection is kept alive: closing the ones above a smaller keep-alive
+            # count would open a new one for each query under load. Queries wait for their
+            # turn in app.services.query_queue, so the pool stays about as large as the busy
+            # workspaces' concurrent queries.
+            limits=httpx.Limits(
+                max_connections=max_connections, max_keepalive_connections=max_connections
+            ),
             transport=transport,
         )
 

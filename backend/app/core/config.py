@@ -98,6 +98,18 @@ class Settings(BaseSettings):
     KAFKA_CONSUMER_GROUP: str = "vigil-consumer"
     STORAGE_TIMEOUT_SECONDS: float = Field(default=120.0, gt=0)
 
+    # Pools, in one place. Requests that need the database run on the worker threads (anyio's
+    # default, 40): the database pool holds as many connections (DB_POOL_SIZE kept open, up to
+    # DB_MAX_OVERFLOW more under load), so no thread ever waits for a connection while holding
+    # its thread. Connections to storage are kept alive up to STORAGE_MAX_CONNECTIONS: queries
+    # beyond a workspace's concurrent_queries wait in the backend (QUERY_QUEUE_PER_WORKSPACE of
+    # them per process, 429 past it), so the pool holds about the sum of the busy workspaces'
+    # concurrent queries, never one connection per waiting client.
+    DB_POOL_SIZE: int = Field(default=10, ge=1)
+    DB_MAX_OVERFLOW: int = Field(default=30, ge=0)
+    STORAGE_MAX_CONNECTIONS: int = Field(default=256, ge=1)
+    QUERY_QUEUE_PER_WORKSPACE: int = Field(default=256, ge=0)
+
     # The alerting service (app.alerting): its address (health), how many monitors it
     # evaluates at once, how many groups one monitor may track, notification delivery.
     ALERTING_URL: str = "http://127.0.0.1:8003"

@@ -13,7 +13,12 @@ from app.core.config import settings
 
 @lru_cache
 def get_engine() -> Engine:
-    return create_engine(settings.sqlalchemy_url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(
+        settings.sqlalchemy_url,
+        pool_pre_ping=True,
+        pool_size=settings.DB_POOL_SIZE,
+        max_overflow=settings.DB_MAX_OVERFLOW,
+    )
 
 
 @lru_cache

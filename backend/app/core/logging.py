@@ -131,4 +131,7 @@ def setup_logging(level: int = logging.INFO, fmt: str | None = None) -> None:
             handler.setFormatter(formatter)
     # kafka-python logs every refused connection at ERROR; /api/health reports them instead.
     logging.getLogger("kafka").setLevel(logging.CRITICAL)
+    # httpx logs every request it sends at INFO: a line per query to storage, formatted,
+    # redacted and written on the event loop. Failures reach the caller as 502/504 instead.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     install_redaction()

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from app.core import keys, security
 from app.core.config import settings
 from app.core.errors import NotFound
-from app.models import ApiKey, AuditEvent, KeyScope, User, Workspace
+from app.models import ApiKey, AuditEvent, KeyScope, User, Workspace, WorkspaceLimits
 from app.services import audit
 from app.services.audit import Actor
 
@@ -124,12 +124,24 @@ def revoke_key(db: Session, *, workspace_id: uuid.UUID, key_id: uuid.UUID, actor
 
 
 def find(db: Session, *, key: str) -> ApiKey | None:
-    """The key with this text in a live workspace, revoked or not (to audit a refused use)."""
-    return db.scalar(
-        select(ApiKey)
+    """The key with this text in a live workspace, revoked or not (to audit a refused use).
+
+    The workspace and its limits are read in the same statement: they land in the session's
+    identity map, so what the query API does next with the key (``workspaces.get_active``,
+    ``limits.get_limits``, both ``Session.get``) costs no round trip of its own.
+    """
+    found = db.execute(
+        select(ApiKey, Workspace, WorkspaceLimits)
         .join(Workspace, Workspace.id == ApiKey.workspace_id)
+        .outerjoin(WorkspaceLimits, WorkspaceLimits.workspace_id == ApiKey.workspace_id)
         .where(ApiKey.key_hash == security.sha256_hex(key), Workspace.deleted_at.is_(None))
-    )
+    ).first()
+    if found is None:
+        return None
+    # the identity map holds its objects weakly: the session keeps them for its lifetime
+    db.info["api_key_resolved"] = found
+    row: ApiKey = found[0]
+    return row
 
 
 def resolve(db: Session, *, key: str) -> ApiKey | None:

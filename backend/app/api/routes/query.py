@@ -35,6 +35,7 @@ from app.api.deps import (
     AsyncStorageDep,
     BearerDep,
     authenticate_key,
+    get_query_queue,
     request_credential,
     workspace_context,
 )
@@ -140,7 +141,11 @@ async def query_raw(
 ) -> Response:
     """Run DQL in this workspace (DQL.md §2)."""
     answer = await query.query_raw_async(
-        workspace_id=scope.workspace_id, body=_dql_body(body), limits=scope.limits, storage=storage
+        workspace_id=scope.workspace_id,
+        body=_dql_body(body),
+        limits=scope.limits,
+        storage=storage,
+        queue=get_query_queue(request),
     )
     return _response(answer, request)
 
@@ -152,7 +157,11 @@ async def query_raw_by_key(
     """Run DQL in the workspace of the query key (``Authorization: Bearer|Token <key>`` or
     ``?token=``) — DataKit/Guance compatible."""
     answer = await query.query_raw_async(
-        workspace_id=scope.workspace_id, body=_dql_body(body), limits=scope.limits, storage=storage
+        workspace_id=scope.workspace_id,
+        body=_dql_body(body),
+        limits=scope.limits,
+        storage=storage,
+        queue=get_query_queue(request),
     )
     return _response(answer, request)
 
@@ -191,6 +200,7 @@ async def _prometheus(
         workspace_id=scope.workspace_id,
         limits=scope.limits,
         storage=storage,
+        queue=get_query_queue(request),
         method=request.method,
         endpoint=endpoint,
         params=params,
@@ -324,6 +334,7 @@ async def _metadata(
         workspace_id=scope.workspace_id,
         limits=scope.limits,
         storage=storage,
+        queue=get_query_queue(request),
         method="GET",
         endpoint="label/__name__/values",
         params=[],
