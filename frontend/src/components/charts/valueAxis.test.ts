@@ -5,6 +5,7 @@ import { SVGRenderer } from "echarts/renderers";
 import { formatValue } from "./units";
 import {
   AXIS_LABEL_MARGIN,
+  distinctTickFormat,
   labelWidth,
   valueAxisBounds,
   valueAxisSpace,
@@ -135,5 +136,25 @@ describe("valueExtent", () => {
     ]);
     expect(extent).toEqual([-2, 5]);
     expect(valueExtent([[5, 9]], extent)).toEqual([-2, 9]);
+  });
+});
+
+describe("distinctTickFormat", () => {
+  const plain = (v: number): string => formatValue(v, "short");
+  const withDecimals = (v: number, d: number): string => formatValue(v, "short", d);
+
+  it("keeps the unit's own format when every tick already reads differently", () => {
+    const f = distinctTickFormat(0, 1000, plain, withDecimals);
+    expect(f).toBe(plain);
+    expect(valueAxisTicks(0, 1000).map(f)).toEqual(["0", "200", "400", "600", "800", "1k"]);
+  });
+
+  it("adds the fewest decimals that tell ticks apart which rounding made equal", () => {
+    // ticks 107, 107.5, … 110.5: three significant digits read 108 twice
+    expect(valueAxisTicks(107.2, 110.4).map(plain)).toContain("108");
+    const f = distinctTickFormat(107.2, 110.4, plain, withDecimals);
+    const labels = valueAxisTicks(107.2, 110.4).map(f);
+    expect(labels).toEqual(["107.0", "107.5", "108.0", "108.5", "109.0", "109.5", "110.0", "110.5"]);
+    expect(new Set(labels).size).toBe(labels.length);
   });
 });

@@ -79,6 +79,30 @@ export function valueAxisTicks(min: number, max: number, includeZero = false, un
 }
 
 /**
+ * A label format under which the ticks of a value axis over `[min, max]` all read
+ * differently: `format` itself, or, where its rounding makes neighbours equal (107.5 and 108
+ * both "108" at three significant digits), `withDecimals` with the fewest decimals (up to 6)
+ * that tells every tick apart.
+ */
+export function distinctTickFormat(
+  min: number,
+  max: number,
+  format: (v: number) => string,
+  withDecimals: (v: number, decimals: number) => string,
+  includeZero = false,
+  unit?: string,
+): (v: number) => string {
+  const ticks = valueAxisTicks(min, max, includeZero, unit);
+  const distinct = (f: (v: number) => string): boolean => new Set(ticks.map(f)).size === ticks.length;
+  if (distinct(format)) return format;
+  for (let decimals = 0; decimals <= 6; decimals++) {
+    const f = (v: number): string => withDecimals(v, decimals);
+    if (distinct(f)) return f;
+  }
+  return format;
+}
+
+/**
  * What a value axis in `unit` over `[min, max]` sets beyond ECharts' defaults: for a unit of
  * BINARY_UNITS, its extent and step (power-of-two ticks); for others nothing (ECharts' own
  * ticks, which `valueAxisTicks` reproduces). The bounds are those of every series: a chart

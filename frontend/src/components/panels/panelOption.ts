@@ -5,7 +5,13 @@ import { SERIES_COLORS } from "@/components/charts/palette";
 import { reducePoints, type Reducer } from "@/components/charts/statReduce";
 import { thresholdBands, sortThresholds } from "@/components/charts/thresholds";
 import { formatValue } from "@/components/charts/units";
-import { valueAxisBounds, valueAxisScale, valueAxisSpace, valueExtent } from "@/components/charts/valueAxis";
+import {
+  distinctTickFormat,
+  valueAxisBounds,
+  valueAxisScale,
+  valueAxisSpace,
+  valueExtent,
+} from "@/components/charts/valueAxis";
 import type { DqlResult } from "@/lib/dql/dql";
 import { shiftPoints, timeShiftSuffix } from "@/lib/timeShift";
 import {
@@ -181,9 +187,16 @@ export function toPanelOption({ panel, result, series: given, legends, range, co
   const legendWidth = values.length > 0 ? 280 : 180;
   const canvasLegend = showLegend && panelLegendMode(panel, allSeries.length) === "canvas";
   const tooltipFormat = (v: unknown): string => (typeof v === "number" ? formatValue(v, unit, decimals) : "–");
-  const axisFormat = (v: number): string => formatValue(v, unit);
   const axisScale = valueAxisScale(kind, Boolean(stack));
   const [lo, hi] = drawnExtent(current, past, Boolean(stack));
+  const axisFormat = distinctTickFormat(
+    lo,
+    hi,
+    (v) => formatValue(v, unit),
+    (v, d) => formatValue(v, unit, d),
+    !axisScale.scale,
+    unit,
+  );
   return {
     ...base,
     grid: chartGrid({

@@ -4,6 +4,7 @@ import { SERIES_COLORS } from "@/components/charts/palette";
 import { formatValue } from "@/components/charts/units";
 import {
   TIME_AXIS_LABEL_HEIGHT,
+  distinctTickFormat,
   valueAxisBounds,
   valueAxisScale,
   valueAxisSpace,
@@ -195,6 +196,14 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
   const axis = valueAxisScale(kind);
   const unit = settings.unit && settings.unit !== "none" ? settings.unit : undefined;
   const format = unit ? (v: number) => formatValue(v, unit) : formatNumber;
+  const axisFormat = distinctTickFormat(
+    extent[0],
+    extent[1],
+    format,
+    (v, d) => formatValue(v, unit ?? "none", d),
+    !axis.scale,
+    unit,
+  );
   // more than one series: the legend is HTML beside the chart (LinesChart), not on the canvas
   const canvasLegend = legendModeFor(series.length) === "canvas";
 
@@ -202,7 +211,7 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
     animation: false,
     backgroundColor: "transparent",
     grid: chartGrid({
-      left: 16 + valueAxisSpace(extent[0], extent[1], format, !axis.scale, unit),
+      left: 16 + valueAxisSpace(extent[0], extent[1], axisFormat, !axis.scale, unit),
       right: 24,
       top: 16,
       bottom: canvasLegend ? 64 : 40,
@@ -237,7 +246,7 @@ export function chartSeriesOption(series: ChartSeries[], settings: LineOptionSet
       type: "value",
       ...axis,
       ...valueAxisBounds(extent[0], extent[1], !axis.scale, unit),
-      axisLabel: { formatter: (v: number) => format(v) },
+      axisLabel: { formatter: (v: number) => axisFormat(v) },
     },
     series: lines,
   };
