@@ -13,6 +13,15 @@ from ..schema import AnswerCheck, Measurement, ResourceSeries, ScenarioResult, S
 from ..systems import System
 
 
+def ticks_lasting(
+    rate_pps: float, hosts: int, target_s: float, *, min_ticks: int, max_ticks: int
+) -> int:
+    """Ticks of ``hosts`` hosts (1,383 series each) that take about ``target_s`` at
+    ``rate_pps``, within ``[min_ticks, max_ticks]``: how full modes size a repetition from the
+    rate a calibration backfill measured."""
+    return max(min_ticks, min(max_ticks, round(rate_pps * target_s / (hosts * 1383))))
+
+
 def recent_dataset(
     shape: str,
     hosts: int,

@@ -41,7 +41,7 @@ from ..runner import RunContext, sampler_for
 from ..schema import AnswerCheck, ResourceSeries, ScenarioResult
 from ..stats import median, p99, ratio
 from ..systems.vigil import VigilStack
-from .common import ResultBuilder
+from .common import ResultBuilder, ticks_lasting
 
 TITLE = "End-to-end ingest through Kafka vs straight to vigil-storage; write-to-queryable lag"
 GOAL_RATIO = 0.6
@@ -59,7 +59,7 @@ MIN_REP_S = 20.0
 
 def ticks_for(rate_pps: float, hosts: int, target_s: float = TARGET_S) -> int:
     """Ticks of hosts that take about target_s at rate_pps, within [MIN_TICKS, MAX_TICKS]."""
-    return max(MIN_TICKS, min(MAX_TICKS, round(rate_pps * target_s / (hosts * 1383))))
+    return ticks_lasting(rate_pps, hosts, target_s, min_ticks=MIN_TICKS, max_ticks=MAX_TICKS)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

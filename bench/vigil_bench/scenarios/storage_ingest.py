@@ -32,7 +32,13 @@ from ..sampler import wait_quiet
 from ..schema import AnswerCheck, ResourceSeries, ScenarioResult
 from ..stats import median, ratio
 from ..systems import System
-from .common import ResultBuilder, expected_usage_user_points, landed_points, recent_dataset
+from .common import (
+    ResultBuilder,
+    expected_usage_user_points,
+    landed_points,
+    recent_dataset,
+    ticks_lasting,
+)
 
 TITLE = "Storage ingest: vigil-storage vs stock VictoriaMetrics (same line protocol)"
 GOAL = 0.95
@@ -50,7 +56,7 @@ MIN_REP_S = 20.0
 
 def ticks_for(rate_pps: float, hosts: int, target_s: float = TARGET_S) -> int:
     """Ticks of hosts that take about target_s at rate_pps, within [MIN_TICKS, MAX_TICKS]."""
-    return max(MIN_TICKS, min(MAX_TICKS, round(rate_pps * target_s / (hosts * 1383))))
+    return ticks_lasting(rate_pps, hosts, target_s, min_ticks=MIN_TICKS, max_ticks=MAX_TICKS)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
