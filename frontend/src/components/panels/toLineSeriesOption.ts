@@ -1,6 +1,7 @@
 import type { BarSeriesOption, EChartsOption, LineSeriesOption } from "echarts";
 import { legendModeFor } from "@/components/charts/LinesChart";
 import { SERIES_COLORS } from "@/components/charts/palette";
+import { withGaps } from "@/components/charts/gaps";
 import { formatValue } from "@/components/charts/units";
 import {
   TIME_AXIS_LABEL_HEIGHT,
@@ -109,7 +110,7 @@ export function toChartSeries(result: DqlResult | undefined, legends?: readonly 
       let name = label || column;
       if (!label && result.series.length > 1) name = s.name ? `${s.name} · ${column}` : column;
       if (legend) name = formatLegend(legend, s, column);
-      out.push({ name, tags, column, points: s.values as [number, number | null][] });
+      out.push({ name, tags, column, points: withGaps(s.values as [number, number | null][]) });
       continue;
     }
     const cols = numericColumns(s);
@@ -130,7 +131,7 @@ export function toChartSeries(result: DqlResult | undefined, legends?: readonly 
       if (label && cols.length > 1) name = `${label} · ${column}`;
       else if (!label && result.series.length > 1) name = `${s.name} · ${column}`;
       if (legend) name = formatLegend(legend, s, column);
-      out.push({ name, tags, column, points });
+      out.push({ name, tags, column, points: withGaps(points) });
     }
   }
   return out;
