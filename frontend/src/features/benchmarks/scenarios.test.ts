@@ -67,6 +67,16 @@ describe("headlineOf", () => {
     });
   });
 
+  it("reads fairness as B's query p50 during A's flood over B alone", () => {
+    expect(headlineOf({ scenario: "fairness", summary: { b_query_p50_ratio: 1.26, b_query_p99_ratio: 3.13, pass: false } })).toMatchObject({
+      subject: "B during A's flood",
+      reference: "B alone",
+      ratio: 1.26,
+      better: "lower",
+    });
+    expect(headlineOf({ scenario: "fairness", summary: { b_query_p50_ratio: null } })).toBeUndefined();
+  });
+
   it("numbers the methodology's scenarios", () => {
     expect(
       ["write-cost", "write-saturation", "query-latency", "disk-footprint", "batch-size", "concurrency", "point-queries", "read-write-mix", "soak"].map(

@@ -109,6 +109,15 @@ export const PROFILES: Record<string, ScenarioProfile> = {
       ratioOf: { subject: "most consumers", reference: "1 consumer" },
     },
   },
+  fairness: {
+    metrics: ["b_query_p50_s", "b_query_p99_s", "b_write_p50_s", "b_write_p99_s", "a_admitted_pps", "b_429_or_5xx"],
+    headline: {
+      key: "b_query_p50_ratio",
+      label: "workspace B's query latency, median",
+      better: "lower",
+      ratioOf: { subject: "B during A's flood", reference: "B alone" },
+    },
+  },
 };
 
 const FALLBACK: ScenarioProfile = { metrics: [], headline: { key: "ratio", label: "ratio", better: "higher" } };
