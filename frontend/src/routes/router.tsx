@@ -21,6 +21,7 @@ import { getToken } from "@/lib/session";
 import { useDocumentTitle } from "@/lib/useDocumentTitle";
 import { AppShell } from "./AppShell";
 import { HomeRedirect } from "./HomeRedirect";
+import { NotFoundPage } from "./NotFoundPage";
 import { RequireAuth } from "./RequireAuth";
 
 function RouteError(): ReactElement {
@@ -124,6 +125,7 @@ export const router = createBrowserRouter([
           { path: "benchmarks", lazy: benchmarks },
           { path: "benchmarks/:runId", lazy: benchmarkRun },
           { path: "account", lazy: account },
+          { path: "*", element: <NotFoundPage /> },
         ],
       },
       {
@@ -139,7 +141,7 @@ export const router = createBrowserRouter([
           { path: "audit", lazy: operatorAudit },
         ],
       },
-      { path: "*", element: <Navigate to="/" replace /> },
+      { path: "*", element: <NotFoundPage standalone /> },
     ],
   },
 ]);
