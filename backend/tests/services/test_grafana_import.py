@@ -3,6 +3,7 @@ each mapping (units, colours, reducers, variables, rows, repeats) on its own."""
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 
 from app.core.errors import InvalidValue
 from app.schemas.dashboard import RowPanel
+from app.services import grafana_import
 from app.services.grafana_import import GrafanaConversion, color, convert, rewrite_variables
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "grafana"
@@ -526,3 +528,17 @@ def test_any_json_ends_in_a_dashboard_or_a_refusal() -> None:
         }
         c = convert(doc)
         assert c.dashboard.title == "odd"
+
+
+def test_the_converter_modules_import_one_way() -> None:
+    """Each module of the package imports only the ones its docstring lists before it."""
+    package = Path(grafana_import.__file__).parent
+    order = ["values", "context", "fieldconfig", "targets", "variables", "visualizations"]
+    order += ["panels", "dashboard"]
+    assert sorted(order) == sorted(p.stem for p in package.glob("*.py") if p.stem != "__init__")
+    prefix = "app.services.grafana_import."
+    for i, name in enumerate(order):
+        tree = ast.parse((package / f"{name}.py").read_text())
+        modules = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        imported = {m.removeprefix(prefix) for m in modules if m.startswith(prefix)}
+        assert imported <= set(order[:i]), (name, imported - set(order[:i]))

@@ -147,7 +147,7 @@ export function BenchmarkRunPage(): ReactElement {
                 onClick={() => setParam({ scenario: s.scenario, ref: "", metric: "", compare: "" })}
               >
                 {scenarioLabel(s.scenario)}
-                {s.valid === false ? <span className="badge badge-bad">invalid</span> : null}
+                {s.valid === false ? <span className="badge badge-danger validity">invalid</span> : null}
               </button>
             );
           })}

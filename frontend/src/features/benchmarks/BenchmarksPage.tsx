@@ -35,7 +35,7 @@ function HeadlineList({ run, scenario }: { run: BenchmarkRunSummary; scenario: s
             ) : (
               <span className="muted">no headline figure</span>
             )}
-            {s.valid ? null : <span className="badge badge-bad">invalid</span>}
+            {s.valid ? null : <span className="badge badge-danger validity">invalid</span>}
           </li>
         );
       })}
@@ -62,7 +62,7 @@ export function BenchmarksPage(): ReactElement {
       cell: (run) => (
         <>
           <Link to={`/w/${workspace.id}/benchmarks/${run.id}${scenario ? `?scenario=${scenario}` : ""}`}>{run.run_id}</Link>
-          {run.valid ? null : <span className="badge badge-bad">invalid</span>}
+          {run.valid ? null : <span className="badge badge-danger validity">invalid</span>}
         </>
       ),
     },

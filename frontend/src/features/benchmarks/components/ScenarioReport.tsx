@@ -62,9 +62,9 @@ export function ScenarioReport({ workspaceId, run, scenario, view, onView }: Sce
         <p className="muted">
           Scenario <code>{scenario.scenario}</code> · {scenario.mode} mode · {formatSeconds(scenario.duration_s)} ·{" "}
           {scenario.valid === false ? (
-            <span className="badge badge-bad">invalid: answers or runs did not agree</span>
+            <span className="badge badge-danger validity">invalid: answers or runs did not agree</span>
           ) : (
-            <span className="badge badge-good">valid</span>
+            <span className="badge badge-ok validity">valid</span>
           )}
         </p>
         {headline ? (
@@ -149,7 +149,7 @@ export function ScenarioReport({ workspaceId, run, scenario, view, onView }: Sce
                   <ul className="check-list">
                     {failed.map((c, i) => (
                       <li key={`${c.question}-${i}`}>
-                        <span className="badge badge-bad">failed</span> {c.question}: {c.detail}
+                        <span className="badge badge-danger validity">failed</span> {c.question}: {c.detail}
                       </li>
                     ))}
                   </ul>
