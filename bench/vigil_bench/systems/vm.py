@@ -14,6 +14,10 @@ from ..questions import Answer, Question
 from .base import Reader, System, Unavailable, Writer, bin_dir
 
 WORKSPACE = "bench"
+# How long a query may wait for a search slot, and how many of the one workspace's may wait:
+# enough for the largest concurrency level of any scenario (128 clients) to queue, not fail.
+QUEUE_DURATION = "5m"
+MAX_QUEUED = 1024
 
 
 class _HttpWriter(Writer):
@@ -218,6 +222,9 @@ class _VMBase(System):
             "-search.latencyOffset=1s",
             "-retentionPeriod=100y",
             "-loggerLevel=WARN",
+            # a level of N concurrent queries waits for the node's search slots however long
+            # they take, instead of failing the requests that waited past the default 10 s
+            f"-search.maxQueueDuration={QUEUE_DURATION}",
             *self._flags(),
         ]
         self.service = Service(self.id, argv, log_path=self.workdir / f"{self.id}.log").start()
@@ -252,7 +259,14 @@ class VigilStorage(_VMBase):
         tok = self.workdir / "internal_token"
         tok.write_text(self.token)
         tok.chmod(0o600)
-        return [f"-tenancy.internalTokenFile={tok}"]
+        # One workspace is the only tenant here, as stock VictoriaMetrics' data is: it may use
+        # every search slot (the default leaves it a quarter, for the other workspaces) and
+        # have as many searches waiting as the largest concurrency level sends.
+        return [
+            f"-tenancy.internalTokenFile={tok}",
+            "-search.maxConcurrentPerWorkspace=1000",
+            f"-search.maxQueuedPerWorkspace={MAX_QUEUED}",
+        ]
 
     def http(self) -> Http:
         return Http(
