@@ -289,63 +289,6 @@ func (b *bufferedResponse) Header() http.Header         { return b.header }
 func (b *bufferedResponse) Write(p []byte) (int, error) { return b.buf.Write(p) }
 func (b *bufferedResponse) WriteHeader(status int)      { b.status = status }
 
-// StripQueryResponse removes the tenant label from every series of a /api/v1/query or
-// /api/v1/query_range answer and counts its points (a vector's samples, a matrix's values).
-// Other fields pass through unchanged.
-func StripQueryResponse(body []byte) ([]byte, int, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(body, &top); err != nil {
-		return nil, 0, err
-	}
-	rawData, ok := top["data"]
-	if !ok {
-		return body, 0, nil
-	}
-	var data map[string]json.RawMessage
-	if err := json.Unmarshal(rawData, &data); err != nil {
-		return nil, 0, err
-	}
-	var resultType string
-	if err := json.Unmarshal(data["resultType"], &resultType); err != nil {
-		return nil, 0, err
-	}
-	if resultType != "vector" && resultType != "matrix" {
-		return body, 1, nil
-	}
-	var result []map[string]json.RawMessage
-	if err := json.Unmarshal(data["result"], &result); err != nil {
-		return nil, 0, err
-	}
-	points := 0
-	for _, series := range result {
-		var metric map[string]string
-		if err := json.Unmarshal(series["metric"], &metric); err != nil {
-			return nil, 0, err
-		}
-		delete(metric, tenancy.Label)
-		m, err := json.Marshal(metric)
-		if err != nil {
-			return nil, 0, err
-		}
-		series["metric"] = m
-		if values, ok := series["values"]; ok {
-			// [[t,"v"],...]: each point's array opens one bracket, besides the outer one
-			points += max(0, bytes.Count(values, []byte("["))-1)
-		} else {
-			points++
-		}
-	}
-	var err error
-	if data["result"], err = json.Marshal(result); err != nil {
-		return nil, 0, err
-	}
-	if top["data"], err = json.Marshal(data); err != nil {
-		return nil, 0, err
-	}
-	body, err = json.Marshal(top)
-	return body, points, err
-}
-
 // spansMore reports whether [start, end] (milliseconds) is longer than max, counted in
 // milliseconds: a span of centuries in nanoseconds overflows.
 func spansMore(start, end int64, maxSpan time.Duration) bool {

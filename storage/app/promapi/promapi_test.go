@@ -16,31 +16,6 @@ import (
 	"vigil/storage/lib/tenancy"
 )
 
-func TestStripQueryResponse(t *testing.T) {
-	f := func(in, want string, wantPoints int) {
-		t.Helper()
-		got, points, err := StripQueryResponse([]byte(in))
-		if err != nil {
-			t.Fatalf("unexpected error for %s: %s", in, err)
-		}
-		if string(got) != want || points != wantPoints {
-			t.Fatalf("unexpected output\ngot  %s, %d points\nwant %s, %d points", got, points, want, wantPoints)
-		}
-	}
-	f(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"cpu:u","host":"a","vigil_workspace":"ws1"},"value":[1700000000.123,"1.5"]}]},"stats":{"seriesFetched":"1"}}`,
-		`{"data":{"result":[{"metric":{"__name__":"cpu:u","host":"a"},"value":[1700000000.123,"1.5"]}],"resultType":"vector"},"stats":{"seriesFetched":"1"},"status":"success"}`, 1)
-	f(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"vigil_workspace":"ws1"},"values":[[1,"1"],[2,"NaN"]]}]}}`,
-		`{"data":{"result":[{"metric":{},"values":[[1,"1"],[2,"NaN"]]}],"resultType":"matrix"},"status":"success"}`, 2)
-	f(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"a":"1"},"values":[[1,"1"]]},{"metric":{"a":"2"},"values":[[1,"1"],[2,"+Inf"],[3,"2e-3"]]},{"metric":{"a":"3"},"values":[]}]}}`,
-		`{"data":{"result":[{"metric":{"a":"1"},"values":[[1,"1"]]},{"metric":{"a":"2"},"values":[[1,"1"],[2,"+Inf"],[3,"2e-3"]]},{"metric":{"a":"3"},"values":[]}],"resultType":"matrix"},"status":"success"}`, 4)
-	// Scalars and strings carry no labels and pass through untouched.
-	f(`{"status":"success","data":{"resultType":"scalar","result":[1,"2"]}}`, `{"status":"success","data":{"resultType":"scalar","result":[1,"2"]}}`, 1)
-	f(`{"status":"success","data":{"resultType":"vector","result":[]}}`, `{"data":{"result":[],"resultType":"vector"},"status":"success"}`, 0)
-	if _, _, err := StripQueryResponse([]byte(`{"data":`)); err == nil {
-		t.Fatalf("expected an error for truncated JSON")
-	}
-}
-
 func TestVMError(t *testing.T) {
 	f := func(msg string, wantStatus int, wantType string) {
 		t.Helper()
