@@ -17,10 +17,12 @@ var tenantKey = []byte(`"` + tenancy.Label + `"`)
 // data.resultType (an error) comes back as it came, with none.
 //
 // Answers reach tens of megabytes (1,000 series over days), so the body is read once, as
-// tokens, and written once: no tree is built. It expects VictoriaMetrics' layout, where
-// "resultType" comes before "result" in "data"; anything else is an error.
+// tokens, and rewritten in place (what is kept only ever moves towards the start): no tree
+// is built and nothing is allocated. The returned slice shares body's array, and body's
+// content is undefined afterwards. It expects VictoriaMetrics' layout, where "resultType"
+// comes before "result" in "data"; anything else is an error.
 func StripQueryResponse(body []byte) ([]byte, int, error) {
-	s := stripper{in: body, out: make([]byte, 0, len(body))}
+	s := stripper{in: body, out: body[:0]}
 	if err := s.run(); err != nil {
 		return nil, 0, err
 	}
@@ -34,7 +36,7 @@ func StripQueryResponse(body []byte) ([]byte, int, error) {
 }
 
 type stripper struct {
-	in, out    []byte
+	in, out    []byte // out shares in's array and never passes from
 	from       int    // in[from:] is not in out yet: bytes are copied in runs
 	stack      []byte // '{' and '[' of the open containers
 	resultType string // data.resultType, once read

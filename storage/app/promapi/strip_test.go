@@ -15,7 +15,7 @@ import (
 func TestStripQueryResponse(t *testing.T) {
 	f := func(in, want string, wantPoints int) {
 		t.Helper()
-		got, points, err := StripQueryResponse([]byte(in))
+		got, points, err := StripQueryResponse([]byte(in)) // rewrites its argument
 		if err != nil {
 			t.Fatalf("unexpected error for %s: %s", in, err)
 		}
@@ -127,11 +127,11 @@ func TestStripQueryResponseAgreesWithAParser(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for i := range 5000 {
 		body := answer(r, i%2 == 0)
-		got, points, err := StripQueryResponse(body)
+		want, wantPoints := stripReference(t, body)
+		got, points, err := StripQueryResponse(bytes.Clone(body))
 		if err != nil {
 			t.Fatalf("error for %s: %s", body, err)
 		}
-		want, wantPoints := stripReference(t, body)
 		if read, _ := stripReference(t, got); !reflect.DeepEqual(read, want) || points != wantPoints {
 			t.Fatalf("for %s\ngot  %s, %d points\nwant %v, %d points", body, got, points, want, wantPoints)
 		}
@@ -146,7 +146,7 @@ func FuzzStripQueryResponse(f *testing.F) {
 		f.Add(answer(r, i%2 == 0))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got, points, err := StripQueryResponse(body)
+		got, points, err := StripQueryResponse(bytes.Clone(body))
 		if err != nil || !json.Valid(body) {
 			return
 		}
@@ -161,8 +161,10 @@ func BenchmarkStripQueryResponse(b *testing.B) {
 	body := benchBody()
 	b.SetBytes(int64(len(body)))
 	b.ResetTimer()
+	work := make([]byte, len(body))
 	for range b.N {
-		if _, points, err := StripQueryResponse(body); err != nil || points != 1000*1152 {
+		copy(work, body) // the answer is rewritten in place
+		if _, points, err := StripQueryResponse(work); err != nil || points != 1000*1152 {
 			b.Fatalf("points %d, err %v", points, err)
 		}
 	}
