@@ -30,6 +30,7 @@ from app.core.db import get_sessionmaker
 from app.core.errors import VigilError
 from app.core.logging import setup_logging
 from app.services import limits, retention
+from app.services.key_scopes import KeyScopeCache
 from app.services.query_queue import QueryQueue
 from app.ui import mount_ui
 
@@ -205,6 +206,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.query_queue = QueryQueue(max_waiting=settings.QUERY_QUEUE_PER_WORKSPACE)
+    app.state.key_scopes = KeyScopeCache[Any](settings.KEY_SCOPE_CACHE_SECONDS)
     if storage is not None:
         app.state.storage = storage
     if async_storage is not None:

@@ -31,6 +31,7 @@ from app.core.permissions import MIN_ROLE, Permission, allows
 from app.models import ApiKey, KeyScope, Role, User, Workspace
 from app.services import api_keys, users, workspaces
 from app.services.audit import Actor
+from app.services.key_scopes import KeyScopeCache
 from app.services.query_queue import QueryQueue
 
 SessionDep = Annotated[Session, Depends(get_db)]
@@ -62,6 +63,11 @@ AsyncStorageDep = Annotated[AsyncStorageClient, Depends(get_async_storage)]
 def get_query_queue(request: Request) -> QueryQueue:
     queue: QueryQueue = request.app.state.query_queue
     return queue
+
+
+def get_key_scopes(request: Request) -> KeyScopeCache[Any]:
+    cache: KeyScopeCache[Any] = request.app.state.key_scopes
+    return cache
 
 
 def client_ip(request: Request) -> str | None:

@@ -99,16 +99,22 @@ class Settings(BaseSettings):
     STORAGE_TIMEOUT_SECONDS: float = Field(default=120.0, gt=0)
 
     # Pools, in one place. Requests that need the database run on the worker threads (anyio's
-    # default, 40): the database pool holds as many connections (DB_POOL_SIZE kept open, up to
-    # DB_MAX_OVERFLOW more under load), so no thread ever waits for a connection while holding
-    # its thread. Connections to storage are kept alive up to STORAGE_MAX_CONNECTIONS: queries
-    # beyond a workspace's concurrent_queries wait in the backend (QUERY_QUEUE_PER_WORKSPACE of
-    # them per process, 429 past it), so the pool holds about the sum of the busy workspaces'
-    # concurrent queries, never one connection per waiting client.
-    DB_POOL_SIZE: int = Field(default=10, ge=1)
-    DB_MAX_OVERFLOW: int = Field(default=30, ge=0)
+    # default, 40): the database pool keeps as many connections open (DB_POOL_SIZE), so no
+    # thread ever waits for a connection while holding its thread, and a burst does not open
+    # and close connections (an overflow connection is closed as soon as it is given back:
+    # a PostgreSQL process started and ended per request); DB_MAX_OVERFLOW more are for work
+    # outside the worker threads (start-up, shutdown, background sweeps).
+    # Connections to storage are kept alive up to STORAGE_MAX_CONNECTIONS: queries beyond a
+    # workspace's concurrent_queries wait in the backend (QUERY_QUEUE_PER_WORKSPACE of them per
+    # process, 429 past it), so the pool holds about the sum of the busy workspaces' concurrent
+    # queries, never one connection per waiting client.
+    DB_POOL_SIZE: int = Field(default=40, ge=1)
+    DB_MAX_OVERFLOW: int = Field(default=10, ge=0)
     STORAGE_MAX_CONNECTIONS: int = Field(default=256, ge=1)
     QUERY_QUEUE_PER_WORKSPACE: int = Field(default=256, ge=0)
+    # How long a process remembers a query key's workspace and limits (app.services.key_scopes;
+    # a change committed through the process forgets them at once); 0 turns it off.
+    KEY_SCOPE_CACHE_SECONDS: float = Field(default=1.0, ge=0, le=60)
 
     # The alerting service (app.alerting): its address (health), how many monitors it
     # evaluates at once, how many groups one monitor may track, notification delivery.

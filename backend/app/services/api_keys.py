@@ -17,7 +17,7 @@ from app.core import keys, security
 from app.core.config import settings
 from app.core.errors import NotFound
 from app.models import ApiKey, AuditEvent, KeyScope, User, Workspace, WorkspaceLimits
-from app.services import audit
+from app.services import audit, key_scopes
 from app.services.audit import Actor
 
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -151,7 +151,10 @@ def resolve(db: Session, *, key: str) -> ApiKey | None:
         return None
     now = datetime.now(UTC)
     if row.last_used_at is None or now - row.last_used_at >= LAST_USED_RESOLUTION:
-        db.execute(update(ApiKey).where(ApiKey.id == row.id).values(last_used_at=now))
+        db.execute(
+            update(ApiKey).where(ApiKey.id == row.id).values(last_used_at=now),
+            execution_options={key_scopes.SCOPE_NEUTRAL: True},
+        )
         db.commit()
         row.last_used_at = now
     return row

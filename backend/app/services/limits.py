@@ -68,12 +68,15 @@ class QueryCounter:
         self._last_flush = time.monotonic()
 
     def add(self, db: Session, *, workspace_id: uuid.UUID) -> None:
+        if self.count(workspace_id=workspace_id):
+            self.flush(db)
+
+    def count(self, *, workspace_id: uuid.UUID) -> bool:
+        """Count one query; True when the counts are due to be written (``flush``)."""
         key = (workspace_id, datetime.now(UTC).date())
         with self._lock:
             self._pending[key] = self._pending.get(key, 0) + 1
-            due = time.monotonic() - self._last_flush >= self.FLUSH_SECONDS
-        if due:
-            self.flush(db)
+            return time.monotonic() - self._last_flush >= self.FLUSH_SECONDS
 
     def flush(self, db: Session) -> None:
         with self._lock:

@@ -89,7 +89,7 @@ def test_storage_query_latency_and_db_pool(local: TestClient) -> None:
     count = "vigil_backend_storage_request_duration_seconds_count"
     labels = {"operation": "/v1/query/raw", "status": "200"}
     assert value(after, count, **labels) - value(before, count, **labels) == 1
-    assert value(after, "vigil_backend_db_pool_size") == 10
+    assert value(after, "vigil_backend_db_pool_size") == settings.DB_POOL_SIZE == 40
     assert ("vigil_backend_db_pool_checked_out", frozenset()) in after
 
 
