@@ -3,6 +3,7 @@ import { useSearchParams } from "react-router";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { Pager } from "@/components/ui/Pager";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { TextField } from "@/components/ui/TextField";
 import { TimeRangeError } from "@/lib/time";
@@ -71,22 +72,15 @@ export function EventsPage(): ReactElement {
             }
           />
         ) : null}
-        {count > EVENTS_PAGE_SIZE ? (
-          <nav className="pager" aria-label="Event pages">
-            <span className="muted small">
-              {count} events · page {filters.page} of {pages}
-            </span>
-            <Button size="sm" disabled={filters.page <= 1} onClick={() => setFilters({ ...filters, page: filters.page - 1 })}>
-              Newer
-            </Button>
-            <Button size="sm" disabled={filters.page >= pages} onClick={() => setFilters({ ...filters, page: filters.page + 1 })}>
-              Older
-            </Button>
-          </nav>
-        ) : count > 0 ? (
-          <p className="muted small" data-testid="events-count">
-            {count === 1 ? "1 event" : `${count} events`}
-          </p>
+        {count > 0 ? (
+          <Pager
+            page={filters.page}
+            pages={pages}
+            onPage={(page) => setFilters({ ...filters, page })}
+            label="Event pages"
+            summary={<span data-testid="events-count">{count === 1 ? "1 event" : `${count} events`}</span>}
+            newestFirst
+          />
         ) : null}
       </section>
     </>

@@ -4,6 +4,7 @@ import { useCurrentWorkspace } from "@/api/useCurrentWorkspace";
 import { canEdit } from "@/api/useWorkspaces";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { Pager } from "@/components/ui/Pager";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { useConfirm } from "@/components/ui/useConfirm";
@@ -147,17 +148,14 @@ export function BenchmarksPage(): ReactElement {
           columns={columns}
         />
         {list.isSuccess && runs.length > 0 ? (
-          <nav className="row pager" aria-label="Pages of runs">
-            <span className="muted small" aria-live="polite">
-              {page * PAGE_SIZE + 1}–{page * PAGE_SIZE + runs.length} of {total}
-            </span>
-            <Button size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
-              Newer
-            </Button>
-            <Button size="sm" disabled={(page + 1) * PAGE_SIZE >= total} onClick={() => setPage(page + 1)}>
-              Older
-            </Button>
-          </nav>
+          <Pager
+            page={page + 1}
+            pages={Math.ceil(total / PAGE_SIZE)}
+            onPage={(p) => setPage(p - 1)}
+            label="Pages of runs"
+            summary={`${page * PAGE_SIZE + 1}–${page * PAGE_SIZE + runs.length} of ${total}`}
+            newestFirst
+          />
         ) : null}
       </section>
       {confirmDialog}

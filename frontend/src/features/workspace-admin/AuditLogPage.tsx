@@ -5,6 +5,7 @@ import { canAdmin } from "@/api/useWorkspaces";
 import { TimeRangePicker } from "@/components/time/TimeRangePicker";
 import { Alert } from "@/components/ui/Alert";
 import { Button } from "@/components/ui/Button";
+import { Pager } from "@/components/ui/Pager";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { TextField } from "@/components/ui/TextField";
@@ -156,24 +157,13 @@ function AuditLog({ workspaceId }: { workspaceId: string }): ReactElement {
         />
       ) : null}
       {log.isSuccess && log.data.count > 0 && !pastLastPage ? (
-        <nav className="pager" aria-label="Audit log pages">
-          <span className="muted small" data-testid="audit-summary">
-            {pageSummary(filters.page, log.data.count)}
-          </span>
-          <Button size="sm" disabled={filters.page <= 1} onClick={() => setFilters({ ...filters, page: filters.page - 1 })}>
-            Previous
-          </Button>
-          <span className="small">
-            Page {filters.page} of {pages}
-          </span>
-          <Button
-            size="sm"
-            disabled={filters.page >= pages}
-            onClick={() => setFilters({ ...filters, page: filters.page + 1 })}
-          >
-            Next
-          </Button>
-        </nav>
+        <Pager
+          page={filters.page}
+          pages={pages}
+          onPage={(page) => setFilters({ ...filters, page })}
+          label="Audit log pages"
+          summary={<span data-testid="audit-summary">{pageSummary(filters.page, log.data.count)}</span>}
+        />
       ) : null}
     </section>
   );

@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from "react";
-import { Button } from "@/components/ui/Button";
 import { DataTable, type DataTableColumn } from "@/components/ui/DataTable";
+import { Pager } from "@/components/ui/Pager";
 import type { AuditEventPublic } from "@/client/types.gen";
 import { formatDateTime } from "@/lib/time";
 import { SECURITY_LOG_PAGE, useSecurityLog } from "../hooks/useAccount";
@@ -53,19 +53,7 @@ export function SecurityLogCard(): ReactElement {
         rowKey={(e) => e.id}
         columns={columns}
       />
-      {pages > 1 ? (
-        <div className="row">
-          <Button size="sm" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
-            Newer
-          </Button>
-          <span className="muted small">
-            Page {page + 1} of {pages}
-          </span>
-          <Button size="sm" disabled={page + 1 >= pages} onClick={() => setPage((p) => p + 1)}>
-            Older
-          </Button>
-        </div>
-      ) : null}
+      <Pager page={page + 1} pages={pages} onPage={(p) => setPage(p - 1)} label="Pages of the security log" newestFirst />
     </section>
   );
 }
