@@ -35,6 +35,433 @@ export const healthReadHealth = <ThrowOnError extends boolean = false>(options?:
 });
 
 /**
+ * Query Raw By Key
+ *
+ * Run DQL in the workspace of the query key (``Authorization: Bearer|Token <key>`` or
+ * ``?token=``) — DataKit/Guance compatible.
+ */
+export const queryQueryRawByKey = <ThrowOnError extends boolean = false>(options: Options<QueryQueryRawByKeyData, ThrowOnError>) => (options.client ?? client).post<QueryQueryRawByKeyResponses, QueryQueryRawByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/query/raw',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Prometheus API: Instant query (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query',
+    ...options
+});
+
+/**
+ * Prometheus API: Instant query (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query',
+    ...options
+});
+
+/**
+ * Prometheus API: Range query (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryRangeGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryRangeGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query_range',
+    ...options
+});
+
+/**
+ * Prometheus API: Range query (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryRangePostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryRangePostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query_range',
+    ...options
+});
+
+/**
+ * Prometheus API: Series matching selectors (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusSeriesGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusSeriesGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/series',
+    ...options
+});
+
+/**
+ * Prometheus API: Series matching selectors (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusSeriesPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusSeriesPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/series',
+    ...options
+});
+
+/**
+ * Prometheus API: Label names (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusLabelsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusLabelsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/labels',
+    ...options
+});
+
+/**
+ * Prometheus API: Label names (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusLabelsPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusLabelsPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/labels',
+    ...options
+});
+
+/**
+ * Prometheus API: Values of a label (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusLabelValuesGetByKey = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesGetByKeyData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/label/{label_name}/values',
+    ...options
+});
+
+/**
+ * Prometheus API: Values of a label (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusLabelValuesPostByKey = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesPostByKeyData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/label/{label_name}/values',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusFormatQueryGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusFormatQueryGetByKeyResponses, QueryPrometheusFormatQueryGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusFormatQueryPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusFormatQueryPostByKeyResponses, QueryPrometheusFormatQueryPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Metric metadata (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusMetadataGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusMetadataGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusMetadataGetByKeyResponses, QueryPrometheusMetadataGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/metadata',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryExemplarsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryExemplarsGetByKeyResponses, QueryPrometheusQueryExemplarsGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (POST, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryExemplarsPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryExemplarsPostByKeyResponses, QueryPrometheusQueryExemplarsPostByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Build information (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusStatusBuildinfoGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusStatusBuildinfoGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusStatusBuildinfoGetByKeyResponses, QueryPrometheusStatusBuildinfoGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/status/buildinfo',
+    ...options
+});
+
+/**
+ * Prometheus API: Alerting and recording rules (monitors) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusRulesGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusRulesGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusRulesGetByKeyResponses, QueryPrometheusRulesGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/rules',
+    ...options
+});
+
+/**
+ * Prometheus API: Active alerts (monitors) (GET, key picks the workspace)
+ *
+ * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusAlertsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusAlertsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusAlertsGetByKeyResponses, QueryPrometheusAlertsGetByKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/prometheus/api/v1/alerts',
+    ...options
+});
+
+/**
+ * Query Raw
+ *
+ * Run DQL in this workspace (DQL.md §2).
+ */
+export const queryQueryRaw = <ThrowOnError extends boolean = false>(options: Options<QueryQueryRawData, ThrowOnError>) => (options.client ?? client).post<QueryQueryRawResponses, QueryQueryRawErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/query/raw',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Prometheus API: Instant query (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryGetResponses, QueryPrometheusQueryGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query',
+    ...options
+});
+
+/**
+ * Prometheus API: Instant query (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryPostResponses, QueryPrometheusQueryPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query',
+    ...options
+});
+
+/**
+ * Prometheus API: Range query (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryRangeGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryRangeGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangeGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_range',
+    ...options
+});
+
+/**
+ * Prometheus API: Range query (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryRangePost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryRangePostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryRangePostResponses, QueryPrometheusQueryRangePostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_range',
+    ...options
+});
+
+/**
+ * Prometheus API: Series matching selectors (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusSeriesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusSeriesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series',
+    ...options
+});
+
+/**
+ * Prometheus API: Series matching selectors (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusSeriesPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusSeriesPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusSeriesPostResponses, QueryPrometheusSeriesPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series',
+    ...options
+});
+
+/**
+ * Prometheus API: Label names (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusLabelsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels',
+    ...options
+});
+
+/**
+ * Prometheus API: Label names (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusLabelsPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelsPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelsPostResponses, QueryPrometheusLabelsPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels',
+    ...options
+});
+
+/**
+ * Prometheus API: Values of a label (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusLabelValuesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values',
+    ...options
+});
+
+/**
+ * Prometheus API: Values of a label (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusLabelValuesPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelValuesPostResponses, QueryPrometheusLabelValuesPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusFormatQueryGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusFormatQueryGetResponses, QueryPrometheusFormatQueryGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Format a PromQL expression (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusFormatQueryPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusFormatQueryPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusFormatQueryPostResponses, QueryPrometheusFormatQueryPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query',
+    ...options
+});
+
+/**
+ * Prometheus API: Metric metadata (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusMetadataGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusMetadataGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusMetadataGetResponses, QueryPrometheusMetadataGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/metadata',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryExemplarsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryExemplarsGetResponses, QueryPrometheusQueryExemplarsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Exemplars (always none) (POST)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusQueryExemplarsPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryExemplarsPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryExemplarsPostResponses, QueryPrometheusQueryExemplarsPostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars',
+    ...options
+});
+
+/**
+ * Prometheus API: Build information (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusStatusBuildinfoGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusStatusBuildinfoGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusStatusBuildinfoGetResponses, QueryPrometheusStatusBuildinfoGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/status/buildinfo',
+    ...options
+});
+
+/**
+ * Prometheus API: Alerting and recording rules (monitors) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusRulesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusRulesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusRulesGetResponses, QueryPrometheusRulesGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/rules',
+    ...options
+});
+
+/**
+ * Prometheus API: Active alerts (monitors) (GET)
+ *
+ * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
+ */
+export const queryPrometheusAlertsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusAlertsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusAlertsGetResponses, QueryPrometheusAlertsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/alerts',
+    ...options
+});
+
+/**
  * Signup
  *
  * Start creating an account: a link to finish it is emailed to the address (an address
@@ -796,219 +1223,6 @@ export const benchmarksExportBenchmarkRun = <ThrowOnError extends boolean = fals
 });
 
 /**
- * Query Raw
- *
- * Run DQL in this workspace (DQL.md §2).
- */
-export const queryQueryRaw = <ThrowOnError extends boolean = false>(options: Options<QueryQueryRawData, ThrowOnError>) => (options.client ?? client).post<QueryQueryRawResponses, QueryQueryRawErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/query/raw',
-    ...options,
-    headers: {
-        'Content-Type': 'application/json',
-        ...options.headers
-    }
-});
-
-/**
- * Prometheus API: Instant query (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryGetResponses, QueryPrometheusQueryGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query',
-    ...options
-});
-
-/**
- * Prometheus API: Instant query (POST)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryPostResponses, QueryPrometheusQueryPostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query',
-    ...options
-});
-
-/**
- * Prometheus API: Range query (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryRangeGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryRangeGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryRangeGetResponses, QueryPrometheusQueryRangeGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_range',
-    ...options
-});
-
-/**
- * Prometheus API: Range query (POST)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryRangePost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryRangePostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryRangePostResponses, QueryPrometheusQueryRangePostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_range',
-    ...options
-});
-
-/**
- * Prometheus API: Series matching selectors (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusSeriesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusSeriesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusSeriesGetResponses, QueryPrometheusSeriesGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series',
-    ...options
-});
-
-/**
- * Prometheus API: Series matching selectors (POST)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusSeriesPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusSeriesPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusSeriesPostResponses, QueryPrometheusSeriesPostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series',
-    ...options
-});
-
-/**
- * Prometheus API: Label names (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusLabelsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelsGetResponses, QueryPrometheusLabelsGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels',
-    ...options
-});
-
-/**
- * Prometheus API: Label names (POST)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusLabelsPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelsPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelsPostResponses, QueryPrometheusLabelsPostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels',
-    ...options
-});
-
-/**
- * Prometheus API: Values of a label (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusLabelValuesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelValuesGetResponses, QueryPrometheusLabelValuesGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values',
-    ...options
-});
-
-/**
- * Prometheus API: Values of a label (POST)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusLabelValuesPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelValuesPostResponses, QueryPrometheusLabelValuesPostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values',
-    ...options
-});
-
-/**
- * Prometheus API: Format a PromQL expression (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusFormatQueryGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusFormatQueryGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusFormatQueryGetResponses, QueryPrometheusFormatQueryGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query',
-    ...options
-});
-
-/**
- * Prometheus API: Format a PromQL expression (POST)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusFormatQueryPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusFormatQueryPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusFormatQueryPostResponses, QueryPrometheusFormatQueryPostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query',
-    ...options
-});
-
-/**
- * Prometheus API: Metric metadata (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusMetadataGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusMetadataGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusMetadataGetResponses, QueryPrometheusMetadataGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/metadata',
-    ...options
-});
-
-/**
- * Prometheus API: Exemplars (always none) (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryExemplarsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryExemplarsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusQueryExemplarsGetResponses, QueryPrometheusQueryExemplarsGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars',
-    ...options
-});
-
-/**
- * Prometheus API: Exemplars (always none) (POST)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryExemplarsPost = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusQueryExemplarsPostData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusQueryExemplarsPostResponses, QueryPrometheusQueryExemplarsPostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars',
-    ...options
-});
-
-/**
- * Prometheus API: Build information (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusStatusBuildinfoGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusStatusBuildinfoGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusStatusBuildinfoGetResponses, QueryPrometheusStatusBuildinfoGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/status/buildinfo',
-    ...options
-});
-
-/**
- * Prometheus API: Alerting and recording rules (monitors) (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusRulesGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusRulesGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusRulesGetResponses, QueryPrometheusRulesGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/rules',
-    ...options
-});
-
-/**
- * Prometheus API: Active alerts (monitors) (GET)
- *
- * Prometheus HTTP API, scoped to this workspace. Session or query key. Errors: Prometheus' envelope.
- */
-export const queryPrometheusAlertsGet = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusAlertsGetData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusAlertsGetResponses, QueryPrometheusAlertsGetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/alerts',
-    ...options
-});
-
-/**
  * Read Meta
  *
  * The public address of the ingest gateway, for agent set-up instructions.
@@ -1518,218 +1732,4 @@ export const recordingRulesUpdateRule = <ThrowOnError extends boolean = false>(o
         'Content-Type': 'application/json',
         ...options.headers
     }
-});
-
-/**
- * Query Raw By Key
- *
- * Run DQL in the workspace of the query key (``Authorization: Bearer|Token <key>`` or
- * ``?token=``) — DataKit/Guance compatible.
- */
-export const queryQueryRawByKey = <ThrowOnError extends boolean = false>(options: Options<QueryQueryRawByKeyData, ThrowOnError>) => (options.client ?? client).post<QueryQueryRawByKeyResponses, QueryQueryRawByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/v1/query/raw',
-    ...options,
-    headers: {
-        'Content-Type': 'application/json',
-        ...options.headers
-    }
-});
-
-/**
- * Prometheus API: Instant query (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryGetByKeyResponses, QueryPrometheusQueryGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/query',
-    ...options
-});
-
-/**
- * Prometheus API: Instant query (POST, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryPostByKeyResponses, QueryPrometheusQueryPostByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/query',
-    ...options
-});
-
-/**
- * Prometheus API: Range query (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryRangeGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryRangeGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryRangeGetByKeyResponses, QueryPrometheusQueryRangeGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/query_range',
-    ...options
-});
-
-/**
- * Prometheus API: Range query (POST, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryRangePostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryRangePostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryRangePostByKeyResponses, QueryPrometheusQueryRangePostByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/query_range',
-    ...options
-});
-
-/**
- * Prometheus API: Series matching selectors (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusSeriesGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusSeriesGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusSeriesGetByKeyResponses, QueryPrometheusSeriesGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/series',
-    ...options
-});
-
-/**
- * Prometheus API: Series matching selectors (POST, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusSeriesPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusSeriesPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusSeriesPostByKeyResponses, QueryPrometheusSeriesPostByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/series',
-    ...options
-});
-
-/**
- * Prometheus API: Label names (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusLabelsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusLabelsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusLabelsGetByKeyResponses, QueryPrometheusLabelsGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/labels',
-    ...options
-});
-
-/**
- * Prometheus API: Label names (POST, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusLabelsPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusLabelsPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusLabelsPostByKeyResponses, QueryPrometheusLabelsPostByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/labels',
-    ...options
-});
-
-/**
- * Prometheus API: Values of a label (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusLabelValuesGetByKey = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesGetByKeyData, ThrowOnError>) => (options.client ?? client).get<QueryPrometheusLabelValuesGetByKeyResponses, QueryPrometheusLabelValuesGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/label/{label_name}/values',
-    ...options
-});
-
-/**
- * Prometheus API: Values of a label (POST, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusLabelValuesPostByKey = <ThrowOnError extends boolean = false>(options: Options<QueryPrometheusLabelValuesPostByKeyData, ThrowOnError>) => (options.client ?? client).post<QueryPrometheusLabelValuesPostByKeyResponses, QueryPrometheusLabelValuesPostByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/label/{label_name}/values',
-    ...options
-});
-
-/**
- * Prometheus API: Format a PromQL expression (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusFormatQueryGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusFormatQueryGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusFormatQueryGetByKeyResponses, QueryPrometheusFormatQueryGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/format_query',
-    ...options
-});
-
-/**
- * Prometheus API: Format a PromQL expression (POST, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusFormatQueryPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusFormatQueryPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusFormatQueryPostByKeyResponses, QueryPrometheusFormatQueryPostByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/format_query',
-    ...options
-});
-
-/**
- * Prometheus API: Metric metadata (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusMetadataGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusMetadataGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusMetadataGetByKeyResponses, QueryPrometheusMetadataGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/metadata',
-    ...options
-});
-
-/**
- * Prometheus API: Exemplars (always none) (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryExemplarsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryExemplarsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusQueryExemplarsGetByKeyResponses, QueryPrometheusQueryExemplarsGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/query_exemplars',
-    ...options
-});
-
-/**
- * Prometheus API: Exemplars (always none) (POST, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusQueryExemplarsPostByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusQueryExemplarsPostByKeyData, ThrowOnError>) => (options?.client ?? client).post<QueryPrometheusQueryExemplarsPostByKeyResponses, QueryPrometheusQueryExemplarsPostByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/query_exemplars',
-    ...options
-});
-
-/**
- * Prometheus API: Build information (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusStatusBuildinfoGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusStatusBuildinfoGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusStatusBuildinfoGetByKeyResponses, QueryPrometheusStatusBuildinfoGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/status/buildinfo',
-    ...options
-});
-
-/**
- * Prometheus API: Alerting and recording rules (monitors) (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusRulesGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusRulesGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusRulesGetByKeyResponses, QueryPrometheusRulesGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/rules',
-    ...options
-});
-
-/**
- * Prometheus API: Active alerts (monitors) (GET, key picks the workspace)
- *
- * Prometheus HTTP API for Grafana's Prometheus data source: the query key (Bearer/Token header, Basic password, or ?token=) picks the workspace. Errors: Prometheus' envelope.
- */
-export const queryPrometheusAlertsGetByKey = <ThrowOnError extends boolean = false>(options?: Options<QueryPrometheusAlertsGetByKeyData, ThrowOnError>) => (options?.client ?? client).get<QueryPrometheusAlertsGetByKeyResponses, QueryPrometheusAlertsGetByKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/prometheus/api/v1/alerts',
-    ...options
 });

@@ -5401,6 +5401,2131 @@ export type HealthReadHealthResponses = {
 
 export type HealthReadHealthResponse = HealthReadHealthResponses[keyof HealthReadHealthResponses];
 
+export type QueryQueryRawByKeyData = {
+    body: DqlRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/query/raw';
+};
+
+export type QueryQueryRawByKeyErrors = {
+    /**
+     * DQL error (error_code dql.*), from storage
+     */
+    400: DqlError;
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Storage unreachable
+     */
+    502: ErrorPublic;
+    /**
+     * dql.timeout
+     */
+    504: DqlError;
+};
+
+export type QueryQueryRawByKeyError = QueryQueryRawByKeyErrors[keyof QueryQueryRawByKeyErrors];
+
+export type QueryQueryRawByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: DqlResponse;
+};
+
+export type QueryQueryRawByKeyResponse = QueryQueryRawByKeyResponses[keyof QueryQueryRawByKeyResponses];
+
+export type QueryPrometheusQueryGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query';
+};
+
+export type QueryPrometheusQueryGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryGetByKeyError = QueryPrometheusQueryGetByKeyErrors[keyof QueryPrometheusQueryGetByKeyErrors];
+
+export type QueryPrometheusQueryGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query';
+};
+
+export type QueryPrometheusQueryPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryPostByKeyError = QueryPrometheusQueryPostByKeyErrors[keyof QueryPrometheusQueryPostByKeyErrors];
+
+export type QueryPrometheusQueryPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryRangeGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query_range';
+};
+
+export type QueryPrometheusQueryRangeGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryRangeGetByKeyError = QueryPrometheusQueryRangeGetByKeyErrors[keyof QueryPrometheusQueryRangeGetByKeyErrors];
+
+export type QueryPrometheusQueryRangeGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryRangePostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query_range';
+};
+
+export type QueryPrometheusQueryRangePostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryRangePostByKeyError = QueryPrometheusQueryRangePostByKeyErrors[keyof QueryPrometheusQueryRangePostByKeyErrors];
+
+export type QueryPrometheusQueryRangePostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusSeriesGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
+    url: '/prometheus/api/v1/series';
+};
+
+export type QueryPrometheusSeriesGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusSeriesGetByKeyError = QueryPrometheusSeriesGetByKeyErrors[keyof QueryPrometheusSeriesGetByKeyErrors];
+
+export type QueryPrometheusSeriesGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusSeriesPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/series';
+};
+
+export type QueryPrometheusSeriesPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusSeriesPostByKeyError = QueryPrometheusSeriesPostByKeyErrors[keyof QueryPrometheusSeriesPostByKeyErrors];
+
+export type QueryPrometheusSeriesPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusLabelsGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
+    url: '/prometheus/api/v1/labels';
+};
+
+export type QueryPrometheusLabelsGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusLabelsGetByKeyError = QueryPrometheusLabelsGetByKeyErrors[keyof QueryPrometheusLabelsGetByKeyErrors];
+
+export type QueryPrometheusLabelsGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusLabelsPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/labels';
+};
+
+export type QueryPrometheusLabelsPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusLabelsPostByKeyError = QueryPrometheusLabelsPostByKeyErrors[keyof QueryPrometheusLabelsPostByKeyErrors];
+
+export type QueryPrometheusLabelsPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusLabelValuesGetByKeyData = {
+    body?: never;
+    path: {
+        /**
+         * Label Name
+         */
+        label_name: string;
+    };
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
+    url: '/prometheus/api/v1/label/{label_name}/values';
+};
+
+export type QueryPrometheusLabelValuesGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusLabelValuesGetByKeyError = QueryPrometheusLabelValuesGetByKeyErrors[keyof QueryPrometheusLabelValuesGetByKeyErrors];
+
+export type QueryPrometheusLabelValuesGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusLabelValuesPostByKeyData = {
+    body?: never;
+    path: {
+        /**
+         * Label Name
+         */
+        label_name: string;
+    };
+    query?: never;
+    url: '/prometheus/api/v1/label/{label_name}/values';
+};
+
+export type QueryPrometheusLabelValuesPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusLabelValuesPostByKeyError = QueryPrometheusLabelValuesPostByKeyErrors[keyof QueryPrometheusLabelValuesPostByKeyErrors];
+
+export type QueryPrometheusLabelValuesPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryGetByKeyError = QueryPrometheusFormatQueryGetByKeyErrors[keyof QueryPrometheusFormatQueryGetByKeyErrors];
+
+export type QueryPrometheusFormatQueryGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryPostByKeyError = QueryPrometheusFormatQueryPostByKeyErrors[keyof QueryPrometheusFormatQueryPostByKeyErrors];
+
+export type QueryPrometheusFormatQueryPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusMetadataGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/metadata';
+};
+
+export type QueryPrometheusMetadataGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusMetadataGetByKeyError = QueryPrometheusMetadataGetByKeyErrors[keyof QueryPrometheusMetadataGetByKeyErrors];
+
+export type QueryPrometheusMetadataGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsGetByKeyError = QueryPrometheusQueryExemplarsGetByKeyErrors[keyof QueryPrometheusQueryExemplarsGetByKeyErrors];
+
+export type QueryPrometheusQueryExemplarsGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsPostByKeyError = QueryPrometheusQueryExemplarsPostByKeyErrors[keyof QueryPrometheusQueryExemplarsPostByKeyErrors];
+
+export type QueryPrometheusQueryExemplarsPostByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/status/buildinfo';
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusStatusBuildinfoGetByKeyError = QueryPrometheusStatusBuildinfoGetByKeyErrors[keyof QueryPrometheusStatusBuildinfoGetByKeyErrors];
+
+export type QueryPrometheusStatusBuildinfoGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusRulesGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/rules';
+};
+
+export type QueryPrometheusRulesGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusRulesGetByKeyError = QueryPrometheusRulesGetByKeyErrors[keyof QueryPrometheusRulesGetByKeyErrors];
+
+export type QueryPrometheusRulesGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusAlertsGetByKeyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/prometheus/api/v1/alerts';
+};
+
+export type QueryPrometheusAlertsGetByKeyErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusAlertsGetByKeyError = QueryPrometheusAlertsGetByKeyErrors[keyof QueryPrometheusAlertsGetByKeyErrors];
+
+export type QueryPrometheusAlertsGetByKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryQueryRawData = {
+    body: DqlRequest;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/query/raw';
+};
+
+export type QueryQueryRawErrors = {
+    /**
+     * DQL error (error_code dql.*), from storage
+     */
+    400: DqlError;
+    /**
+     * Missing or invalid credentials
+     */
+    401: ErrorPublic;
+    /**
+     * Your role or key scope does not allow this
+     */
+    403: ErrorPublic;
+    /**
+     * Not found (or not a member of the workspace)
+     */
+    404: ErrorPublic;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * Storage unreachable
+     */
+    502: ErrorPublic;
+    /**
+     * dql.timeout
+     */
+    504: DqlError;
+};
+
+export type QueryQueryRawError = QueryQueryRawErrors[keyof QueryQueryRawErrors];
+
+export type QueryQueryRawResponses = {
+    /**
+     * Successful Response
+     */
+    200: DqlResponse;
+};
+
+export type QueryQueryRawResponse = QueryQueryRawResponses[keyof QueryQueryRawResponses];
+
+export type QueryPrometheusQueryGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query';
+};
+
+export type QueryPrometheusQueryGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryGetError = QueryPrometheusQueryGetErrors[keyof QueryPrometheusQueryGetErrors];
+
+export type QueryPrometheusQueryGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query';
+};
+
+export type QueryPrometheusQueryPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryPostError = QueryPrometheusQueryPostErrors[keyof QueryPrometheusQueryPostErrors];
+
+export type QueryPrometheusQueryPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryRangeGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_range';
+};
+
+export type QueryPrometheusQueryRangeGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryRangeGetError = QueryPrometheusQueryRangeGetErrors[keyof QueryPrometheusQueryRangeGetErrors];
+
+export type QueryPrometheusQueryRangeGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryRangePostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_range';
+};
+
+export type QueryPrometheusQueryRangePostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryRangePostError = QueryPrometheusQueryRangePostErrors[keyof QueryPrometheusQueryRangePostErrors];
+
+export type QueryPrometheusQueryRangePostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusSeriesGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series';
+};
+
+export type QueryPrometheusSeriesGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusSeriesGetError = QueryPrometheusSeriesGetErrors[keyof QueryPrometheusSeriesGetErrors];
+
+export type QueryPrometheusSeriesGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusSeriesPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series';
+};
+
+export type QueryPrometheusSeriesPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusSeriesPostError = QueryPrometheusSeriesPostErrors[keyof QueryPrometheusSeriesPostErrors];
+
+export type QueryPrometheusSeriesPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusLabelsGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels';
+};
+
+export type QueryPrometheusLabelsGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusLabelsGetError = QueryPrometheusLabelsGetErrors[keyof QueryPrometheusLabelsGetErrors];
+
+export type QueryPrometheusLabelsGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusLabelsPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels';
+};
+
+export type QueryPrometheusLabelsPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusLabelsPostError = QueryPrometheusLabelsPostErrors[keyof QueryPrometheusLabelsPostErrors];
+
+export type QueryPrometheusLabelsPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusLabelValuesGetData = {
+    body?: never;
+    path: {
+        /**
+         * Label Name
+         */
+        label_name: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: {
+        /**
+         * series selectors: only the series they match
+         */
+        'match[]'?: Array<string>;
+        /**
+         * start of the time range: RFC 3339 or Unix seconds
+         */
+        start?: string;
+        /**
+         * end of the time range: RFC 3339 or Unix seconds
+         */
+        end?: string;
+    };
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values';
+};
+
+export type QueryPrometheusLabelValuesGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusLabelValuesGetError = QueryPrometheusLabelValuesGetErrors[keyof QueryPrometheusLabelValuesGetErrors];
+
+export type QueryPrometheusLabelValuesGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusLabelValuesPostData = {
+    body?: never;
+    path: {
+        /**
+         * Label Name
+         */
+        label_name: string;
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values';
+};
+
+export type QueryPrometheusLabelValuesPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusLabelValuesPostError = QueryPrometheusLabelValuesPostErrors[keyof QueryPrometheusLabelValuesPostErrors];
+
+export type QueryPrometheusLabelValuesPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryGetError = QueryPrometheusFormatQueryGetErrors[keyof QueryPrometheusFormatQueryGetErrors];
+
+export type QueryPrometheusFormatQueryGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusFormatQueryPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query';
+};
+
+export type QueryPrometheusFormatQueryPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusFormatQueryPostError = QueryPrometheusFormatQueryPostErrors[keyof QueryPrometheusFormatQueryPostErrors];
+
+export type QueryPrometheusFormatQueryPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusMetadataGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/metadata';
+};
+
+export type QueryPrometheusMetadataGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusMetadataGetError = QueryPrometheusMetadataGetErrors[keyof QueryPrometheusMetadataGetErrors];
+
+export type QueryPrometheusMetadataGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsGetError = QueryPrometheusQueryExemplarsGetErrors[keyof QueryPrometheusQueryExemplarsGetErrors];
+
+export type QueryPrometheusQueryExemplarsGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusQueryExemplarsPostData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars';
+};
+
+export type QueryPrometheusQueryExemplarsPostErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusQueryExemplarsPostError = QueryPrometheusQueryExemplarsPostErrors[keyof QueryPrometheusQueryExemplarsPostErrors];
+
+export type QueryPrometheusQueryExemplarsPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusStatusBuildinfoGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/status/buildinfo';
+};
+
+export type QueryPrometheusStatusBuildinfoGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusStatusBuildinfoGetError = QueryPrometheusStatusBuildinfoGetErrors[keyof QueryPrometheusStatusBuildinfoGetErrors];
+
+export type QueryPrometheusStatusBuildinfoGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusRulesGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/rules';
+};
+
+export type QueryPrometheusRulesGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusRulesGetError = QueryPrometheusRulesGetErrors[keyof QueryPrometheusRulesGetErrors];
+
+export type QueryPrometheusRulesGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type QueryPrometheusAlertsGetData = {
+    body?: never;
+    path: {
+        /**
+         * Workspace Id
+         */
+        workspace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/alerts';
+};
+
+export type QueryPrometheusAlertsGetErrors = {
+    /**
+     * bad_data: a parameter or the query is wrong
+     */
+    400: PrometheusError;
+    /**
+     * unauthorized: missing or invalid credentials
+     */
+    401: PrometheusError;
+    /**
+     * forbidden: the role or key scope does not allow this
+     */
+    403: PrometheusError;
+    /**
+     * not_found: no such workspace (or not a member)
+     */
+    404: PrometheusError;
+    /**
+     * execution or limit_exceeded, from storage
+     */
+    422: PrometheusError;
+    /**
+     * limit_exceeded: the workspace's queue of queries is full
+     */
+    429: PrometheusError;
+    /**
+     * unavailable: storage unreachable
+     */
+    502: PrometheusError;
+    /**
+     * timeout or unavailable
+     */
+    503: PrometheusError;
+};
+
+export type QueryPrometheusAlertsGetError = QueryPrometheusAlertsGetErrors[keyof QueryPrometheusAlertsGetErrors];
+
+export type QueryPrometheusAlertsGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
 export type AuthSignupData = {
     body: SignupRequest;
     path?: never;
@@ -7917,1115 +10042,6 @@ export type BenchmarksExportBenchmarkRunResponses = {
 
 export type BenchmarksExportBenchmarkRunResponse = BenchmarksExportBenchmarkRunResponses[keyof BenchmarksExportBenchmarkRunResponses];
 
-export type QueryQueryRawData = {
-    body: DqlRequest;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/query/raw';
-};
-
-export type QueryQueryRawErrors = {
-    /**
-     * DQL error (error_code dql.*), from storage
-     */
-    400: DqlError;
-    /**
-     * Missing or invalid credentials
-     */
-    401: ErrorPublic;
-    /**
-     * Your role or key scope does not allow this
-     */
-    403: ErrorPublic;
-    /**
-     * Not found (or not a member of the workspace)
-     */
-    404: ErrorPublic;
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-    /**
-     * Storage unreachable
-     */
-    502: ErrorPublic;
-    /**
-     * dql.timeout
-     */
-    504: DqlError;
-};
-
-export type QueryQueryRawError = QueryQueryRawErrors[keyof QueryQueryRawErrors];
-
-export type QueryQueryRawResponses = {
-    /**
-     * Successful Response
-     */
-    200: DqlResponse;
-};
-
-export type QueryQueryRawResponse = QueryQueryRawResponses[keyof QueryQueryRawResponses];
-
-export type QueryPrometheusQueryGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query';
-};
-
-export type QueryPrometheusQueryGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryGetError = QueryPrometheusQueryGetErrors[keyof QueryPrometheusQueryGetErrors];
-
-export type QueryPrometheusQueryGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryPostData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query';
-};
-
-export type QueryPrometheusQueryPostErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryPostError = QueryPrometheusQueryPostErrors[keyof QueryPrometheusQueryPostErrors];
-
-export type QueryPrometheusQueryPostResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryRangeGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_range';
-};
-
-export type QueryPrometheusQueryRangeGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryRangeGetError = QueryPrometheusQueryRangeGetErrors[keyof QueryPrometheusQueryRangeGetErrors];
-
-export type QueryPrometheusQueryRangeGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryRangePostData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_range';
-};
-
-export type QueryPrometheusQueryRangePostErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryRangePostError = QueryPrometheusQueryRangePostErrors[keyof QueryPrometheusQueryRangePostErrors];
-
-export type QueryPrometheusQueryRangePostResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusSeriesGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: {
-        /**
-         * series selectors: only the series they match
-         */
-        'match[]'?: Array<string>;
-        /**
-         * start of the time range: RFC 3339 or Unix seconds
-         */
-        start?: string;
-        /**
-         * end of the time range: RFC 3339 or Unix seconds
-         */
-        end?: string;
-    };
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series';
-};
-
-export type QueryPrometheusSeriesGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusSeriesGetError = QueryPrometheusSeriesGetErrors[keyof QueryPrometheusSeriesGetErrors];
-
-export type QueryPrometheusSeriesGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusSeriesPostData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/series';
-};
-
-export type QueryPrometheusSeriesPostErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusSeriesPostError = QueryPrometheusSeriesPostErrors[keyof QueryPrometheusSeriesPostErrors];
-
-export type QueryPrometheusSeriesPostResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusLabelsGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: {
-        /**
-         * series selectors: only the series they match
-         */
-        'match[]'?: Array<string>;
-        /**
-         * start of the time range: RFC 3339 or Unix seconds
-         */
-        start?: string;
-        /**
-         * end of the time range: RFC 3339 or Unix seconds
-         */
-        end?: string;
-    };
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels';
-};
-
-export type QueryPrometheusLabelsGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusLabelsGetError = QueryPrometheusLabelsGetErrors[keyof QueryPrometheusLabelsGetErrors];
-
-export type QueryPrometheusLabelsGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusLabelsPostData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/labels';
-};
-
-export type QueryPrometheusLabelsPostErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusLabelsPostError = QueryPrometheusLabelsPostErrors[keyof QueryPrometheusLabelsPostErrors];
-
-export type QueryPrometheusLabelsPostResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusLabelValuesGetData = {
-    body?: never;
-    path: {
-        /**
-         * Label Name
-         */
-        label_name: string;
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: {
-        /**
-         * series selectors: only the series they match
-         */
-        'match[]'?: Array<string>;
-        /**
-         * start of the time range: RFC 3339 or Unix seconds
-         */
-        start?: string;
-        /**
-         * end of the time range: RFC 3339 or Unix seconds
-         */
-        end?: string;
-    };
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values';
-};
-
-export type QueryPrometheusLabelValuesGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusLabelValuesGetError = QueryPrometheusLabelValuesGetErrors[keyof QueryPrometheusLabelValuesGetErrors];
-
-export type QueryPrometheusLabelValuesGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusLabelValuesPostData = {
-    body?: never;
-    path: {
-        /**
-         * Label Name
-         */
-        label_name: string;
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/label/{label_name}/values';
-};
-
-export type QueryPrometheusLabelValuesPostErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusLabelValuesPostError = QueryPrometheusLabelValuesPostErrors[keyof QueryPrometheusLabelValuesPostErrors];
-
-export type QueryPrometheusLabelValuesPostResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusFormatQueryGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query';
-};
-
-export type QueryPrometheusFormatQueryGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusFormatQueryGetError = QueryPrometheusFormatQueryGetErrors[keyof QueryPrometheusFormatQueryGetErrors];
-
-export type QueryPrometheusFormatQueryGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusFormatQueryPostData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/format_query';
-};
-
-export type QueryPrometheusFormatQueryPostErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusFormatQueryPostError = QueryPrometheusFormatQueryPostErrors[keyof QueryPrometheusFormatQueryPostErrors];
-
-export type QueryPrometheusFormatQueryPostResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusMetadataGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/metadata';
-};
-
-export type QueryPrometheusMetadataGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusMetadataGetError = QueryPrometheusMetadataGetErrors[keyof QueryPrometheusMetadataGetErrors];
-
-export type QueryPrometheusMetadataGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryExemplarsGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars';
-};
-
-export type QueryPrometheusQueryExemplarsGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryExemplarsGetError = QueryPrometheusQueryExemplarsGetErrors[keyof QueryPrometheusQueryExemplarsGetErrors];
-
-export type QueryPrometheusQueryExemplarsGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryExemplarsPostData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/query_exemplars';
-};
-
-export type QueryPrometheusQueryExemplarsPostErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryExemplarsPostError = QueryPrometheusQueryExemplarsPostErrors[keyof QueryPrometheusQueryExemplarsPostErrors];
-
-export type QueryPrometheusQueryExemplarsPostResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusStatusBuildinfoGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/status/buildinfo';
-};
-
-export type QueryPrometheusStatusBuildinfoGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusStatusBuildinfoGetError = QueryPrometheusStatusBuildinfoGetErrors[keyof QueryPrometheusStatusBuildinfoGetErrors];
-
-export type QueryPrometheusStatusBuildinfoGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusRulesGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/rules';
-};
-
-export type QueryPrometheusRulesGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusRulesGetError = QueryPrometheusRulesGetErrors[keyof QueryPrometheusRulesGetErrors];
-
-export type QueryPrometheusRulesGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusAlertsGetData = {
-    body?: never;
-    path: {
-        /**
-         * Workspace Id
-         */
-        workspace_id: string;
-    };
-    query?: never;
-    url: '/api/v1/workspaces/{workspace_id}/prometheus/api/v1/alerts';
-};
-
-export type QueryPrometheusAlertsGetErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusAlertsGetError = QueryPrometheusAlertsGetErrors[keyof QueryPrometheusAlertsGetErrors];
-
-export type QueryPrometheusAlertsGetResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
 export type MetaReadMetaData = {
     body?: never;
     path?: never;
@@ -10844,1019 +11860,3 @@ export type RecordingRulesUpdateRuleResponses = {
 };
 
 export type RecordingRulesUpdateRuleResponse = RecordingRulesUpdateRuleResponses[keyof RecordingRulesUpdateRuleResponses];
-
-export type QueryQueryRawByKeyData = {
-    body: DqlRequest;
-    path?: never;
-    query?: never;
-    url: '/v1/query/raw';
-};
-
-export type QueryQueryRawByKeyErrors = {
-    /**
-     * DQL error (error_code dql.*), from storage
-     */
-    400: DqlError;
-    /**
-     * Missing or invalid credentials
-     */
-    401: ErrorPublic;
-    /**
-     * Your role or key scope does not allow this
-     */
-    403: ErrorPublic;
-    /**
-     * Not found (or not a member of the workspace)
-     */
-    404: ErrorPublic;
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-    /**
-     * Storage unreachable
-     */
-    502: ErrorPublic;
-    /**
-     * dql.timeout
-     */
-    504: DqlError;
-};
-
-export type QueryQueryRawByKeyError = QueryQueryRawByKeyErrors[keyof QueryQueryRawByKeyErrors];
-
-export type QueryQueryRawByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: DqlResponse;
-};
-
-export type QueryQueryRawByKeyResponse = QueryQueryRawByKeyResponses[keyof QueryQueryRawByKeyResponses];
-
-export type QueryPrometheusQueryGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/query';
-};
-
-export type QueryPrometheusQueryGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryGetByKeyError = QueryPrometheusQueryGetByKeyErrors[keyof QueryPrometheusQueryGetByKeyErrors];
-
-export type QueryPrometheusQueryGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryPostByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/query';
-};
-
-export type QueryPrometheusQueryPostByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryPostByKeyError = QueryPrometheusQueryPostByKeyErrors[keyof QueryPrometheusQueryPostByKeyErrors];
-
-export type QueryPrometheusQueryPostByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryRangeGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/query_range';
-};
-
-export type QueryPrometheusQueryRangeGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryRangeGetByKeyError = QueryPrometheusQueryRangeGetByKeyErrors[keyof QueryPrometheusQueryRangeGetByKeyErrors];
-
-export type QueryPrometheusQueryRangeGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryRangePostByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/query_range';
-};
-
-export type QueryPrometheusQueryRangePostByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryRangePostByKeyError = QueryPrometheusQueryRangePostByKeyErrors[keyof QueryPrometheusQueryRangePostByKeyErrors];
-
-export type QueryPrometheusQueryRangePostByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusSeriesGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: {
-        /**
-         * series selectors: only the series they match
-         */
-        'match[]'?: Array<string>;
-        /**
-         * start of the time range: RFC 3339 or Unix seconds
-         */
-        start?: string;
-        /**
-         * end of the time range: RFC 3339 or Unix seconds
-         */
-        end?: string;
-    };
-    url: '/prometheus/api/v1/series';
-};
-
-export type QueryPrometheusSeriesGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusSeriesGetByKeyError = QueryPrometheusSeriesGetByKeyErrors[keyof QueryPrometheusSeriesGetByKeyErrors];
-
-export type QueryPrometheusSeriesGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusSeriesPostByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/series';
-};
-
-export type QueryPrometheusSeriesPostByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusSeriesPostByKeyError = QueryPrometheusSeriesPostByKeyErrors[keyof QueryPrometheusSeriesPostByKeyErrors];
-
-export type QueryPrometheusSeriesPostByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusLabelsGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: {
-        /**
-         * series selectors: only the series they match
-         */
-        'match[]'?: Array<string>;
-        /**
-         * start of the time range: RFC 3339 or Unix seconds
-         */
-        start?: string;
-        /**
-         * end of the time range: RFC 3339 or Unix seconds
-         */
-        end?: string;
-    };
-    url: '/prometheus/api/v1/labels';
-};
-
-export type QueryPrometheusLabelsGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusLabelsGetByKeyError = QueryPrometheusLabelsGetByKeyErrors[keyof QueryPrometheusLabelsGetByKeyErrors];
-
-export type QueryPrometheusLabelsGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusLabelsPostByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/labels';
-};
-
-export type QueryPrometheusLabelsPostByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusLabelsPostByKeyError = QueryPrometheusLabelsPostByKeyErrors[keyof QueryPrometheusLabelsPostByKeyErrors];
-
-export type QueryPrometheusLabelsPostByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusLabelValuesGetByKeyData = {
-    body?: never;
-    path: {
-        /**
-         * Label Name
-         */
-        label_name: string;
-    };
-    query?: {
-        /**
-         * series selectors: only the series they match
-         */
-        'match[]'?: Array<string>;
-        /**
-         * start of the time range: RFC 3339 or Unix seconds
-         */
-        start?: string;
-        /**
-         * end of the time range: RFC 3339 or Unix seconds
-         */
-        end?: string;
-    };
-    url: '/prometheus/api/v1/label/{label_name}/values';
-};
-
-export type QueryPrometheusLabelValuesGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusLabelValuesGetByKeyError = QueryPrometheusLabelValuesGetByKeyErrors[keyof QueryPrometheusLabelValuesGetByKeyErrors];
-
-export type QueryPrometheusLabelValuesGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusLabelValuesPostByKeyData = {
-    body?: never;
-    path: {
-        /**
-         * Label Name
-         */
-        label_name: string;
-    };
-    query?: never;
-    url: '/prometheus/api/v1/label/{label_name}/values';
-};
-
-export type QueryPrometheusLabelValuesPostByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusLabelValuesPostByKeyError = QueryPrometheusLabelValuesPostByKeyErrors[keyof QueryPrometheusLabelValuesPostByKeyErrors];
-
-export type QueryPrometheusLabelValuesPostByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusFormatQueryGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/format_query';
-};
-
-export type QueryPrometheusFormatQueryGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusFormatQueryGetByKeyError = QueryPrometheusFormatQueryGetByKeyErrors[keyof QueryPrometheusFormatQueryGetByKeyErrors];
-
-export type QueryPrometheusFormatQueryGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusFormatQueryPostByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/format_query';
-};
-
-export type QueryPrometheusFormatQueryPostByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusFormatQueryPostByKeyError = QueryPrometheusFormatQueryPostByKeyErrors[keyof QueryPrometheusFormatQueryPostByKeyErrors];
-
-export type QueryPrometheusFormatQueryPostByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusMetadataGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/metadata';
-};
-
-export type QueryPrometheusMetadataGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusMetadataGetByKeyError = QueryPrometheusMetadataGetByKeyErrors[keyof QueryPrometheusMetadataGetByKeyErrors];
-
-export type QueryPrometheusMetadataGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryExemplarsGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/query_exemplars';
-};
-
-export type QueryPrometheusQueryExemplarsGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryExemplarsGetByKeyError = QueryPrometheusQueryExemplarsGetByKeyErrors[keyof QueryPrometheusQueryExemplarsGetByKeyErrors];
-
-export type QueryPrometheusQueryExemplarsGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusQueryExemplarsPostByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/query_exemplars';
-};
-
-export type QueryPrometheusQueryExemplarsPostByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusQueryExemplarsPostByKeyError = QueryPrometheusQueryExemplarsPostByKeyErrors[keyof QueryPrometheusQueryExemplarsPostByKeyErrors];
-
-export type QueryPrometheusQueryExemplarsPostByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusStatusBuildinfoGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/status/buildinfo';
-};
-
-export type QueryPrometheusStatusBuildinfoGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusStatusBuildinfoGetByKeyError = QueryPrometheusStatusBuildinfoGetByKeyErrors[keyof QueryPrometheusStatusBuildinfoGetByKeyErrors];
-
-export type QueryPrometheusStatusBuildinfoGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusRulesGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/rules';
-};
-
-export type QueryPrometheusRulesGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusRulesGetByKeyError = QueryPrometheusRulesGetByKeyErrors[keyof QueryPrometheusRulesGetByKeyErrors];
-
-export type QueryPrometheusRulesGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
-
-export type QueryPrometheusAlertsGetByKeyData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/prometheus/api/v1/alerts';
-};
-
-export type QueryPrometheusAlertsGetByKeyErrors = {
-    /**
-     * bad_data: a parameter or the query is wrong
-     */
-    400: PrometheusError;
-    /**
-     * unauthorized: missing or invalid credentials
-     */
-    401: PrometheusError;
-    /**
-     * forbidden: the role or key scope does not allow this
-     */
-    403: PrometheusError;
-    /**
-     * not_found: no such workspace (or not a member)
-     */
-    404: PrometheusError;
-    /**
-     * execution or limit_exceeded, from storage
-     */
-    422: PrometheusError;
-    /**
-     * limit_exceeded: the workspace's queue of queries is full
-     */
-    429: PrometheusError;
-    /**
-     * unavailable: storage unreachable
-     */
-    502: PrometheusError;
-    /**
-     * timeout or unavailable
-     */
-    503: PrometheusError;
-};
-
-export type QueryPrometheusAlertsGetByKeyError = QueryPrometheusAlertsGetByKeyErrors[keyof QueryPrometheusAlertsGetByKeyErrors];
-
-export type QueryPrometheusAlertsGetByKeyResponses = {
-    /**
-     * Successful Response
-     */
-    200: unknown;
-};
