@@ -14,7 +14,8 @@ var tenantKey = []byte(`"` + tenancy.Label + `"`)
 // /api/v1/query_range answer of VictoriaMetrics and counts its points (a vector's samples, a
 // matrix's values). Everything else passes through byte for byte, in its order; scalars and
 // strings carry no labels and come back as they came, as one point; an answer without
-// data.resultType (an error) comes back as it came, with none.
+// data.resultType (an error) comes back as it came, with none. Wherever the tenant label
+// stands as a key, it goes.
 //
 // Answers reach tens of megabytes (1,000 series over days), so the body is read once, as
 // tokens, and rewritten in place (what is kept only ever moves towards the start): no tree
@@ -28,11 +29,11 @@ func StripQueryResponse(body []byte) ([]byte, int, error) {
 	}
 	switch s.resultType {
 	case "":
-		return body, 0, nil
+		return s.out, 0, nil
 	case "vector", "matrix":
 		return s.out, s.points, nil
 	}
-	return body, 1, nil
+	return s.out, 1, nil
 }
 
 type stripper struct {

@@ -33,11 +33,19 @@ func TestStripQueryResponse(t *testing.T) {
 	// a label value that reads like the tenant label is a value, and stays
 	f(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"a":"1","b":"\"vigil_workspace\":\"ws1\""},"values":[[1,"1"]]},{"metric":{"a":"2"},"values":[[1,"1"],[2,"+Inf"],[3,"2e-3"]]},{"metric":{"a":"3"},"values":[]}]}}`,
 		`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"a":"1","b":"\"vigil_workspace\":\"ws1\""},"values":[[1,"1"]]},{"metric":{"a":"2"},"values":[[1,"1"],[2,"+Inf"],[3,"2e-3"]]},{"metric":{"a":"3"},"values":[]}]}}`, 4)
+	// a point is an array whatever it holds (an escape, a bracket in a string, an array, no string)
+	f(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"vigil_workspace":"ws1","a":"1"},"values":[[1,"1"],[2,"a\\\"]"],[3,"3"],[[4],"4"],[5,6],[ 7 , "7" ]]}]}}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"a":"1"},"values":[[1,"1"],[2,"a\\\"]"],[3,"3"],[[4],"4"],[5,6],[ 7 , "7" ]]}]}}`, 6)
+	f(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"vigil_workspace":"ws1"},"value":[1,"1"]},{"metric":{},"value":[2,"\u0032"]}]}}`,
+		`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"1"]},{"metric":{},"value":[2,"\u0032"]}]}}`, 2)
 	// Scalars and strings carry no labels and pass through untouched.
 	f(`{"status":"success","data":{"resultType":"scalar","result":[1,"2"]}}`, `{"status":"success","data":{"resultType":"scalar","result":[1,"2"]}}`, 1)
 	f(`{"status":"success","data":{"resultType":"vector","result":[]}}`, `{"status":"success","data":{"resultType":"vector","result":[]}}`, 0)
 	// an error answer has no data, and passes through
 	f(`{"status":"error","errorType":"422","error":"cannot parse [x]"}`, `{"status":"error","errorType":"422","error":"cannot parse [x]"}`, 0)
+	// the tenant label goes even where no answer would hold it
+	f(`{"":{"":[{"":{"vigil_workspace":""}}]}}`, `{"":{"":[{"":{}}]}}`, 0)
+	f(`{"status":"success","data":{"resultType":"scalar","result":[1,{"vigil_workspace":"ws1"}]}}`, `{"status":"success","data":{"resultType":"scalar","result":[1,{}]}}`, 1)
 	// pretty-printed JSON reads the same
 	f("{\"status\": \"success\", \"data\": {\"resultType\": \"vector\", \"result\": [{\"metric\": {\"a\": \"x\" , \"vigil_workspace\" : \"ws1\"\n}, \"value\": [1, \"1\"]}]}}",
 		"{\"status\": \"success\", \"data\": {\"resultType\": \"vector\", \"result\": [{\"metric\": {\"a\": \"x\" \n}, \"value\": [1, \"1\"]}]}}", 1)
@@ -112,7 +120,11 @@ func answer(r *rand.Rand, matrix bool) []byte {
 				if k > 0 {
 					b.WriteByte(',')
 				}
-				fmt.Fprintf(&b, `[%d,"%d"]`, 1700000000+k, k)
+				if r.Intn(8) == 0 {
+					fmt.Fprintf(&b, `[%d,"%s"]`, 1700000000+k, word()) // escapes and brackets in the value
+				} else {
+					fmt.Fprintf(&b, `[%d,"%d"]`, 1700000000+k, k)
+				}
 			}
 			b.WriteString(`]}`)
 		} else {
