@@ -9,7 +9,6 @@ package promapi
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/VictoriaMetrics/VictoriaMetrics/app/vmselect/prometheus"
@@ -46,8 +46,12 @@ type Backend struct {
 	Source func(ws string, maxSeries int) Source
 	// Query answers /api/v1/query (isRange false) or /api/v1/query_range for workspace ws.
 	// r.Form is already checked and carries the workspace filter as extra_label. It returns
-	// the JSON answer, which still holds the tenant label.
+	// the JSON answer, which still holds the tenant label; the caller owns it from then on
+	// (it is rewritten in place).
 	Query func(r *http.Request, ws string, isRange bool) (status int, body []byte, err error)
+	// Release, when set, takes back the array of a body Query returned once the answer is
+	// sent, for Query to write a later answer into.
+	Release func(body []byte)
 }
 
 var backend = Backend{
@@ -56,7 +60,8 @@ var backend = Backend{
 		src.MaxSeries = maxSeries
 		return src
 	},
-	Query: embeddedQuery,
+	Query:   embeddedQuery,
+	Release: putAnswerBuffer,
 }
 
 // SetBackend replaces the embedded storage with b (remote mode).
@@ -203,11 +208,14 @@ func runVMQuery(w http.ResponseWriter, r *http.Request, ws string, lim querylimi
 		}
 	}
 	scopeForm(r, ws, lim)
-	status, body, err := backend.Query(r, ws, isRange)
+	status, raw, err := backend.Query(r, ws, isRange)
 	if err != nil {
 		return err
 	}
-	body, points, err := StripQueryResponse(body)
+	if backend.Release != nil {
+		defer backend.Release(raw) // the array serves a later answer once this one is sent
+	}
+	body, points, err := StripQueryResponse(raw)
 	if err != nil {
 		return apierror.New(http.StatusInternalServerError, apierror.TypeInternal, "cannot rewrite query response: %s", err)
 	}
@@ -253,9 +261,10 @@ func embeddedQuery(r *http.Request, _ string, isRange bool) (int, []byte, error)
 		err = prometheus.QueryHandler(nil, time.Now(), bw, r)
 	}
 	if err != nil {
+		putAnswerBuffer(bw.buf)
 		return 0, nil, vmError(err)
 	}
-	return bw.status, bw.buf.Bytes(), nil
+	return bw.status, bw.buf, nil
 }
 
 // vmError classifies an error returned by a VictoriaMetrics handler.
@@ -278,16 +287,43 @@ func vmError(err error) error {
 type bufferedResponse struct {
 	header http.Header
 	status int
-	buf    bytes.Buffer
+	buf    []byte
 }
 
 func newBufferedResponse() *bufferedResponse {
-	return &bufferedResponse{header: make(http.Header), status: http.StatusOK}
+	return &bufferedResponse{header: make(http.Header), status: http.StatusOK, buf: getAnswerBuffer()}
 }
 
-func (b *bufferedResponse) Header() http.Header         { return b.header }
-func (b *bufferedResponse) Write(p []byte) (int, error) { return b.buf.Write(p) }
-func (b *bufferedResponse) WriteHeader(status int)      { b.status = status }
+func (b *bufferedResponse) Header() http.Header { return b.header }
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+func (b *bufferedResponse) WriteHeader(status int) { b.status = status }
+
+// answerBuffers holds the arrays of answers already sent. A query's answer reaches megabytes
+// (1,000 series over days); growing a fresh one for every query, and collecting it
+// afterwards, cost more than rewriting it. Arrays above maxPooledAnswer are left to the
+// garbage collector, so a rare huge answer is not kept.
+var answerBuffers sync.Pool
+
+const maxPooledAnswer = 64 << 20
+
+func getAnswerBuffer() []byte {
+	if p, ok := answerBuffers.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// putAnswerBuffer keeps b's array for a later answer; b must not be used afterwards.
+func putAnswerBuffer(b []byte) {
+	if cap(b) == 0 || cap(b) > maxPooledAnswer {
+		return
+	}
+	b = b[:0]
+	answerBuffers.Put(&b)
+}
 
 // spansMore reports whether [start, end] (milliseconds) is longer than max, counted in
 // milliseconds: a span of centuries in nanoseconds overflows.

@@ -94,3 +94,82 @@ func TestFormatQuery(t *testing.T) {
 	f(`up{vigil_workspace="ws-b"}`, 400, `the query must not reference the reserved label "vigil_workspace"`)
 	f("sum(", 400, `cannot parse query "sum(": singleExpr: unexpected token ""; want "(", "{", "-", "+"; unparsed data: ""`)
 }
+
+// The answer of /api/v1/query leaves without the tenant label; one over the max points limit
+// is refused with 422 before any of it is written. Arrays of answers already sent serve the
+// next ones, which come out whole all the same.
+func TestQueryAnswerIsStrippedAndLimited(t *testing.T) {
+	const answer = `{"status":"success","isPartial":false,"data":{"resultType":"matrix","result":[` +
+		`{"metric":{"__name__":"m","vigil_workspace":"ws-a"},"values":[[1,"1"],[2,"2"]]},` +
+		`{"metric":{"vigil_workspace":"ws-a","h":"x"},"values":[[1,"3"]]}]},"stats":{"seriesFetched": "2","executionTimeMsec":0}}`
+	const want = `{"status":"success","isPartial":false,"data":{"resultType":"matrix","result":[` +
+		`{"metric":{"__name__":"m"},"values":[[1,"1"],[2,"2"]]},` +
+		`{"metric":{"h":"x"},"values":[[1,"3"]]}]},"stats":{"seriesFetched": "2","executionTimeMsec":0}}`
+	saved := backend
+	t.Cleanup(func() { backend = saved })
+	SetBackend(Backend{Source: saved.Source, Release: putAnswerBuffer, Query: func(r *http.Request, ws string, isRange bool) (int, []byte, error) {
+		if ws != "ws-a" || isRange || r.Form.Get("extra_label") != tenancy.Label+"=ws-a" {
+			t.Errorf("query for %q (range %v) with extra_label %q", ws, isRange, r.Form.Get("extra_label"))
+		}
+		// as the embedded backend does: the array of an answer already sent, when there is one
+		return http.StatusOK, append(getAnswerBuffer(), answer...), nil
+	}})
+	f := func(maxPoints string, wantErr string) {
+		t.Helper()
+		r := httptest.NewRequest(http.MethodGet, "/api/v1/query?query="+url.QueryEscape("m[1m]")+"&time=100", nil)
+		if maxPoints != "" {
+			r.Header.Set(querylimits.HeaderMaxPoints, maxPoints)
+		}
+		w := httptest.NewRecorder()
+		served, err := Handler(w, r, "/api/v1/query", "ws-a")
+		if !served {
+			t.Fatalf("not served")
+		}
+		if wantErr != "" {
+			if err == nil {
+				t.Fatalf("max points %s: answered %d %s; want an error", maxPoints, w.Code, w.Body)
+			}
+			ae := asAPIError(err)
+			if ae.StatusCode != http.StatusUnprocessableEntity || ae.Type != "limit_exceeded" || ae.Error() != wantErr {
+				t.Fatalf("max points %s: %d %s %q; want 422 limit_exceeded %q", maxPoints, ae.StatusCode, ae.Type, ae.Error(), wantErr)
+			}
+			if w.Body.Len() != 0 || len(w.Header()) != 0 {
+				t.Fatalf("max points %s: %v %q written before the error", maxPoints, w.Header(), w.Body)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("max points %s: %s", maxPoints, err)
+		}
+		if w.Code != http.StatusOK || w.Header().Get("Content-Type") != "application/json" || w.Body.String() != want {
+			t.Fatalf("max points %s: %d %q\n%s\nwant 200\n%s", maxPoints, w.Code, w.Header().Get("Content-Type"), w.Body, want)
+		}
+	}
+	for range 3 {
+		f("", "")
+		f("3", "")
+		f("2", "the answer has 3 points; the max points limit is 2 per query: narrow the selection, shorten the range or raise the step")
+	}
+}
+
+// A pooled array comes back empty: an answer written into it holds nothing of the one before.
+func TestAnswerBuffersComeBackEmpty(t *testing.T) {
+	for i := range 5 {
+		b := newBufferedResponse()
+		if len(b.buf) != 0 {
+			t.Fatalf("round %d: the buffer starts with %q", i, b.buf)
+		}
+		text := strings.Repeat(string(rune('a'+i)), 1000*(5-i))
+		for j := 0; j < len(text); j += 300 {
+			_, _ = b.Write([]byte(text[j:min(j+300, len(text))]))
+		}
+		if string(b.buf) != text {
+			t.Fatalf("round %d: %d bytes written, %d held", i, len(text), len(b.buf))
+		}
+		putAnswerBuffer(b.buf)
+	}
+	putAnswerBuffer(make([]byte, 0, maxPooledAnswer+1)) // left to the garbage collector
+	if b := getAnswerBuffer(); cap(b) > maxPooledAnswer {
+		t.Fatalf("an array of %d bytes was kept", cap(b))
+	}
+}
